@@ -1,0 +1,51 @@
+"""poolgym: reinforcement-learning environments for pocket billiards.
+
+Importing the package registers the Gymnasium ids (the usual Gymnasium convention; nothing
+else happens at import time — the envs, rules and physics load on first ``gymnasium.make``):
+
+=============================  ============================================================
+id                             env
+=============================  ============================================================
+``poolgym/NineBall-v0``        WPA nine-ball vs the built-in geometric opponent (default)
+``poolgym/EightBall-v0``       WPA eight-ball
+``poolgym/StraightPool-v0``    WPA 14.1 continuous
+``poolgym/NineBallRunout-v0``  ball in hand, clear the nine-ball table
+``poolgym/PotDrill-v0``        one shot: pocket the 1-ball
+``poolgym/BreakDrill-v0``      one shot: a legal nine-ball break
+=============================  ============================================================
+
+Each id has a ``vector_entry_point``: ``gymnasium.make_vec(id, num_envs=N,
+vectorization_mode="vector_entry_point")`` steps all tables with one batched physics call.
+"""
+
+__version__ = "0.1.0"
+
+_IDS = {
+    "NineBall-v0": ("NineBallEnv", "nine_ball_vector"),
+    "EightBall-v0": ("EightBallEnv", "eight_ball_vector"),
+    "StraightPool-v0": ("StraightPoolEnv", "straight_pool_vector"),
+    "NineBallRunout-v0": ("NineBallRunoutEnv", "nine_ball_runout_vector"),
+    "PotDrill-v0": ("PotDrillEnv", "pot_drill_vector"),
+    "BreakDrill-v0": ("BreakDrillEnv", "break_drill_vector"),
+}
+
+
+def register_envs() -> None:
+    """Register the poolgym ids with Gymnasium (idempotent)."""
+    try:
+        import gymnasium
+    except ImportError:  # pragma: no cover - gymnasium is a core dependency
+        return
+    for name, (cls, vec) in _IDS.items():
+        env_id = f"poolgym/{name}"
+        if env_id in gymnasium.registry:
+            continue
+        gymnasium.register(
+            id=env_id,
+            entry_point=f"poolgym.envs.disciplines:{cls}",
+            vector_entry_point=f"poolgym.envs.disciplines:{vec}",
+            disable_env_checker=False,
+        )
+
+
+register_envs()

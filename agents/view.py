@@ -1,0 +1,119 @@
+"""A planning view of an `Observation`: numpy positions, legal targets and what to do now.
+
+The baselines and the search agent all reduce the rules' `GameState` + `ActionSpec` to this
+small record before thinking; it is the only place that reads the rules' types, so the agents
+stay short. Decision order follows the rules' phases (poolgym.rules.core.Phase):
+
+1. ``spec.phase`` is OPTION -> a `ChooseOption` is due (push-out reply 9B-5.6, illegal-break
+   options 8B-4.5 / SP-6.6, lag winner's choice G-3.7, ...);
+2. ``spec.must_place`` -> a `PlaceCueBall` is due (ball in hand GB-8 / GW-5 / 9B-5.10, or
+   behind the head string G-3.10);
+3. ``spec.can_shoot`` -> a `ShotAction` (a break in `Phase.BREAK`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from agents.geometry import DEFAULT_R, TableGeom
+
+_GEOM_CACHE: dict[int, TableGeom] = {}
+
+
+class Decision(str, Enum):
+    """Kind of action the seat must produce now."""
+
+    OPTION = "option"
+    PLACE = "place"
+    SHOOT = "shoot"
+    NONE = "none"
+
+
+def table_geom(table) -> TableGeom:
+    """`TableGeom` of a `physics.Table` (cached per table object)."""
+    key = id(table)
+    g = _GEOM_CACHE.get(key)
+    if g is None:
+        R = DEFAULT_R if table is None else float(getattr(table, "R", DEFAULT_R))
+        g = TableGeom.from_table(table, R=R) if table is not None else TableGeom.wpa()
+        if len(_GEOM_CACHE) > 64:
+            _GEOM_CACHE.clear()
+        _GEOM_CACHE[key] = g
+    return g
+
+
+
+@dataclass(frozen=True)
+class View:
+    """Numpy view of what the seat sees.
+
+    Attributes:
+        decision: which kind of action is due.
+        geom: table geometry.
+        balls: (N, 2) ball centres; on: (N,) on-table mask (the cue ball is on only when in
+            position or placed).
+        targets: legal first-contact balls.
+        pot_balls: balls worth pocketing directly (targets, restricted to callable balls when a
+            call is required).
+        call_required, safety_allowed, push_out_allowed: from the spec.
+        kitchen: a placement must be behind the head string.
+        is_break: the next shot is the opening break.
+        is_lag: the next shot is a lag shot (G-3.6): no declarations, no object balls.
+        options: the offered options (in Phase.OPTION: one must be chosen; otherwise optional
+            requests such as the GW-5 kitchen spot, taken instead of placing/shooting).
+    """
+
+    decision: Decision
+    geom: TableGeom
+    balls: np.ndarray
+    on: np.ndarray
+    targets: tuple
+    pot_balls: tuple
+    call_required: bool
+    safety_allowed: bool
+    push_out_allowed: bool
+    kitchen: bool
+    is_break: bool
+    is_lag: bool
+    options: tuple
+    callable_balls: tuple
+
+
+def view_of(obs) -> View:
+    """Build the `View` of an `agents.base.Observation`."""
+    from poolgym.rules.core import CueBallPlacement, Phase
+
+    state, spec = obs.state, obs.spec
+    if spec.phase is Phase.OPTION and spec.options:
+        decision = Decision.OPTION
+    elif spec.must_place:
+        decision = Decision.PLACE
+    elif spec.can_shoot:
+        decision = Decision.SHOOT
+    else:
+        decision = Decision.NONE
+    targets = tuple(int(b) for b in spec.target_balls)
+    callable_balls = tuple(int(b) for b in spec.callable_balls)
+    if spec.call_required and callable_balls:
+        pot = tuple(b for b in targets if b in callable_balls) or callable_balls
+    else:
+        pot = targets
+    return View(
+        decision=decision,
+        geom=table_geom(obs.table),
+        balls=state.positions(),
+        on=state.on_mask(),
+        targets=targets,
+        pot_balls=pot,
+        call_required=bool(spec.call_required),
+        safety_allowed=bool(spec.safety_allowed),
+        push_out_allowed=bool(spec.push_out_allowed),
+        kitchen=spec.place_cue is CueBallPlacement.IN_HAND_KITCHEN,
+        is_break=spec.phase is Phase.BREAK,
+        is_lag=spec.phase is Phase.LAG,
+        options=tuple(spec.options),
+        callable_balls=callable_balls,
+    )

@@ -1,0 +1,142 @@
+"""Event-time prediction: the first future contact of a ball with another ball, a straight
+cushion segment, a jaw circle or a pocket capture circle.
+
+Within one motion state each ball follows ``r(t) = r0 + v0 t + a t^2 / 2`` with a constant
+planar acceleration ``a`` (``physics.motion``), so
+- ball-ball: ``|d(t)|^2 - (2R)^2`` with ``d = C + B t + A t^2`` (C, B, A relative position,
+  velocity and half acceleration) is a quartic;
+- ball-jaw: ``|r(t) - c|^2 - (R + r_jaw)^2`` is a quartic;
+- ball-pocket: ``|r(t) - c|^2 - r_pocket^2`` is a quartic (pooltool's canonical pocket: the
+  ball centre reaches the capture circle);
+- ball-straight cushion: the signed distance of the centre to the segment's line, minus R, is
+  a quadratic; the contact point must lie within the segment's end points.
+Every prediction is the first DOWNWARD zero crossing (approach) of the gap function inside
+the horizon ``h`` (the earliest next motion transition of the balls involved; predictions
+are recomputed after every event touching those balls). Pairs that are touching now count
+as colliding now only if they approach faster than ``V_APPROACH``; a touching pair that is
+separating (or at rest relative to each other) is never predicted to collide at t = 0,
+which is what keeps frozen clusters from chattering.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from physics.motion import POCKETED, SPINNING, STATIONARY, accel
+from physics.roots import first_down_crossing4
+
+#: gaps at or below this (m) count as touching
+TOUCH_GAP = 1e-9
+#: a touching pair must approach faster than this (m/s) to collide now
+V_APPROACH = 1e-9
+#: largest horizon (s) searched for roots (motion states are always shorter than this)
+T_MAX = 1.0e3
+
+
+@njit(cache=True, inline="always")
+def is_moving(s):
+    return not (s == STATIONARY or s == SPINNING or s == POCKETED)
+
+
+@njit(cache=True)
+def _circle_time(Cx, Cy, Bx, By, Ax, Ay, rad, h):
+    """First approach time of a point r(t) = C + B t + A t^2 (relative to a fixed or moving
+    centre) to distance ``rad``, within (0, h]; 0 if already touching and approaching."""
+    if h > T_MAX:
+        h = T_MAX
+    dist = math.sqrt(Cx * Cx + Cy * Cy)
+    gap = dist - rad
+    vn = (Cx * Bx + Cy * By) / dist if dist > 0.0 else 0.0  # d|C|/dt
+    if gap <= TOUCH_GAP:
+        if vn < -V_APPROACH:
+            return 0.0
+    # cull: |d(t) - C| <= |B| t + |A| t^2
+    bn = math.sqrt(Bx * Bx + By * By)
+    an = math.sqrt(Ax * Ax + Ay * Ay)
+    if gap > bn * h + an * h * h:
+        return math.inf
+    a = Ax * Ax + Ay * Ay
+    b = 2.0 * (Ax * Bx + Ay * By)
+    c = Bx * Bx + By * By + 2.0 * (Ax * Cx + Ay * Cy)
+    d = 2.0 * (Bx * Cx + By * Cy)
+    e = Cx * Cx + Cy * Cy - rad * rad
+    if gap <= TOUCH_GAP and e > 0.0:
+        # touching but not approaching: never report the contact we are sitting in
+        e = 0.0
+    return first_down_crossing4(a, b, c, d, e, 0.0, h)
+
+
+@njit(cache=True)
+def ball_ball_time(rvw1, s1, rvw2, s2, P, h):
+    """Time from now until balls 1 and 2 collide (inf if not within ``h``)."""
+    if not (is_moving(s1) or is_moving(s2)):
+        return math.inf
+    if s1 == POCKETED or s2 == POCKETED:
+        return math.inf
+    a1x, a1y = accel(rvw1, s1, P)
+    a2x, a2y = accel(rvw2, s2, P)
+    if not is_moving(s1):
+        b1x, b1y = 0.0, 0.0
+    else:
+        b1x, b1y = rvw1[1, 0], rvw1[1, 1]
+    if not is_moving(s2):
+        b2x, b2y = 0.0, 0.0
+    else:
+        b2x, b2y = rvw2[1, 0], rvw2[1, 1]
+    R = P[1]
+    return _circle_time(
+        rvw2[0, 0] - rvw1[0, 0], rvw2[0, 1] - rvw1[0, 1],
+        b2x - b1x, b2y - b1y,
+        0.5 * (a2x - a1x), 0.5 * (a2y - a1y),
+        2.0 * R, h,
+    )
+
+
+@njit(cache=True)
+def ball_circle_time(rvw, s, P, cx, cy, rad, h):
+    """Time until the ball centre comes within ``rad`` of the fixed point (cx, cy)."""
+    if not is_moving(s):
+        return math.inf
+    ax, ay = accel(rvw, s, P)
+    return _circle_time(rvw[0, 0] - cx, rvw[0, 1] - cy, rvw[1, 0], rvw[1, 1],
+                        0.5 * ax, 0.5 * ay, rad, h)
+
+
+@njit(cache=True)
+def ball_segment_time(rvw, s, P, p1x, p1y, p2x, p2y, nx, ny, h):
+    """Time until the ball touches the straight cushion segment from its playing side.
+
+    (nx, ny) is the segment's unit normal pointing to the playing side; contact is when the
+    centre's signed distance to the line equals R while approaching, with the contact point
+    between the end points.
+    """
+    if not is_moving(s):
+        return math.inf
+    if h > T_MAX:
+        h = T_MAX
+    R = P[1]
+    ax, ay = accel(rvw, s, P)
+    x0, y0, vx, vy = rvw[0, 0], rvw[0, 1], rvw[1, 0], rvw[1, 1]
+    g0 = (x0 - p1x) * nx + (y0 - p1y) * ny - R
+    g1 = vx * nx + vy * ny
+    g2 = 0.5 * (ax * nx + ay * ny)
+    if -0.5 * R < g0 <= TOUCH_GAP and g1 < -V_APPROACH:
+        t = 0.0
+    else:
+        if g0 > abs(g1) * h + abs(g2) * h * h:
+            return math.inf
+        if g0 <= TOUCH_GAP and g0 > 0.0:
+            g0 = 0.0  # touching and not approaching: not a contact now
+        t = first_down_crossing4(0.0, 0.0, g2, g1, g0, 0.0, h)
+        if t == math.inf:
+            return t
+    # contact point within the segment?
+    px = x0 + vx * t + 0.5 * ax * t * t
+    py = y0 + vy * t + 0.5 * ay * t * t
+    dx, dy = p2x - p1x, p2y - p1y
+    u = ((px - p1x) * dx + (py - p1y) * dy) / (dx * dx + dy * dy)
+    if u < 0.0 or u > 1.0:
+        return math.inf
+    return t

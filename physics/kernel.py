@@ -1,0 +1,404 @@
+"""The event-based simulation kernel (numba): one table, and a parallel loop over tables.
+
+Algorithm (Kiefl 2020, "pooltool-alg"; pooltool 0.6.0 ``evolution/event_based``):
+1. After the cue strike (applied before the kernel, ``physics.strike``), predict for every
+   ball its next motion transition and its first contact with every straight cushion
+   segment, jaw circle and pocket, and for every pair of balls their first contact
+   (``physics.detect``). Predictions are absolute times kept in per-ball arrays and an
+   N x N pair table.
+2. Repeat: take the earliest prediction (ties: transitions, then pockets, then ball-ball,
+   straight cushions, jaws; lower indices first), advance every ball to that time in closed
+   form (``physics.motion.evolve``), resolve the event, log it, and recompute only the
+   predictions involving the balls it touched.
+3. Stop when no event is left (every ball stationary or pocketed).
+
+Before a collision is resolved the bodies are placed exactly ``MIN_DIST`` apart along their
+velocities (pooltool's ``make_kiss``; fallback along the normal when that would move them
+more than ``5 MIN_DIST``), so contacts never start overlapped. Each collision leaves the
+balls involved SLIDING, as in pooltool.
+
+Model codes: ball-ball 0 frictionless_elastic, 1 frictional_inelastic; cushion 0 han_2005,
+1 mathavan_2010 (the modules in ``physics.resolve``).
+
+Layout of the per-table output: ``ev_t`` (E,), ``ev_kind`` int8, ``ev_i``/``ev_j`` int16;
+return value ``(n_events, status)`` with status 0 OK, 1 event-log overflow (simulation
+completed, log truncated), 2 iteration cap reached (balls stopped where they were).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+from physics.detect import ball_ball_time, ball_circle_time, ball_segment_time, is_moving
+from physics.motion import (
+    P_EB, P_EC, P_FA, P_FB, P_FC, P_FC_ALC, P_G, P_M, P_R, P_US,
+    POCKETED, SLIDING, accel, apply_transition, evolve, next_transition,
+)
+from physics.resolve.ball_ball import frictional_inelastic as _bb_fi
+from physics.resolve.ball_ball import frictionless_elastic as _bb_fe
+from physics.resolve.cushion import han_2005 as _cu_han
+from physics.resolve.cushion import mathavan_2010 as _cu_mat
+
+MIN_DIST = 1e-6  # pooltool const.MIN_DIST: gap left between bodies at a resolved contact
+
+K_STRIKE, K_BB, K_CUSHION, K_JAW, K_POCKET = 0, 1, 2, 3, 4
+
+
+@njit(cache=True)
+def _kiss_pair(r1v, r2v, moving1, moving2, R):
+    """Move two balls to centre distance 2R + MIN_DIST (pooltool make_kiss)."""
+    target = 2.0 * R + MIN_DIST
+    Cx = r2v[0, 0] - r1v[0, 0]
+    Cy = r2v[0, 1] - r1v[0, 1]
+    fallback = True
+    if moving1 or moving2:
+        Bx = r2v[1, 0] - r1v[1, 0]
+        By = r2v[1, 1] - r1v[1, 1]
+        al = Bx * Bx + By * By
+        be = 2.0 * (Bx * Cx + By * Cy)
+        ga = Cx * Cx + Cy * Cy - target * target
+        disc = be * be - 4.0 * al * ga
+        if al > 0.0 and disc >= 0.0:
+            sq = math.sqrt(disc)
+            q = -0.5 * (be + sq) if be >= 0.0 else -0.5 * (be - sq)
+            ta = q / al
+            tb = ga / q if q != 0.0 else ta
+            tau = ta if abs(ta) < abs(tb) else tb
+            mx = 0.5 * tau * (r1v[1, 0] + r2v[1, 0])
+            my = 0.5 * tau * (r1v[1, 1] + r2v[1, 1])
+            if math.sqrt(mx * mx + my * my) <= 5.0 * MIN_DIST:
+                r1v[0, 0] += tau * r1v[1, 0]
+                r1v[0, 1] += tau * r1v[1, 1]
+                r2v[0, 0] += tau * r2v[1, 0]
+                r2v[0, 1] += tau * r2v[1, 1]
+                fallback = False
+    if fallback:
+        d = math.sqrt(Cx * Cx + Cy * Cy)
+        corr = 0.5 * (target - d)
+        ux, uy = Cx / d, Cy / d
+        r1v[0, 0] -= corr * ux
+        r1v[0, 1] -= corr * uy
+        r2v[0, 0] += corr * ux
+        r2v[0, 1] += corr * uy
+
+
+@njit(cache=True)
+def _kiss_line(rv, nx, ny, px, py, R):
+    """Move a ball to distance R + MIN_DIST from the line through (px, py) with normal n."""
+    dist = (rv[0, 0] - px) * nx + (rv[0, 1] - py) * ny
+    vn = rv[1, 0] * nx + rv[1, 1] * ny
+    if vn != 0.0:
+        tau = (R + MIN_DIST - dist) / vn
+        if abs(tau) * math.sqrt(rv[1, 0] ** 2 + rv[1, 1] ** 2) <= 5.0 * MIN_DIST:
+            rv[0, 0] += tau * rv[1, 0]
+            rv[0, 1] += tau * rv[1, 1]
+            return
+    rv[0, 0] += (R + MIN_DIST - dist) * nx
+    rv[0, 1] += (R + MIN_DIST - dist) * ny
+
+
+@njit(cache=True)
+def _kiss_circle(rv, cx, cy, rad):
+    """Move a ball to centre distance rad + MIN_DIST from the fixed point (cx, cy)."""
+    target = rad + MIN_DIST
+    Dx, Dy = rv[0, 0] - cx, rv[0, 1] - cy
+    vx, vy = rv[1, 0], rv[1, 1]
+    al = vx * vx + vy * vy
+    be = 2.0 * (Dx * vx + Dy * vy)
+    ga = Dx * Dx + Dy * Dy - target * target
+    disc = be * be - 4.0 * al * ga
+    if al > 0.0 and disc >= 0.0:
+        sq = math.sqrt(disc)
+        q = -0.5 * (be + sq) if be >= 0.0 else -0.5 * (be - sq)
+        ta = q / al
+        tb = ga / q if q != 0.0 else ta
+        tau = ta if abs(ta) < abs(tb) else tb
+        if abs(tau) * math.sqrt(al) <= 5.0 * MIN_DIST:
+            rv[0, 0] += tau * vx
+            rv[0, 1] += tau * vy
+            return
+    d = math.sqrt(Dx * Dx + Dy * Dy)
+    rv[0, 0] = cx + target * Dx / d
+    rv[0, 1] = cy + target * Dy / d
+
+
+@njit(cache=True)
+def _resolve_cushion(rv, nx, ny, P, h, cu_model):
+    if cu_model == 0:
+        _cu_han.resolve(rv, nx, ny, P[P_R], P[P_M], h, P[P_EC], P[P_FC])
+    else:
+        _cu_mat.resolve(rv, nx, ny, P[P_R], P[P_M], h, P[P_EC], P[P_FC], P[P_US], P[P_G])
+    rv[1, 2] = 0.0
+
+
+@njit(cache=True, inline="always")
+def _arc_range(x0, v, a, h):
+    """Range of x0 + v t + a t^2 / 2 over t in [0, h]."""
+    x1 = x0 + v * h + 0.5 * a * h * h
+    lo = min(x0, x1)
+    hi = max(x0, x1)
+    if a != 0.0:
+        ts = -v / a
+        if 0.0 < ts < h:
+            xs = x0 + 0.5 * v * ts
+            lo = min(lo, xs)
+            hi = max(hi, xs)
+    return lo, hi
+
+
+@njit(cache=True)
+def _ball_box(rv, s, P, h, box):
+    """Axis-aligned box of the ball centre's path over the next h seconds (its current
+    motion state), used to cull predictions."""
+    if not is_moving(s):
+        box[0] = box[1] = rv[0, 0]
+        box[2] = box[3] = rv[0, 1]
+        return
+    if h > 1.0e3:
+        h = 1.0e3
+    ax, ay = accel(rv, s, P)
+    box[0], box[1] = _arc_range(rv[0, 0], rv[1, 0], ax, h)
+    box[2], box[3] = _arc_range(rv[0, 1], rv[1, 1], ay, h)
+
+
+@njit(cache=True)
+def _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets,
+                  tr_t, tr_k, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes):
+    """Recompute ball b's transition and its cushion, jaw and pocket predictions."""
+    rv = rvw[b]
+    dt, k = next_transition(rv, s[b], P)
+    tr_t[b] = t + dt
+    tr_k[b] = k
+    lc_t[b] = math.inf
+    jw_t[b] = math.inf
+    pk_t[b] = math.inf
+    lc_j[b] = -1
+    jw_j[b] = -1
+    pk_j[b] = -1
+    box = boxes[b]
+    _ball_box(rv, s[b], P, dt, box)
+    if not is_moving(s[b]):
+        return
+    R = P[P_R]
+    bx0, bx1, by0, by1 = box[0] - R, box[1] + R, box[2] - R, box[3] + R
+    for q in range(segs.shape[0]):
+        if (max(segs[q, 0, 0], segs[q, 1, 0]) < bx0 or min(segs[q, 0, 0], segs[q, 1, 0]) > bx1
+                or max(segs[q, 0, 1], segs[q, 1, 1]) < by0 or min(segs[q, 0, 1], segs[q, 1, 1]) > by1):
+            continue
+        tq = ball_segment_time(rv, s[b], P, segs[q, 0, 0], segs[q, 0, 1], segs[q, 1, 0],
+                               segs[q, 1, 1], normals[q, 0], normals[q, 1], dt)
+        if t + tq < lc_t[b]:
+            lc_t[b] = t + tq
+            lc_j[b] = q
+    for q in range(jaws.shape[0]):
+        rq = jaws[q, 2]
+        if (jaws[q, 0] + rq < bx0 or jaws[q, 0] - rq > bx1 or jaws[q, 1] + rq < by0
+                or jaws[q, 1] - rq > by1):
+            continue
+        tq = ball_circle_time(rv, s[b], P, jaws[q, 0], jaws[q, 1], jaws[q, 2] + R, dt)
+        if t + tq < jw_t[b]:
+            jw_t[b] = t + tq
+            jw_j[b] = q
+    for q in range(pockets.shape[0]):
+        rq = pockets[q, 2] - R
+        if (pockets[q, 0] + rq < bx0 or pockets[q, 0] - rq > bx1 or pockets[q, 1] + rq < by0
+                or pockets[q, 1] - rq > by1):
+            continue
+        tq = ball_circle_time(rv, s[b], P, pockets[q, 0], pockets[q, 1], pockets[q, 2], dt)
+        if t + tq < pk_t[b]:
+            pk_t[b] = t + tq
+            pk_j[b] = q
+
+
+@njit(cache=True)
+def _predict_pair(i, j, t, rvw, s, P, tr_t, bb, boxes):
+    if i > j:
+        i, j = j, i
+    d = 2.0 * P[P_R] + 1e-9
+    bi = boxes[i]
+    bj = boxes[j]
+    if bi[0] - d > bj[1] or bj[0] - d > bi[1] or bi[2] - d > bj[3] or bj[2] - d > bi[3]:
+        bb[i, j] = math.inf
+        return
+    h = min(tr_t[i], tr_t[j]) - t
+    bb[i, j] = t + ball_ball_time(rvw[i], s[i], rvw[j], s[j], P, h)
+
+
+@njit(cache=True)
+def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, jaws, pockets,
+                   cushion_h, drop, ev_t, ev_kind, ev_i, ev_j, max_iter):
+    """Simulate one table in place from the post-strike state; see the module docstring."""
+    N = rvw.shape[0]
+    E = ev_t.shape[0]
+    inf = math.inf
+    tr_t = np.full(N, inf)
+    tr_k = np.full(N, -1, dtype=np.int64)
+    lc_t = np.full(N, inf)
+    lc_j = np.full(N, -1, dtype=np.int64)
+    jw_t = np.full(N, inf)
+    jw_j = np.full(N, -1, dtype=np.int64)
+    pk_t = np.full(N, inf)
+    pk_j = np.full(N, -1, dtype=np.int64)
+    bb = np.full((N, N), inf)
+    boxes = np.zeros((N, 4))
+    for b in range(N):
+        pocket[b] = -1
+
+    t = 0.0
+    n = 0
+    status = 0
+    if n < E:
+        ev_t[n] = 0.0
+        ev_kind[n] = K_STRIKE
+        ev_i[n] = cue
+        ev_j[n] = -1
+    n += 1
+
+    for b in range(N):
+        _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets,
+                      tr_t, tr_k, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes)
+    for i in range(N):
+        for j in range(i + 1, N):
+            _predict_pair(i, j, t, rvw, s, P, tr_t, bb, boxes)
+
+    R = P[P_R]
+    touched = np.empty(2, dtype=np.int64)
+    it = 0
+    while True:
+        # ---- earliest event (deterministic tie-break by scan order and strict <) ----
+        best = inf
+        kind = -1
+        ei = -1
+        ej = -1
+        for b in range(N):
+            if tr_t[b] < best:
+                best = tr_t[b]
+                kind = tr_k[b]
+                ei = b
+                ej = -1
+        for b in range(N):
+            if pk_t[b] < best:
+                best = pk_t[b]
+                kind = K_POCKET
+                ei = b
+                ej = pk_j[b]
+        for i in range(N):
+            for j in range(i + 1, N):
+                if bb[i, j] < best:
+                    best = bb[i, j]
+                    kind = K_BB
+                    ei = i
+                    ej = j
+        for b in range(N):
+            if lc_t[b] < best:
+                best = lc_t[b]
+                kind = K_CUSHION
+                ei = b
+                ej = lc_j[b]
+        for b in range(N):
+            if jw_t[b] < best:
+                best = jw_t[b]
+                kind = K_JAW
+                ei = b
+                ej = jw_j[b]
+        if kind == -1:
+            break
+        it += 1
+        if it > max_iter:
+            status = 2
+            for b in range(N):
+                if s[b] != POCKETED:
+                    for k in range(3):
+                        rvw[b, 1, k] = 0.0
+                        rvw[b, 2, k] = 0.0
+                    s[b] = 0
+            break
+
+        # ---- advance everything to the event time ----
+        dt = best - t
+        if dt > 0.0:
+            for b in range(N):
+                evolve(rvw[b], s[b], P, dt)
+        t = best
+
+        # ---- resolve ----
+        nt = 1
+        touched[0] = ei
+        if kind >= 5:
+            s[ei] = apply_transition(rvw[ei], kind)
+        elif kind == K_POCKET:
+            rvw[ei, 0, 0] = pockets[ej, 0]
+            rvw[ei, 0, 1] = pockets[ej, 1]
+            rvw[ei, 0, 2] = -drop
+            for k in range(3):
+                rvw[ei, 1, k] = 0.0
+                rvw[ei, 2, k] = 0.0
+            s[ei] = POCKETED
+            pocket[ei] = ej
+        elif kind == K_BB:
+            r1 = rvw[ei]
+            r2 = rvw[ej]
+            _kiss_pair(r1, r2, is_moving(s[ei]), is_moving(s[ej]), R)
+            if bb_model == 0:
+                _bb_fe.resolve(r1, r2)
+            else:
+                _bb_fi.resolve(r1, r2, R, P[P_M], P[P_EB], P[P_FA], P[P_FB], P[P_FC_ALC])
+            r1[1, 2] = 0.0
+            r2[1, 2] = 0.0
+            s[ei] = SLIDING
+            s[ej] = SLIDING
+            touched[1] = ej
+            nt = 2
+        elif kind == K_CUSHION:
+            rv = rvw[ei]
+            nx, ny = normals[ej, 0], normals[ej, 1]
+            _kiss_line(rv, nx, ny, segs[ej, 0, 0], segs[ej, 0, 1], R)
+            _resolve_cushion(rv, nx, ny, P, cushion_h, cu_model)
+            s[ei] = SLIDING
+        else:  # K_JAW
+            rv = rvw[ei]
+            cx, cy = jaws[ej, 0], jaws[ej, 1]
+            _kiss_circle(rv, cx, cy, jaws[ej, 2] + R)
+            dx, dy = rv[0, 0] - cx, rv[0, 1] - cy
+            d = math.sqrt(dx * dx + dy * dy)
+            _resolve_cushion(rv, dx / d, dy / d, P, cushion_h, cu_model)
+            s[ei] = SLIDING
+
+        if n < E:
+            ev_t[n] = t
+            ev_kind[n] = kind
+            ev_i[n] = ei
+            ev_j[n] = ej
+        else:
+            status = 1
+        n += 1
+
+        # ---- recompute predictions involving the touched balls ----
+        for q in range(nt):
+            b = touched[q]
+            _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets,
+                          tr_t, tr_k, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes)
+        for q in range(nt):
+            b = touched[q]
+            for o in range(N):
+                if o != b:
+                    _predict_pair(b, o, t, rvw, s, P, tr_t, bb, boxes)
+    if n > E:
+        n = E
+    return n, status
+
+
+@njit(cache=True, parallel=True)
+def simulate_many(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, jaws, pockets,
+                  cushion_h, drop, ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter):
+    """Run :func:`simulate_table` on every table (leading axis B) in parallel, in place."""
+    B = rvw.shape[0]
+    for k in prange(B):
+        ne, st = simulate_table(rvw[k], s[k], pocket[k], cue[k], P, bb_model, cu_model, segs,
+                                normals, jaws, pockets, cushion_h, drop, ev_t[k], ev_kind[k],
+                                ev_i[k], ev_j[k], max_iter)
+        n_events[k] = ne
+        status[k] = st

@@ -1,0 +1,220 @@
+"""Closed-form ball motion between events (Kiefl 2020, "pooltool-theory", section 3).
+
+States (``physics.enums.Motion``): SLIDING - the contact point slips with relative velocity
+``u = v + R z x w`` (here ``(v_x - R w_y, v_y + R w_x)``); kinetic friction ``u_s m g`` acts
+against ``u_hat``, which keeps its direction, so
+``r(t) = r0 + v0 t - u_s g t^2 u_hat / 2``, ``v(t) = v0 - u_s g t u_hat``,
+``w_xy(t) = w0_xy - (5 u_s g t / 2R) (u_hat x z)``, until ``u`` vanishes at
+``tau_s = 2 |u0| / (7 u_s g)``. ROLLING - ``r(t) = r0 + v0 t - u_r g t^2 v_hat / 2``,
+``v(t) = v0 - u_r g t v_hat``, ``w_xy = z x v / R``, until ``tau_r = |v0| / (u_r g)``.
+SPINNING - only ``w_z`` changes. In every moving state ``w_z`` decays linearly to 0 at
+``5 u_sp g / (2 R)`` (spin friction; ``tau_sp = 2 R |w_z| / (5 u_sp g)``).
+
+Rolling ends in SPINNING if ``tau_sp > tau_r`` else in STATIONARY. These are pooltool
+0.6.0's ``evolve`` conventions; entering SPINNING zeroes v and w_xy, entering STATIONARY
+zeroes v and w (the canonical transition model).
+
+Parameters arrive packed in a float64 vector ``P`` (see the ``P_*`` indices).
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+# indices into the packed parameter vector (BallParams.as_array)
+P_M, P_R, P_US, P_UR, P_USP, P_EB, P_EC, P_FC, P_G, P_FA, P_FB, P_FC_ALC = range(12)
+
+STATIONARY, SPINNING, SLIDING, ROLLING, POCKETED = 0, 1, 2, 3, 4
+
+EPS_SPIN = 2.220446049250313e-14  # pooltool const.EPS: |w_z| below this does not decay
+
+
+@njit(cache=True, inline="always")
+def rel_velocity(rvw, R):
+    """Slip velocity (x, y) of the contact point with the cloth."""
+    return rvw[1, 0] - R * rvw[2, 1], rvw[1, 1] + R * rvw[2, 0]
+
+
+@njit(cache=True)
+def slide_time(rvw, R, u_s, g):
+    ux, uy = rel_velocity(rvw, R)
+    return 2.0 * math.sqrt(ux * ux + uy * uy + rvw[1, 2] * rvw[1, 2]) / (7.0 * u_s * g)
+
+
+@njit(cache=True)
+def roll_time(rvw, u_r, g):
+    if u_r == 0.0:
+        return math.inf
+    v = rvw[1]
+    return math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) / (u_r * g)
+
+
+@njit(cache=True)
+def spin_time(rvw, R, u_sp, g):
+    if u_sp == 0.0:
+        return math.inf
+    return abs(rvw[2, 2]) * 2.0 / 5.0 * R / u_sp / g
+
+
+@njit(cache=True, inline="always")
+def _decay_wz(wz, R, u_sp, g, t):
+    if t == 0.0 or abs(wz) < EPS_SPIN:
+        return wz
+    alpha = 5.0 * u_sp * g / (2.0 * R)
+    if t > abs(wz) / alpha:
+        t = abs(wz) / alpha
+    return wz - alpha * t if wz > 0 else wz + alpha * t
+
+
+@njit(cache=True)
+def slide_accel(rvw, R, u_s, g):
+    """(ax, ay) of a sliding ball: -u_s g u_hat (u_hat = +x if there is no slip)."""
+    ux, uy = rel_velocity(rvw, R)
+    n = math.sqrt(ux * ux + uy * uy)
+    if n == 0.0:  # no slip: pooltool takes the direction of v (or +x)
+        ux, uy = rvw[1, 0], rvw[1, 1]
+        n = math.sqrt(ux * ux + uy * uy)
+        if n == 0.0:
+            return -u_s * g, 0.0
+    return -u_s * g * ux / n, -u_s * g * uy / n
+
+
+@njit(cache=True)
+def roll_accel(rvw, u_r, g):
+    vx, vy = rvw[1, 0], rvw[1, 1]
+    n = math.sqrt(vx * vx + vy * vy)
+    if n == 0.0:
+        return -u_r * g, 0.0
+    return -u_r * g * vx / n, -u_r * g * vy / n
+
+
+@njit(cache=True)
+def accel(rvw, s, P):
+    """Planar acceleration of a ball in state s (constant until its next transition)."""
+    if s == SLIDING:
+        return slide_accel(rvw, P[P_R], P[P_US], P[P_G])
+    if s == ROLLING:
+        return roll_accel(rvw, P[P_UR], P[P_G])
+    return 0.0, 0.0
+
+
+@njit(cache=True)
+def _evolve_slide(rvw, R, u_s, u_sp, g, t):
+    if t == 0.0:
+        return
+    ux, uy = rel_velocity(rvw, R)
+    n = math.sqrt(ux * ux + uy * uy)
+    if n == 0.0:
+        hx, hy = 1.0, 0.0
+    else:
+        hx, hy = ux / n, uy / n
+    k = u_s * g * t
+    rvw[0, 0] += rvw[1, 0] * t - 0.5 * k * t * hx
+    rvw[0, 1] += rvw[1, 1] * t - 0.5 * k * t * hy
+    rvw[1, 0] -= k * hx
+    rvw[1, 1] -= k * hy
+    kw = 2.5 / R * k
+    # w_xy -= (5 u_s g t / 2R) * (u_hat x z) ; u_hat x z = (hy, -hx)
+    rvw[2, 0] -= kw * hy
+    rvw[2, 1] += kw * hx
+    rvw[2, 2] = _decay_wz(rvw[2, 2], R, u_sp, g, t)
+
+
+@njit(cache=True)
+def _evolve_roll(rvw, R, u_r, u_sp, g, t):
+    if t == 0.0:
+        return
+    vx, vy = rvw[1, 0], rvw[1, 1]
+    n = math.sqrt(vx * vx + vy * vy)
+    if n == 0.0:
+        hx, hy = 0.0, 0.0
+    else:
+        hx, hy = vx / n, vy / n
+    k = u_r * g * t
+    rvw[0, 0] += vx * t - 0.5 * k * t * hx
+    rvw[0, 1] += vy * t - 0.5 * k * t * hy
+    vx -= k * hx
+    vy -= k * hy
+    rvw[1, 0] = vx
+    rvw[1, 1] = vy
+    rvw[2, 0] = -vy / R
+    rvw[2, 1] = vx / R
+    rvw[2, 2] = _decay_wz(rvw[2, 2], R, u_sp, g, t)
+
+
+@njit(cache=True)
+def evolve(rvw, s, P, t):
+    """Advance ``rvw`` in place by ``t`` seconds from motion state ``s``.
+
+    If ``t`` overshoots the end of the current state (only ever by round-off, since
+    transitions are events) the motion continues in the following state, as pooltool does;
+    the state label itself is changed only by transition events.
+    """
+    if s == STATIONARY or s == POCKETED or t <= 0.0:
+        return
+    R, u_s, u_r, u_sp, g = P[P_R], P[P_US], P[P_UR], P[P_USP], P[P_G]
+    if s == SLIDING:
+        ts = slide_time(rvw, R, u_s, g)
+        if t >= ts:
+            _evolve_slide(rvw, R, u_s, u_sp, g, ts)
+            t -= ts
+            s = ROLLING
+        else:
+            _evolve_slide(rvw, R, u_s, u_sp, g, t)
+            return
+    if s == ROLLING:
+        tr = roll_time(rvw, u_r, g)
+        if t >= tr:
+            _evolve_roll(rvw, R, u_r, u_sp, g, tr)
+            t -= tr
+            s = SPINNING
+        else:
+            _evolve_roll(rvw, R, u_r, u_sp, g, t)
+            return
+    if s == SPINNING:
+        rvw[2, 2] = _decay_wz(rvw[2, 2], R, u_sp, g, t)
+
+
+@njit(cache=True)
+def next_transition(rvw, s, P):
+    """(dt, kind) of the ball's next motion transition; kind is an EventKind code, -1 none."""
+    R, u_s, u_r, u_sp, g = P[P_R], P[P_US], P[P_UR], P[P_USP], P[P_G]
+    if s == SLIDING:
+        return slide_time(rvw, R, u_s, g), 5  # SLIDING_ROLLING
+    if s == ROLLING:
+        tr = roll_time(rvw, u_r, g)
+        if spin_time(rvw, R, u_sp, g) > tr:
+            return tr, 6  # ROLLING_SPINNING
+        return tr, 7  # ROLLING_STATIONARY
+    if s == SPINNING:
+        return spin_time(rvw, R, u_sp, g), 8  # SPINNING_STATIONARY
+    return math.inf, -1
+
+
+@njit(cache=True)
+def apply_transition(rvw, kind):
+    """Canonical transition resolution; returns the new motion state."""
+    if kind == 5:
+        return ROLLING
+    if kind == 6 or kind == 10:
+        rvw[1, 0] = 0.0
+        rvw[1, 1] = 0.0
+        rvw[1, 2] = 0.0
+        rvw[2, 0] = 0.0
+        rvw[2, 1] = 0.0
+        return SPINNING
+    # 7, 8, 9: stationary
+    for k in range(3):
+        rvw[1, k] = 0.0
+        rvw[2, k] = 0.0
+    return STATIONARY
+
+
+@njit(cache=True)
+def energy(rvw, m, R):
+    """Kinetic energy (translational + rotational, I = 2/5 m R^2)."""
+    v2 = rvw[1, 0] ** 2 + rvw[1, 1] ** 2 + rvw[1, 2] ** 2
+    w2 = rvw[2, 0] ** 2 + rvw[2, 1] ** 2 + rvw[2, 2] ** 2
+    return 0.5 * m * v2 + 0.5 * (0.4 * m * R * R) * w2

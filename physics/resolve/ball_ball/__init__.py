@@ -1,0 +1,1 @@
+"""Ball-ball collision models (equal masses, equal radii). See the model modules."""

@@ -1,0 +1,339 @@
+"""Public simulation API: :func:`simulate` (one table) and :func:`simulate_batch` (B tables).
+
+Thin validating Python wrappers around the numba kernel in ``physics.kernel``. The cue strike
+(``physics.strike``) and optional execution noise (``physics.noise``) are applied here, in
+NumPy, before the kernel; the kernel runs one table per iteration of a ``prange`` loop, so
+every table's result is the same bit for bit whatever the batch size or thread count.
+
+Bad input raises ``ValueError`` whose message starts with the offending field name.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+from numba import njit
+
+from physics.enums import BallBallModel, CushionModel, EventKind, Motion, Status
+from physics.kernel import simulate_many, simulate_table
+from physics.noise import ExecutionNoise
+from physics.params import BallParams, CueParams
+from physics.strike import strike_one
+from physics.table import Table
+
+SHOT_COLUMNS = ("V0", "phi", "theta", "a", "b")
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One cue strike: V0 cue-stick speed (m/s), phi aim (deg CCW from +x), theta cue
+    elevation (deg), a/b tip offsets (fractions of R; a > 0 left, b > 0 top), cue ball row."""
+
+    V0: float
+    phi: float
+    theta: float = 0.0
+    a: float = 0.0
+    b: float = 0.0
+    cue_ball: int = 0
+
+    def as_array(self) -> np.ndarray:
+        return np.array([self.V0, self.phi, self.theta, self.a, self.b], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """Outcome of one table (see CONTRACT.md). The first ``n_events`` log rows are valid."""
+
+    rvw0: np.ndarray
+    s0: np.ndarray
+    rvw: np.ndarray
+    s: np.ndarray
+    pocket: np.ndarray
+    ev_t: np.ndarray
+    ev_kind: np.ndarray
+    ev_i: np.ndarray
+    ev_j: np.ndarray
+    n_events: int
+    status: int
+    shot: np.ndarray
+    cue_ball: int
+
+    def events(self) -> list[tuple[float, EventKind, int, int]]:
+        n = self.n_events
+        return [(float(self.ev_t[k]), EventKind(int(self.ev_kind[k])), int(self.ev_i[k]),
+                 int(self.ev_j[k])) for k in range(n)]
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """Outcomes of B tables: every array of :class:`SimResult` with a leading B axis."""
+
+    rvw0: np.ndarray
+    s0: np.ndarray
+    rvw: np.ndarray
+    s: np.ndarray
+    pocket: np.ndarray
+    ev_t: np.ndarray
+    ev_kind: np.ndarray
+    ev_i: np.ndarray
+    ev_j: np.ndarray
+    n_events: np.ndarray
+    status: np.ndarray
+    shot: np.ndarray
+    cue_ball: np.ndarray
+
+    def __len__(self) -> int:
+        return self.rvw.shape[0]
+
+    def __getitem__(self, k: int) -> SimResult:
+        return SimResult(self.rvw0[k], self.s0[k], self.rvw[k], self.s[k], self.pocket[k],
+                         self.ev_t[k], self.ev_kind[k], self.ev_i[k], self.ev_j[k],
+                         int(self.n_events[k]), int(self.status[k]), self.shot[k],
+                         int(self.cue_ball[k]))
+
+    def __iter__(self) -> Iterator[SimResult]:
+        for k in range(len(self)):
+            yield self[k]
+
+
+# ----------------------------------------------------------------------------------------
+# validation helpers
+# ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def _layout_problem(rvw, s, R, segs, normals, jaws, pockets, w, l, cw):
+    """(code, table, ball, other): 0 ok, 1 off the bed, 2 overlap."""
+    B, N = s.shape
+    tol = 1e-9
+    for k in range(B):
+        for i in range(N):
+            if s[k, i] == 4:
+                continue
+            x, y = rvw[k, i, 0, 0], rvw[k, i, 0, 1]
+            if not (-cw < x < w + cw and -cw < y < l + cw):
+                return 1, k, i, -1
+            for q in range(segs.shape[0]):
+                p1x, p1y = segs[q, 0, 0], segs[q, 0, 1]
+                dx, dy = segs[q, 1, 0] - p1x, segs[q, 1, 1] - p1y
+                u = ((x - p1x) * dx + (y - p1y) * dy) / (dx * dx + dy * dy)
+                dist = (x - p1x) * normals[q, 0] + (y - p1y) * normals[q, 1]
+                if 0.0 <= u <= 1.0 and dist < R - tol:
+                    return 1, k, i, -1
+            for q in range(jaws.shape[0]):
+                if math.hypot(x - jaws[q, 0], y - jaws[q, 1]) < R + jaws[q, 2] - tol:
+                    return 1, k, i, -1
+            for q in range(pockets.shape[0]):
+                if math.hypot(x - pockets[q, 0], y - pockets[q, 1]) <= pockets[q, 2]:
+                    return 1, k, i, -1
+            for j in range(i + 1, N):
+                if s[k, j] == 4:
+                    continue
+                if math.hypot(x - rvw[k, j, 0, 0], y - rvw[k, j, 0, 1]) < 2.0 * R - tol:
+                    return 2, k, i, j
+    return 0, -1, -1, -1
+
+
+def _model_code(value, enum, field):
+    try:
+        return enum(value).code
+    except ValueError:
+        names = [m.value for m in enum]
+        raise ValueError(f"{field} must be one of {names}, got {value!r}") from None
+
+
+def _prepare(table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushion, noise, rng,
+             max_events):
+    if not isinstance(table, Table):
+        raise ValueError("table must be a physics.Table")
+    if not isinstance(ball_params, BallParams):
+        raise ValueError("ball_params must be a physics.BallParams")
+    if not isinstance(cue, CueParams):
+        raise ValueError("cue must be a physics.CueParams")
+    bb_code = _model_code(ball_ball, BallBallModel, "ball_ball")
+    cu_code = _model_code(cushion, CushionModel, "cushion")
+    if isinstance(max_events, bool) or not isinstance(max_events, (int, np.integer)) or max_events < 1:
+        raise ValueError(f"max_events must be a positive int, got {max_events!r}")
+
+    rvw = np.array(rvw, dtype=np.float64, copy=True)
+    if rvw.ndim != 4 or rvw.shape[2:] != (3, 3) or rvw.shape[1] < 1:
+        raise ValueError(f"rvw must have shape (B, N, 3, 3), got {rvw.shape}")
+    B, N = rvw.shape[:2]
+    if N > 32767:
+        raise ValueError("rvw: too many balls")
+    shots = np.array(shots, dtype=np.float64, copy=True)
+    if shots.shape != (B, 5):
+        raise ValueError(f"shots must have shape ({B}, 5), got {shots.shape}")
+    cue_ball = np.asarray(cue_ball)
+    if cue_ball.shape != (B,) or not np.issubdtype(cue_ball.dtype, np.integer):
+        raise ValueError(f"cue_ball must be an int array of shape ({B},)")
+    cue_ball = cue_ball.astype(np.int64)
+    if s is None:
+        s = np.zeros((B, N), dtype=np.int8)
+    else:
+        s = np.asarray(s)
+        if s.shape == (N,):
+            s = np.broadcast_to(s, (B, N))
+        if s.shape != (B, N):
+            raise ValueError(f"s must have shape ({B}, {N}) or ({N},), got {s.shape}")
+        if not np.issubdtype(s.dtype, np.integer):
+            raise ValueError("s must be an integer array of Motion codes")
+        s = np.array(s, dtype=np.int8, copy=True)
+    if noise is not None:
+        if not isinstance(noise, ExecutionNoise):
+            raise ValueError("noise must be a physics.ExecutionNoise or None")
+        if rng is None:
+            raise ValueError("rng: a numpy.random.Generator is required when noise is given")
+        shots = noise.apply(shots, rng, miscue_limit=cue.miscue_limit)
+
+    R = ball_params.R
+    code, k, i, j = _check_inputs(rvw, s, shots, cue_ball, R, cue.miscue_limit, table.segments,
+                                  table.segment_normals, table.jaws, table.pockets, table.w,
+                                  table.l, table.specs.cushion_width)
+    if code:
+        raise ValueError(_ERRORS[code].format(k=k, i=i, j=j, col=SHOT_COLUMNS[max(j, 0)],
+                                              lim=cue.miscue_limit))
+    rvw0 = rvw.copy()
+    s0 = s.copy()
+    _apply_strike(rvw, s, shots, cue_ball, ball_params.m, R, cue.M, cue.squirt, cue.end_mass)
+    return rvw0, s0, rvw, s, shots, cue_ball, bb_code, cu_code
+
+
+_ERRORS = {
+    1: "rvw: ball {i} (table {k}) is off the bed (outside the cushions or in a pocket)",
+    2: "rvw: balls {i} and {j} (table {k}) overlap",
+    3: "rvw contains NaN or inf (table {k}, ball {i})",
+    4: "rvw: balls must be at rest (ball {i}, table {k} has velocity or spin)",
+    5: "s: balls must be STATIONARY (0) or POCKETED (4) before a shot (ball {i}, table {k})",
+    6: "cue_ball must index a ball row (table {k})",
+    7: "cue_ball: the cue ball is POCKETED (table {k})",
+    8: "shot.{col} is NaN or inf (table {k})",
+    9: "shot.V0 must be in [0, 50] m/s (table {k})",
+    10: "shot.theta must be in [0, 90] degrees (table {k})",
+    11: "shot.a/shot.b: tip offset sqrt(a^2+b^2) exceeds the miscue limit {lim} (fraction of R) "
+        "(table {k})",
+}
+
+
+@njit(cache=True)
+def _check_inputs(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws, pockets, w, l, cw):
+    """(code, table, i, j): 0 if the inputs are valid, else an ``_ERRORS`` key."""
+    B, N = s.shape
+    for k in range(B):
+        for c in range(5):
+            if not math.isfinite(shots[k, c]):
+                return 8, k, -1, c
+        if not (0.0 <= shots[k, 0] <= 50.0):
+            return 9, k, -1, -1
+        if not (0.0 <= shots[k, 2] <= 90.0):
+            return 10, k, -1, -1
+        if math.hypot(shots[k, 3], shots[k, 4]) > miscue:
+            return 11, k, -1, -1
+        cb = cue_ball[k]
+        if cb < 0 or cb >= N:
+            return 6, k, -1, -1
+        for i in range(N):
+            if s[k, i] != 0 and s[k, i] != 4:
+                return 5, k, i, -1
+            for a in range(3):
+                for c in range(3):
+                    if not math.isfinite(rvw[k, i, a, c]):
+                        return 3, k, i, -1
+            if s[k, i] == 4:
+                continue
+            for a in range(1, 3):
+                for c in range(3):
+                    if rvw[k, i, a, c] != 0.0:
+                        return 4, k, i, -1
+            rvw[k, i, 0, 2] = R
+        if s[k, cb] == 4:
+            return 7, k, -1, -1
+    code, k, i, j = _layout_problem(rvw, s, R, segs, normals, jaws, pockets, w, l, cw)
+    return code, k, i, j
+
+
+@njit(cache=True)
+def _apply_strike(rvw, s, shots, cue_ball, m, R, M, squirt, end_mass):
+    """Set the cue ball's post-strike velocity and spin (``physics.strike`` formula)."""
+    for k in range(shots.shape[0]):
+        V0 = shots[k, 0]
+        if V0 <= 0.0:
+            continue
+        vel, w = strike_one(V0, shots[k, 1], shots[k, 2], shots[k, 3], shots[k, 4], m, R, M,
+                            squirt, end_mass)
+        cb = cue_ball[k]
+        for c in range(3):
+            rvw[k, cb, 1, c] = vel[c]
+            rvw[k, cb, 2, c] = w[c]
+        s[k, cb] = 2
+
+
+def _run(table, rvw, s, shots, cue_ball, P, bb_code, cu_code, max_events, parallel):
+    B, N = s.shape
+    pocket = np.full((B, N), -1, dtype=np.int8)
+    ev_t = np.zeros((B, max_events))
+    ev_kind = np.zeros((B, max_events), dtype=np.int8)
+    ev_i = np.zeros((B, max_events), dtype=np.int16)
+    ev_j = np.zeros((B, max_events), dtype=np.int16)
+    n_events = np.zeros(B, dtype=np.int64)
+    status = np.zeros(B, dtype=np.int64)
+    max_iter = max(20 * max_events, 10000)
+    geo = (table.segments, table.segment_normals, table.jaws, table.pockets,
+           float(table.cushion_height), float(table.specs.pocket_drop))
+    if parallel and B > 1:
+        simulate_many(rvw, s, pocket, cue_ball, P, bb_code, cu_code, *geo, ev_t, ev_kind, ev_i,
+                      ev_j, n_events, status, max_iter)
+    else:
+        for k in range(B):
+            n_events[k], status[k] = simulate_table(
+                rvw[k], s[k], pocket[k], cue_ball[k], P, bb_code, cu_code, *geo, ev_t[k],
+                ev_kind[k], ev_i[k], ev_j[k], max_iter)
+    return pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status
+
+
+def simulate_batch(table: Table, rvw, shots, cue_ball, *, s=None, ball_params: BallParams = BallParams(),
+                   cue: CueParams = CueParams(), ball_ball="frictional_inelastic",
+                   cushion="han_2005", noise: ExecutionNoise | None = None,
+                   rng: np.random.Generator | None = None, max_events: int = 2000,
+                   parallel: bool = True) -> BatchResult:
+    """Simulate B tables: rvw (B, N, 3, 3), shots (B, 5) [V0 phi theta a b], cue_ball (B,).
+
+    Tables run in parallel (numba ``prange``) unless ``parallel=False``; results do not
+    depend on that choice, on B or on the thread count.
+    """
+    rvw0, s0, rvw, s, shots, cue_ball, bb, cu = _prepare(
+        table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushion, noise, rng, max_events)
+    out = _run(table, rvw, s, shots, cue_ball, ball_params.as_array(), bb, cu, int(max_events), parallel)
+    pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
+    return BatchResult(rvw0, s0, rvw, s, pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status,
+                       shots, cue_ball)
+
+
+def simulate(table: Table, rvw, shot, *, ball_params: BallParams = BallParams(),
+             cue: CueParams = CueParams(), ball_ball="frictional_inelastic", cushion="han_2005",
+             noise: ExecutionNoise | None = None, rng: np.random.Generator | None = None,
+             max_events: int = 2000, s=None) -> SimResult:
+    """Simulate one shot on one table. rvw (N, 3, 3) balls at rest; shot a :class:`Shot`
+    (or a length-5 array [V0 phi theta a b] with the cue ball in row 0)."""
+    if isinstance(shot, Shot):
+        arr, cb = shot.as_array(), shot.cue_ball
+    else:
+        arr = np.asarray(shot, dtype=np.float64)
+        if arr.shape != (5,):
+            raise ValueError(f"shot must be a physics.Shot or a (5,) array, got shape {arr.shape}")
+        cb = 0
+    if isinstance(cb, bool) or not isinstance(cb, (int, np.integer)):
+        raise ValueError("shot.cue_ball must be an int")
+    rvw = np.asarray(rvw, dtype=np.float64)
+    if rvw.ndim != 3:
+        raise ValueError(f"rvw must have shape (N, 3, 3), got {rvw.shape}")
+    if s is not None:
+        s = np.asarray(s)
+        if s.ndim != 1:
+            raise ValueError(f"s must have shape (N,), got {s.shape}")
+        s = s[None]
+    res = simulate_batch(table, rvw[None], arr[None], np.array([cb]), s=s, ball_params=ball_params,
+                         cue=cue, ball_ball=ball_ball, cushion=cushion, noise=noise, rng=rng,
+                         max_events=max_events, parallel=False)
+    return res[0]

@@ -1,0 +1,430 @@
+"""Observation encoder and action decoders, usable outside an env.
+
+`Codec(discipline_name, n_balls, n_players, table)` maps ``(GameState, ActionSpec, seat)`` to the
+observation vector and ``(vector | int, GameState, ActionSpec)`` to the typed rules actions
+(`ShotAction`, `PlaceCueBall`, `ChooseOption`) that the env then applies. Agents can call
+`Codec.encode` / `Codec.decode_box` / `Codec.decode_macro` / `Codec.macro_mask` directly.
+
+Observation (float32, every entry in [-1, 1]; N balls, P players, O = len(Option),
+H = len(Phase)), in this order:
+
+======================  =====  ==========================================================
+part                    size   meaning
+======================  =====  ==========================================================
+positions               2N     ball k centre: (2x/w - 1, 2y/l - 1); 0 when off the table
+on_table                N      1 if ball k is in play
+target_mask             N      1 if ball k is a legal first-contact ball now (the ball on)
+callable_mask           N      1 if ball k may be called now
+phase                   H      one-hot `Phase`
+cue_ball                3      one-hot `CueBallPlacement` (in position / anywhere / kitchen)
+flags                   6      can_shoot, must_place, call_required, safety_allowed,
+                               push_out_allowed, observer is the seat to act
+options_mask            O      1 if `Option` member o may be chosen now
+groups                  6      one-hot group (0 open, 1, 2) of the observer, then of the
+                               next seat (eight-ball solids/stripes; 0 elsewhere)
+scores                  P      tanh(score / 50), observer first, then the next seats
+fouls                   P      consecutive fouls / 3, observer first
+shot_progress           1      shots played / shot limit (clipped to 1)
+======================  =====  ==========================================================
+
+The mask entries (target, callable, flags, options) are the legal-decision mask.
+
+Box action (float32 in [-1, 1]; values outside are clipped, NaN raises ``ValueError``):
+
+=====  =========================================================================
+index  decoding
+=====  =========================================================================
+0      V0 = V0_min + (u+1)/2 (V0_max - V0_min) m/s (defaults 0.1 .. 8.0)
+1      phi = base + 180 u degrees; ``phi_mode="relative"``: base = direction from the
+       cue ball to the nearest legal target ball; ``"absolute"``: base = 0
+2      theta = (u+1)/2 theta_max degrees (default theta_max 0: level cue)
+3, 4   a, b = 0.45 u (tip offsets, fractions of R; projected into the disc of radius 0.45)
+5, 6   cue placement when the cue ball is in hand: x = R + (u+1)/2 (w - 2R);
+       y over the bed, or over the kitchen (R .. l/4 - R) when in hand behind the head
+       string; an illegal spot (overlap, frozen, over a pocket) moves to the nearest
+       legal spot (`nearest_legal_placement`)
+7      declare safety if u > 0 (when allowed; a safety carries no call, 8B-4.12 / SP-6.7.4)
+8      declare a push-out if u > 0 (when allowed, 9B-5.6)
+9..    N-1 called-ball scores (balls 1..N-1), then 6 called-pocket scores (lb lc lt rb
+       rc rt): the masked argmax is called whenever the rules let the shooter call
+then   O option scores: in an OPTION phase the masked argmax offered option is chosen
+       (the step ends there); when options are offered beside a shot (e.g. GW-5) the
+       option is taken instead of shooting only if its score > 0.5
+=====  =========================================================================
+
+Macro action (``Discrete``): see `Codec.macro_table` — pots (target x pocket x speed x spin,
+aimed by ghost-ball geometry `poolgym.aim`, cue placed behind the ghost ball when in hand),
+direct hits (target x speed: safeties, kicks when snookered), 3 break shots, 8 push-outs,
+then one entry per `Option`. `Codec.macro_mask` marks the legal ones.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from poolgym import aim as aimlib
+from poolgym.rules.core import (
+    ActionSpec,
+    ChooseOption,
+    CueBallPlacement,
+    GameState,
+    Option,
+    Phase,
+    PlaceCueBall,
+    ShotAction,
+)
+
+PHASES = tuple(Phase)
+PLACEMENTS = tuple(CueBallPlacement)
+OPTIONS = tuple(Option)
+N_POCKETS = 6
+SPIN_B = (-0.3, 0.0, 0.3)  # draw, centre, follow (fractions of R)
+SPEED_FACTORS = (1.0, 1.6, 2.4)
+HIT_SPEEDS = (1.0, 2.0, 4.0)
+BREAK_V0 = 7.5
+PUSH_V0 = 1.0
+N_PUSH = 8
+N_BREAK = 3
+
+
+@dataclass(frozen=True)
+class MacroEntry:
+    """What macro index ``k`` means: ``kind`` in {"pot", "hit", "break", "push", "option"}."""
+
+    kind: str
+    ball: int = 0
+    pocket: int = -1
+    speed: int = 0
+    spin: int = 0
+    option: Option | None = None
+
+
+def nearest_legal_placement(x, y, pos, on, table, R, *, kitchen, may_touch=False, step=None):
+    """The legal cue-ball spot (G-3.22, 9B-5.10, G-3.16, not over a pocket) nearest to (x, y):
+    candidates on rings of growing radius around (x, y); returns (x, y)."""
+    w, l = float(table.w), float(table.l)
+    ylo, yhi = R + 1e-6, (float(table.head_string_y) - 1e-6 if kitchen else l - R - 1e-6)
+    xlo, xhi = R + 1e-6, w - R - 1e-6
+    x = min(max(float(x), xlo), xhi)
+    y = min(max(float(y), ylo), yhi)
+    P = np.asarray(pos, float).reshape(-1, 2)
+    others = np.asarray(on, bool).copy()
+    others[0] = False
+    obs = P[others]
+    pk = np.asarray(table.pockets, float).reshape(-1, 3)
+    gap = 2 * R + (1e-6 if may_touch else 2e-4)
+    step = step or R / 2
+    for ring in range(0, 200):
+        if ring == 0:
+            cand = np.array([[x, y]])
+        else:
+            n = 8 * ring
+            ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
+            cand = np.c_[x + ring * step * np.cos(ang), y + ring * step * np.sin(ang)]
+        ok = (cand[:, 0] >= xlo) & (cand[:, 0] <= xhi) & (cand[:, 1] >= ylo) & (cand[:, 1] <= yhi)
+        if obs.shape[0]:
+            d = np.linalg.norm(cand[:, None, :] - obs[None], axis=2).min(axis=1)
+            ok &= d > gap
+        if pk.shape[0]:
+            dp = np.linalg.norm(cand[:, None, :] - pk[None, :, :2], axis=2)
+            ok &= ~(dp < pk[None, :, 2]).any(axis=1)
+        if ok.any():
+            c = cand[np.flatnonzero(ok)[0]]
+            return float(c[0]), float(c[1])
+    raise ValueError("no legal cue-ball placement found")
+
+
+class Codec:
+    """Encoder/decoder for one discipline layout (see module docstring for the layouts).
+
+    Args:
+        n_balls: N rows (cue ball included).
+        n_players: seats.
+        table: `physics.Table` (for normalisation, placement and aiming).
+        R: ball radius.
+        V0_min, V0_max, theta_max: Box decoding ranges.
+        phi_mode: "relative" (default) or "absolute".
+    """
+
+    def __init__(self, n_balls: int, n_players: int, table, R: float = aimlib.BALL_RADIUS,
+                 V0_min: float = 0.1, V0_max: float = 8.0, theta_max: float = 0.0,
+                 phi_mode: str = "relative", max_shots: int = 100):
+        if phi_mode not in ("relative", "absolute"):
+            raise ValueError(f"phi_mode must be 'relative' or 'absolute', got {phi_mode!r}")
+        self.N = int(n_balls)
+        self.P = int(n_players)
+        self.table = table
+        self.R = float(R)
+        self.V0_min, self.V0_max, self.theta_max = float(V0_min), float(V0_max), float(theta_max)
+        self.phi_mode = phi_mode
+        self.max_shots = int(max_shots)
+        self.geom = aimlib.pocket_geometry(table)
+        self.w, self.l = float(table.w), float(table.l)
+        self.obs_size = 2 * self.N + 3 * self.N + len(PHASES) + 3 + 6 + len(OPTIONS) + 6 + 2 * self.P + 1
+        self.box_size = 9 + (self.N - 1) + N_POCKETS + len(OPTIONS)
+        self.macro_table = self._build_macro_table()
+        self.n_macro = len(self.macro_table)
+
+    # ------------------------------------------------------------------ observation
+    def encode(self, state: GameState, spec: ActionSpec | None, seat: int, shots: int = 0,
+               out: np.ndarray | None = None) -> np.ndarray:
+        """Observation of ``state`` for ``seat`` (``spec`` = legal actions of the seat to act;
+        the masks are zero when ``seat`` is not to act or ``spec`` is None)."""
+        o = np.zeros(self.obs_size, np.float32) if out is None else out
+        o[:] = 0.0
+        N = self.N
+        pos = np.asarray(state.pos, float).reshape(-1, 2)
+        on = np.asarray(state.on_table, bool)
+        k = 0
+        xy = o[k : k + 2 * N].reshape(N, 2)
+        xy[:, 0] = np.where(on, 2 * pos[:, 0] / self.w - 1, 0.0)
+        xy[:, 1] = np.where(on, 2 * pos[:, 1] / self.l - 1, 0.0)
+        k += 2 * N
+        o[k : k + N] = on
+        k += N
+        to_act = spec is not None and state.seat_to_act == seat and state.phase is not Phase.GAME_OVER
+        if to_act:
+            for b in spec.target_balls:
+                o[k + b] = 1.0
+        k += N
+        if to_act:
+            for b in spec.callable_balls:
+                o[k + b] = 1.0
+        k += N
+        o[k + PHASES.index(state.phase)] = 1.0
+        k += len(PHASES)
+        o[k + PLACEMENTS.index(state.cue_ball)] = 1.0
+        k += 3
+        if to_act:
+            o[k : k + 5] = (spec.can_shoot, spec.must_place, spec.call_required, spec.safety_allowed,
+                            spec.push_out_allowed)
+            o[k + 5] = 1.0
+        k += 6
+        if to_act:
+            for opt in spec.options:
+                o[k + OPTIONS.index(opt)] = 1.0
+        k += len(OPTIONS)
+        P = len(state.scores)
+        order = [(seat + i) % P for i in range(P)]
+        groups = tuple(state.groups) if state.groups else (0,) * P
+        for i, s in enumerate(order[:2]):
+            g = int(groups[s]) if s < len(groups) else 0
+            o[k + 3 * i + min(max(g, 0), 2)] = 1.0
+        k += 6
+        for i, s in enumerate(order[: self.P]):
+            o[k + i] = math.tanh(float(state.scores[s]) / 50.0)
+        k += self.P
+        for i, s in enumerate(order[: self.P]):
+            cf = state.consecutive_fouls[s] if s < len(state.consecutive_fouls) else 0
+            o[k + i] = min(float(cf) / 3.0, 1.0)
+        k += self.P
+        o[k] = min(float(shots) / max(self.max_shots, 1), 1.0)
+        return o
+
+    # ------------------------------------------------------------------ helpers
+    def _base_phi(self, state: GameState, spec: ActionSpec, cue_xy) -> float:
+        if self.phi_mode == "absolute" or not spec.target_balls:
+            return 0.0
+        pos = np.asarray(state.pos, float).reshape(-1, 2)
+        tg = np.array([b for b in spec.target_balls if state.on_table[b]], int)
+        if tg.size == 0:
+            return 0.0
+        d = pos[tg] - np.asarray(cue_xy)
+        k = int(np.argmin(np.hypot(d[:, 0], d[:, 1])))
+        return math.degrees(math.atan2(d[k, 1], d[k, 0]))
+
+    def _placement_region(self, spec: ActionSpec):
+        return spec.place_cue is CueBallPlacement.IN_HAND_KITCHEN
+
+    def place(self, state: GameState, spec: ActionSpec, x: float, y: float) -> PlaceCueBall:
+        """Legal `PlaceCueBall` nearest to (x, y) for this spec's in-hand region."""
+        x, y = nearest_legal_placement(
+            x, y, state.pos, state.on_table, self.table, self.R,
+            kitchen=self._placement_region(spec),
+            may_touch=False,
+        )
+        return PlaceCueBall(x, y)
+
+    @staticmethod
+    def _masked_argmax(scores: np.ndarray, legal) -> int:
+        legal = list(legal)
+        return legal[int(np.argmax(scores[np.asarray(legal)]))]
+
+    # ------------------------------------------------------------------ box decoding
+    def decode_box(self, vec, state: GameState, spec: ActionSpec) -> list:
+        """Typed actions for the Box vector ``vec`` (see module docstring)."""
+        u = np.asarray(vec, dtype=np.float64).reshape(-1)
+        if u.shape[0] != self.box_size:
+            raise ValueError(f"action must have {self.box_size} entries, got {u.shape[0]}")
+        if not np.all(np.isfinite(u)):
+            raise ValueError("action contains NaN or inf")
+        u = np.clip(u, -1.0, 1.0)
+        N = self.N
+        opt_scores = u[9 + (N - 1) + N_POCKETS :]
+        if spec.options:
+            legal_opt = [OPTIONS.index(o) for o in spec.options]
+            best = self._masked_argmax(opt_scores, legal_opt)
+            if not spec.can_shoot or spec.phase is Phase.OPTION or opt_scores[best] > 0.5:
+                return [ChooseOption(OPTIONS[best])]
+        if not spec.can_shoot and not spec.must_place:
+            return []
+        out = []
+        cue_xy = np.asarray(state.pos[0:2], float)
+        if spec.place_cue is not None and (spec.must_place or not state.cue_placed):
+            x = self.R + (u[5] + 1) / 2 * (self.w - 2 * self.R)
+            if self._placement_region(spec):
+                y = self.R + (u[6] + 1) / 2 * (float(self.table.head_string_y) - 2 * self.R)
+            else:
+                y = self.R + (u[6] + 1) / 2 * (self.l - 2 * self.R)
+            pl = self.place(state, spec, x, y)
+            out.append(pl)
+            cue_xy = np.array([pl.x, pl.y])
+        if not spec.can_shoot and not spec.must_place:
+            return out
+        V0 = self.V0_min + (u[0] + 1) / 2 * (self.V0_max - self.V0_min)
+        phi = (self._base_phi(state, spec, cue_xy) + 180.0 * u[1]) % 360.0
+        theta = (u[2] + 1) / 2 * self.theta_max
+        a, b = 0.45 * u[3], 0.45 * u[4]
+        r = math.hypot(a, b)
+        if r > 0.45:
+            a, b = a * 0.45 / r, b * 0.45 / r
+        called_ball = called_pocket = None
+        safety = bool(spec.safety_allowed and u[7] > 0)
+        if spec.callable_balls and not safety:
+            called_ball = self._masked_argmax(u[9 : 9 + N - 1], [c - 1 for c in spec.callable_balls]) + 1
+            called_pocket = int(np.argmax(u[9 + N - 1 : 9 + N - 1 + N_POCKETS]))
+        out.append(ShotAction(
+            V0=float(V0), phi=float(phi), theta=float(theta), a=float(a), b=float(b),
+            called_ball=called_ball, called_pocket=called_pocket,
+            safety=safety,
+            push_out=bool(spec.push_out_allowed and u[8] > 0),
+        ))
+        return out
+
+    # ------------------------------------------------------------------ macros
+    def _build_macro_table(self) -> tuple:
+        t = []
+        for ball in range(1, self.N):
+            for p in range(N_POCKETS):
+                for s in range(len(SPEED_FACTORS)):
+                    for k in range(len(SPIN_B)):
+                        t.append(MacroEntry("pot", ball, p, s, k))
+        for ball in range(1, self.N):
+            for s in range(len(HIT_SPEEDS)):
+                t.append(MacroEntry("hit", ball, -1, s))
+        for k in range(N_BREAK):
+            t.append(MacroEntry("break", 0, -1, 0, k))
+        for k in range(N_PUSH):
+            t.append(MacroEntry("push", 0, -1, 0, k))
+        for o in OPTIONS:
+            t.append(MacroEntry("option", option=o))
+        return tuple(t)
+
+    def _ball_sets(self, spec: ActionSpec):
+        shoot_balls = set(spec.callable_balls) if spec.call_required else set(spec.target_balls)
+        return shoot_balls
+
+    def macro_mask(self, state: GameState, spec: ActionSpec | None) -> np.ndarray:
+        """(n_macro,) bool: legal macro actions now (all False when nobody may act)."""
+        m = np.zeros(self.n_macro, bool)
+        if spec is None or state.phase is Phase.GAME_OVER:
+            return m
+        if spec.options:
+            for o in spec.options:
+                m[self.n_macro - len(OPTIONS) + OPTIONS.index(o)] = True
+            if spec.phase is Phase.OPTION or not spec.can_shoot:
+                return m
+        if not (spec.can_shoot or spec.must_place):
+            return m
+        balls = [b for b in self._ball_sets(spec) if state.on_table[b]]
+        in_hand = spec.place_cue is not None and (spec.must_place or not state.cue_placed)
+        pos = np.asarray(state.pos, float).reshape(-1, 2)
+        n_pot = (self.N - 1) * N_POCKETS * len(SPEED_FACTORS) * len(SPIN_B)
+        per_ball = N_POCKETS * len(SPEED_FACTORS) * len(SPIN_B)
+        if balls:
+            bl = np.array(balls, int)
+            if in_hand:
+                feas = np.ones((len(balls), N_POCKETS), bool)
+            else:
+                a = aimlib.aim(pos[0], pos[bl][:, None, :], self.geom.aim_points[None], self.R)
+                feas = a.feasible
+            for i, b in enumerate(balls):
+                blk = np.repeat(feas[i], len(SPEED_FACTORS) * len(SPIN_B))
+                m[(b - 1) * per_ball : b * per_ball] = blk
+                h0 = n_pot + (b - 1) * len(HIT_SPEEDS)
+                m[h0 : h0 + len(HIT_SPEEDS)] = True
+        b0 = n_pot + (self.N - 1) * len(HIT_SPEEDS)
+        if spec.phase is Phase.BREAK:
+            m[b0 : b0 + N_BREAK] = True
+        if spec.push_out_allowed:
+            m[b0 + N_BREAK : b0 + N_BREAK + N_PUSH] = True
+        if not m.any() and (spec.can_shoot or spec.must_place):
+            m[b0 : b0 + N_BREAK] = True  # nothing else is available: a break-style shot
+        return m
+
+    def decode_macro(self, index: int, state: GameState, spec: ActionSpec) -> list:
+        """Typed actions for macro ``index`` (raises ValueError if out of range)."""
+        if not (0 <= int(index) < self.n_macro):
+            raise ValueError(f"macro action must be in [0, {self.n_macro}), got {index!r}")
+        e = self.macro_table[int(index)]
+        if e.kind == "option":
+            return [ChooseOption(e.option)]
+        pos = np.asarray(state.pos, float).reshape(-1, 2)
+        in_hand = spec.place_cue is not None and (spec.must_place or not state.cue_placed)
+        out = []
+        R = self.R
+        cue = pos[0].copy()
+        call_b = call_p = None
+        if e.kind == "pot":
+            tgt = self.geom.aim_points[e.pocket]
+            ghost = aimlib.ghost_ball(pos[e.ball], tgt, R)
+            if in_hand:
+                u, _ = aimlib._unit(ghost - tgt)
+                pl = self.place(state, spec, *(ghost + 0.3 * u))
+                out.append(pl)
+                cue = np.array([pl.x, pl.y])
+            a = aimlib.aim(cue, pos[e.ball], tgt, R)
+            dist = float(a.d_obj) + 0.5 * float(a.d_cue)
+            V0 = float(aimlib.cue_speed_for_distance(dist, a.cut)) * SPEED_FACTORS[e.speed]
+            V0 = min(max(V0, 0.5), self.V0_max)
+            phi, b = float(a.phi), SPIN_B[e.spin]
+            if spec.callable_balls:
+                call_b, call_p = e.ball, e.pocket
+        elif e.kind == "hit":
+            if in_hand:
+                c = np.array([self.w / 2, self.l / 2]) - pos[e.ball]
+                u, n = aimlib._unit(c)
+                pl = self.place(state, spec, *(pos[e.ball] + 0.3 * (u if n > 0 else np.array([0, -1.0]))))
+                out.append(pl)
+                cue = np.array([pl.x, pl.y])
+            d = pos[e.ball] - cue
+            phi = math.degrees(math.atan2(d[1], d[0])) % 360.0
+            V0, b = HIT_SPEEDS[e.speed], 0.0
+            if spec.callable_balls and e.ball in spec.callable_balls:
+                best = int(np.argmax(aimlib.jaw_margin(pos[e.ball], self.geom, R)))
+                call_b, call_p = e.ball, best
+        elif e.kind == "break":
+            if in_hand:
+                xs = (self.w / 2, self.w / 4, 3 * self.w / 4)[e.spin]
+                pl = self.place(state, spec, xs, float(self.table.head_string_y) - 2 * R)
+                out.append(pl)
+                cue = np.array([pl.x, pl.y])
+            balls = [k for k in (spec.target_balls or range(1, self.N)) if state.on_table[k]]
+            aim_at = pos[balls[0]] if balls else np.array([self.w / 2, 0.75 * self.l])
+            d = aim_at - cue
+            phi = math.degrees(math.atan2(d[1], d[0])) % 360.0
+            V0, b = min(BREAK_V0, self.V0_max), 0.0
+        else:  # push
+            if in_hand:
+                pl = self.place(state, spec, self.w / 2, self.l / 4)
+                out.append(pl)
+            phi, V0, b = 360.0 * e.spin / N_PUSH, PUSH_V0, 0.0
+        if spec.callable_balls and call_b is None and spec.call_required:
+            call_b = spec.callable_balls[0]
+            call_p = int(np.argmax(aimlib.jaw_margin(pos[call_b], self.geom, R)))
+        out.append(ShotAction(V0=float(V0), phi=float(phi), b=float(b), called_ball=call_b,
+                              called_pocket=call_p, push_out=(e.kind == "push")))
+        return out

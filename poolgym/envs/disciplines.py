@@ -1,0 +1,84 @@
+"""Thin per-discipline env classes (registered as ``poolgym/<Name>-v0``) and their vector
+counterparts. Each only fixes the discipline (and drill settings) of `PoolEnv` /
+`PoolVectorEnv`; see `PoolEnv` for the full specification."""
+
+from __future__ import annotations
+
+from poolgym.envs.pool_env import PoolEnv
+from poolgym.envs.vector import PoolVectorEnv
+
+
+class NineBallEnv(PoolEnv):
+    """WPA nine-ball (`poolgym.rules.nine_ball`), learner vs the geometric opponent."""
+
+    def __init__(self, **kwargs):
+        super().__init__("nine_ball", **kwargs)
+
+
+class EightBallEnv(PoolEnv):
+    """WPA eight-ball (`poolgym.rules.eight_ball`), learner vs the geometric opponent."""
+
+    def __init__(self, **kwargs):
+        super().__init__("eight_ball", **kwargs)
+
+
+class StraightPoolEnv(PoolEnv):
+    """WPA 14.1 continuous (`poolgym.rules.straight_pool`), learner vs the geometric opponent."""
+
+    def __init__(self, **kwargs):
+        super().__init__("straight_pool", **kwargs)
+
+
+class NineBallRunoutEnv(PoolEnv):
+    """Nine-ball runout drill: scattered balls, ball in hand, clear the table (+1) before
+    losing the table (-1)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("runout", True)
+        kwargs.setdefault("max_shots", 30)
+        super().__init__("nine_ball", **kwargs)
+
+
+class PotDrillEnv(PoolEnv):
+    """One shot: pocket the 1-ball from a random layout (`poolgym.envs.drills.PotDrill`)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_shots", 1)
+        super().__init__("pot_drill", **kwargs)
+
+
+class BreakDrillEnv(PoolEnv):
+    """One shot: a legal nine-ball break (`poolgym.envs.drills.BreakDrill`)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_shots", 1)
+        super().__init__("break_drill", **kwargs)
+
+
+def _vec(discipline, **fixed):
+    def make(num_envs: int = 1, **kwargs):
+        for k, v in fixed.items():
+            kwargs.setdefault(k, v)
+        return PoolVectorEnv(discipline, num_envs=num_envs, **kwargs)
+
+    make.__name__ = f"make_{discipline}_vector"
+    make.__doc__ = f"`PoolVectorEnv` of {discipline} (defaults {fixed})."
+    return make
+
+
+nine_ball_vector = _vec("nine_ball")
+eight_ball_vector = _vec("eight_ball")
+straight_pool_vector = _vec("straight_pool")
+nine_ball_runout_vector = _vec("nine_ball", runout=True, max_shots=30)
+pot_drill_vector = _vec("pot_drill", max_shots=1)
+break_drill_vector = _vec("break_drill", max_shots=1)
+
+#: registered id -> (env class, vector factory)
+ENV_IDS = {
+    "poolgym/NineBall-v0": ("NineBallEnv", "nine_ball_vector"),
+    "poolgym/EightBall-v0": ("EightBallEnv", "eight_ball_vector"),
+    "poolgym/StraightPool-v0": ("StraightPoolEnv", "straight_pool_vector"),
+    "poolgym/NineBallRunout-v0": ("NineBallRunoutEnv", "nine_ball_runout_vector"),
+    "poolgym/PotDrill-v0": ("PotDrillEnv", "pot_drill_vector"),
+    "poolgym/BreakDrill-v0": ("BreakDrillEnv", "break_drill_vector"),
+}

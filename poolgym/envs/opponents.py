@@ -1,0 +1,193 @@
+"""Opponents for the single-agent envs.
+
+An opponent is any callable ``opponent(state, spec, rng) -> Action | list[Action]`` where
+``spec = discipline.legal_actions(state)`` and ``rng`` is a `numpy.random.Generator` owned by
+the env (seeded from the env's seed, so games are reproducible). It returns the typed rules
+actions for the seat to act: a `ChooseOption`, or an optional `PlaceCueBall` then a
+`ShotAction`.
+
+Names accepted by the envs' ``opponent=`` argument are looked up in `OPPONENTS`; other
+packages (e.g. ``agents``) add theirs with `register_opponent` without the envs importing
+them (imports only go one way, DESIGN §2).
+
+Built in:
+* ``"geometric"`` (`GeometricOpponent`): ghost-ball player from `poolgym.aim` — places the cue
+  ball behind the ghost ball of the best pot when in hand, picks the highest-scoring clear pot
+  among the legal (or callable) balls, speed from `poolgym.aim.cue_speed_for_distance`, and
+  adds Gaussian aim noise (``sigma_phi`` degrees, ``sigma_v`` relative); no clear pot -> hits
+  the nearest legal ball full at medium speed. Breaks hard from the kitchen at the head ball;
+  accepts the table when given an option (or the first option offered); never pushes out.
+* ``"random"`` (`RandomOpponent`): uniform random shot parameters and legal decisions.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+
+from poolgym import aim as aimlib
+from poolgym.rules.core import ChooseOption, Option, Phase, ShotAction
+from poolgym.rules.geometry import ball_radius, get_table
+
+OPPONENTS: dict[str, Callable] = {}
+
+
+def register_opponent(name: str, factory: Callable) -> None:
+    """Register ``factory(**kwargs) -> opponent callable`` under ``name``."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"opponent name must be a non-empty string, got {name!r}")
+    OPPONENTS[name] = factory
+
+
+def make_opponent(opponent, **kwargs):
+    """Resolve the env's ``opponent`` argument: a registered name, a callable, or None."""
+    if opponent is None or callable(opponent) and not isinstance(opponent, str):
+        return opponent
+    if isinstance(opponent, str):
+        if opponent not in OPPONENTS:
+            raise ValueError(f"opponent: unknown name {opponent!r}; known: {sorted(OPPONENTS)}")
+        return OPPONENTS[opponent](**kwargs)
+    raise ValueError(f"opponent must be a name, a callable or None, got {opponent!r}")
+
+
+def _choose_option(spec) -> ChooseOption:
+    if Option.ACCEPT_TABLE in spec.options:
+        return ChooseOption(Option.ACCEPT_TABLE)
+    if Option.BREAK in spec.options:
+        return ChooseOption(Option.BREAK)
+    return ChooseOption(spec.options[0])
+
+
+class GeometricOpponent:
+    """Ghost-ball player with execution noise (see module docstring)."""
+
+    def __init__(self, sigma_phi: float = 0.5, sigma_v: float = 0.05, break_speed: float = 7.0):
+        self.sigma_phi = float(sigma_phi)
+        self.sigma_v = float(sigma_v)
+        self.break_speed = float(break_speed)
+        self._geom = {}
+
+    def _geometry(self, table_name):
+        g = self._geom.get(table_name)
+        if g is None:
+            g = self._geom[table_name] = aimlib.pocket_geometry(get_table(table_name))
+        return g
+
+    def __call__(self, state, spec, rng):
+        from poolgym.envs.codec import nearest_legal_placement
+
+        if spec.phase is Phase.OPTION or (spec.options and not spec.can_shoot and not spec.must_place):
+            return [_choose_option(spec)]
+        table = get_table(state.config.table)
+        geom = self._geometry(state.config.table)
+        R = ball_radius()
+        pos = np.asarray(state.pos, float).reshape(-1, 2)
+        on = np.asarray(state.on_table, bool)
+        out = []
+        in_hand = spec.place_cue is not None and (spec.must_place or not state.cue_placed)
+        balls = [b for b in (spec.callable_balls if spec.call_required else spec.target_balls) if on[b]]
+        if not balls:
+            balls = [b for b in range(1, len(on)) if on[b]]
+        kitchen = spec.place_cue is not None and spec.place_cue.value == "in_hand_kitchen"
+        may_touch = False  # stricter than every discipline: always a legal spot
+        if spec.phase in (Phase.BREAK, Phase.LAG):
+            if in_hand:
+                x, y = nearest_legal_placement(table.w / 2 + rng.uniform(-0.1, 0.1),
+                                               float(table.head_string_y) - 2 * R, pos, on, table, R,
+                                               kitchen=True, may_touch=may_touch)
+                out.append(_place(x, y))
+                pos[0] = (x, y)
+            if spec.phase is Phase.LAG:
+                return out + [ShotAction(V0=2.0, phi=90.0)]
+            tgt = pos[balls[0]] if balls else np.array([table.w / 2, 0.75 * table.l])
+            d = tgt - pos[0]
+            phi = math.degrees(math.atan2(d[1], d[0])) + rng.normal(0, self.sigma_phi)
+            call = self._call(spec, balls, pos, geom, R)
+            return out + [ShotAction(V0=self.break_speed, phi=phi % 360.0, called_ball=call[0],
+                                     called_pocket=call[1])]
+        if in_hand:
+            # place behind the ghost ball of the easiest straight-in pot
+            best = None
+            for b in balls:
+                for p in range(geom.aim_points.shape[0]):
+                    jm = float(aimlib.jaw_margin(pos[b], geom, R)[p])
+                    if jm < 0:
+                        continue
+                    tgt = geom.aim_points[p]
+                    d_obj = float(np.hypot(*(tgt - pos[b])))
+                    if best is None or d_obj < best[0]:
+                        best = (d_obj, b, p)
+            if best is not None:
+                _, b, p = best
+                ghost = aimlib.ghost_ball(pos[b], geom.aim_points[p], R)
+                u, _ = aimlib._unit(ghost - geom.aim_points[p])
+                x, y = ghost + 0.25 * u
+            else:
+                x, y = table.w / 2, table.l / 4 - 2 * R
+            x, y = nearest_legal_placement(x, y, pos, on, table, R, kitchen=kitchen, may_touch=may_touch)
+            out.append(_place(x, y))
+            pos[0] = (x, y)
+            on = on.copy()
+            on[0] = True
+        cand = aimlib.pot_candidates(pos, on, balls, geom, 0, R)
+        pick = cand.best()
+        if pick is not None:
+            b, p = pick
+            t = int(np.flatnonzero(cand.targets == b)[0])
+            phi = float(cand.phi[t, p])
+            V0 = float(aimlib.cue_speed_for_distance(cand.d_obj[t, p] + 0.5 * cand.d_cue[t, p], cand.cut[t, p]))
+            V0 = min(max(V0, 0.6), 6.0)
+            called = (b, p) if spec.callable_balls else (None, None)
+        else:
+            d = pos[balls] - pos[0]
+            k = int(np.argmin(np.hypot(d[:, 0], d[:, 1])))
+            phi = math.degrees(math.atan2(d[k, 1], d[k, 0]))
+            V0 = 2.5
+            called = self._call(spec, [balls[k]], pos, geom, R)
+        phi = (phi + rng.normal(0, self.sigma_phi)) % 360.0
+        V0 = max(0.1, V0 * (1.0 + rng.normal(0, self.sigma_v)))
+        return out + [ShotAction(V0=V0, phi=phi, called_ball=called[0], called_pocket=called[1])]
+
+    @staticmethod
+    def _call(spec, balls, pos, geom, R):
+        if not spec.callable_balls:
+            return (None, None)
+        b = balls[0] if balls and balls[0] in spec.callable_balls else spec.callable_balls[0]
+        return (b, int(np.argmax(aimlib.jaw_margin(pos[b], geom, R))))
+
+
+def _place(x, y):
+    from poolgym.rules.core import PlaceCueBall
+
+    return PlaceCueBall(float(x), float(y))
+
+
+class RandomOpponent:
+    """Uniform random shots (V0 in [0.5, 6] m/s, any phi) and decisions."""
+
+    def __call__(self, state, spec, rng):
+        from poolgym.envs.codec import nearest_legal_placement
+
+        if spec.phase is Phase.OPTION or (spec.options and not spec.can_shoot and not spec.must_place):
+            return [ChooseOption(spec.options[int(rng.integers(len(spec.options)))])]
+        out = []
+        if spec.place_cue is not None and (spec.must_place or not state.cue_placed):
+            table = get_table(state.config.table)
+            R = ball_radius()
+            kitchen = spec.place_cue.value == "in_hand_kitchen"
+            y_hi = float(table.head_string_y) if kitchen else table.l
+            x, y = nearest_legal_placement(rng.uniform(R, table.w - R), rng.uniform(R, y_hi - R), state.pos,
+                                           state.on_table, table, R, kitchen=kitchen,
+                                           may_touch=False)
+            out.append(_place(x, y))
+        called = (None, None)
+        if spec.callable_balls:
+            called = (int(rng.choice(spec.callable_balls)), int(rng.integers(6)))
+        return out + [ShotAction(V0=float(rng.uniform(0.5, 6.0)), phi=float(rng.uniform(0, 360)),
+                                 called_ball=called[0], called_pocket=called[1])]
+
+
+register_opponent("geometric", GeometricOpponent)
+register_opponent("random", RandomOpponent)

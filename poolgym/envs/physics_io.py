@@ -1,0 +1,101 @@
+"""The envs' bridge to `physics`: game state -> physics arrays, one batched call -> shot records.
+
+Everything that crosses into the numba kernels goes through here, so the single env and the
+native vector env build identical inputs (and get bit-identical outputs, physics/CONTRACT.md:
+"same inputs -> bit-identical outputs, whatever the batch size").
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from poolgym.rules.shot_record import ShotRecord
+
+
+class NoiseMode(str, Enum):
+    """Execution noise presets for the ``noise`` env argument."""
+
+    NONE = "none"
+    ICGA = "icga"
+
+
+def make_noise(noise):
+    """``None``/"none" -> None; "icga" -> `physics.ExecutionNoise.icga()`; an
+    `ExecutionNoise` (or anything with ``apply(shots, rng)``) is used as given; a mapping is
+    passed to `physics.ExecutionNoise(**mapping)`."""
+    import physics
+
+    if noise is None:
+        return None
+    if isinstance(noise, str):
+        mode = NoiseMode(noise)
+        return None if mode is NoiseMode.NONE else physics.ExecutionNoise.icga()
+    if isinstance(noise, dict):
+        return physics.ExecutionNoise(**noise)
+    if hasattr(noise, "apply"):
+        return noise
+    raise ValueError(f"noise must be 'none', 'icga', a dict of sigmas or an ExecutionNoise, got {noise!r}")
+
+
+@dataclass
+class PhysicsModels:
+    """Model choice and parameters passed to every simulate call (names as physics)."""
+
+    ball_ball: str = "frictional_inelastic"
+    cushion: str = "han_2005"
+    ball_params: object = None  # physics.BallParams; None = defaults
+    cue: object = None  # physics.CueParams; None = defaults
+    max_events: int = 2000
+
+    def kwargs(self) -> dict:
+        kw = dict(ball_ball=self.ball_ball, cushion=self.cushion, max_events=self.max_events)
+        if self.ball_params is not None:
+            kw["ball_params"] = self.ball_params
+        if self.cue is not None:
+            kw["cue"] = self.cue
+        return kw
+
+
+@dataclass
+class Timer:
+    """Wall-clock split used by the benchmark (seconds)."""
+
+    physics: float = 0.0
+    rules: float = 0.0
+    obs: float = 0.0
+    other: float = 0.0
+    calls: int = 0
+    shots: int = 0
+
+    def reset(self):
+        self.physics = self.rules = self.obs = self.other = 0.0
+        self.calls = self.shots = 0
+
+
+def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: PhysicsModels,
+                     timer: Timer | None = None) -> list[ShotRecord]:
+    """Simulate B shots (one per table state) in ONE `physics.simulate_batch` call and return
+    their `ShotRecord`s. ``rvw_list``/``s_list``: per-table (N, 3, 3) / (N,) arrays;
+    ``shots`` (B, 5) [V0, phi, theta, a, b] (noise already applied)."""
+    import physics
+
+    B = len(rvw_list)
+    if B == 0:
+        return []
+    rvw = np.stack(rvw_list)
+    s = np.stack(s_list).astype(np.int8)
+    t0 = time.perf_counter()
+    res = physics.simulate_batch(
+        table, rvw, np.ascontiguousarray(shots, dtype=np.float64).reshape(B, 5),
+        np.zeros(B, np.int64), s=s, **models.kwargs(),
+    )
+    t1 = time.perf_counter()
+    if timer is not None:
+        timer.physics += t1 - t0
+        timer.calls += 1
+        timer.shots += B
+    return [ShotRecord.from_sim(res[k]) for k in range(B)]

@@ -1,0 +1,457 @@
+"""`PoolEnv`: one Gymnasium env over every discipline of `poolgym.rules` (and the drills)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from poolgym.envs import physics_io
+from poolgym.envs.codec import Codec
+from poolgym.envs.opponents import make_opponent
+from poolgym.envs.session import SHAPING_KEYS, Session, verdict_info
+from poolgym.rules.core import CueBallPlacement, GameState, Phase
+
+ACTION_MODES = ("box", "macro")
+
+
+def get_discipline(discipline):
+    """A discipline object from a name (rules registry or drills) or the object itself."""
+    from poolgym.envs.drills import DRILLS
+
+    if not isinstance(discipline, str):
+        return discipline
+    if discipline in DRILLS:
+        return DRILLS[discipline]()
+    from poolgym.rules.game import DISCIPLINES
+
+    try:
+        return DISCIPLINES[discipline]
+    except KeyError:
+        raise ValueError(f"discipline: unknown {discipline!r}; known: {sorted(DISCIPLINES) + sorted(DRILLS)}")
+
+
+def make_config(disc, rules, table):
+    """The discipline config from ``rules`` (None, a dict of fields, or a config instance);
+    ``table`` (if given) sets the table size."""
+    if rules is None:
+        cfg = disc.config_cls() if table is None else disc.config_cls(table=table)
+    elif isinstance(rules, dict):
+        kw = dict(rules)
+        if table is not None:
+            kw.setdefault("table", table)
+        try:
+            cfg = disc.config_cls(**kw)
+        except TypeError as e:
+            raise ValueError(f"rules: {e}") from None
+    elif isinstance(rules, disc.config_cls):
+        cfg = rules if table is None else dataclasses.replace(rules, table=table)
+    else:
+        raise ValueError(f"rules must be None, a dict or a {disc.config_cls.__name__}, got {type(rules).__name__}")
+    return cfg
+
+
+def reward_weights(reward) -> dict:
+    """``reward``: "result" (default, game result only), "shaped" (default weights) or a
+    dict of weights over `SHAPING_KEYS` (missing keys 0; "result" defaults to 1)."""
+    if reward in (None, "result"):
+        return {"result": 1.0}
+    if reward == "shaped":
+        return {"result": 1.0, "legal_pocketed": 0.1, "foul": 0.1, "ball_in_hand_conceded": 0.05,
+                "points": 0.02, "opponent_foul": 0.0}
+    if isinstance(reward, dict):
+        bad = set(reward) - set(SHAPING_KEYS)
+        if bad:
+            raise ValueError(f"reward: unknown components {sorted(bad)}; known: {SHAPING_KEYS}")
+        w = {"result": 1.0}
+        w.update({k: float(v) for k, v in reward.items()})
+        return w
+    raise ValueError(f"reward must be 'result', 'shaped' or a dict of weights, got {reward!r}")
+
+
+#: keys accepted by ``PoolEnv.reset(options=...)``
+RESET_OPTION_KEYS = frozenset({"state", "balls", "seat_to_act", "phase", "cue_ball", "cue_placed", "scores",
+                               "consecutive_fouls", "groups", "learner_seat", "extra", "inning", "shot_number"})
+
+
+def apply_reset_options(state: GameState, options: dict, disc, table) -> GameState:
+    """Apply ``reset(options=...)`` position overrides to ``state`` (see `PoolEnv`)."""
+    known = RESET_OPTION_KEYS
+    bad = set(options) - known
+    if bad:
+        raise ValueError(f"options: unknown keys {sorted(bad)}; known: {sorted(known)}")
+    if "state" in options:
+        st = options["state"]
+        if isinstance(st, str):
+            st = GameState.from_json(st)
+        if not isinstance(st, GameState):
+            raise ValueError("options['state'] must be a GameState or its JSON")
+        if st.discipline != disc.name:
+            raise ValueError(f"options['state'] is a {st.discipline!r} game, not {disc.name!r}")
+        state = st
+    kw = {}
+    if "balls" in options:
+        pos = state.positions()
+        on = state.on_mask()
+        balls = options["balls"]
+        if not isinstance(balls, dict):
+            raise ValueError("options['balls'] must map ball number -> (x, y) or None")
+        for k, xy in balls.items():
+            k = int(k)
+            if not 0 <= k < len(on):
+                raise ValueError(f"options['balls']: ball {k} not in 0..{len(on) - 1}")
+            if xy is None:
+                on[k] = False
+            else:
+                x, y = (float(v) for v in xy)
+                if not (np.isfinite(x) and np.isfinite(y)):
+                    raise ValueError(f"options['balls'][{k}] must be finite")
+                pos[k] = (x, y)
+                on[k] = True
+        from poolgym.rules.geometry import ball_radius
+
+        R = ball_radius()
+        P = pos[on]
+        idx = np.flatnonzero(on)
+        if P.shape[0]:
+            if (P[:, 0] < R - 1e-9).any() or (P[:, 0] > table.w - R + 1e-9).any() or \
+                    (P[:, 1] < R - 1e-9).any() or (P[:, 1] > table.l - R + 1e-9).any():
+                raise ValueError("options['balls']: a ball is off the bed")
+            d = np.linalg.norm(P[:, None] - P[None], axis=2) + np.eye(P.shape[0]) * 1e9
+            if (d < 2 * R - 1e-9).any():
+                i, j = np.unravel_index(np.argmin(d), d.shape)
+                raise ValueError(f"options['balls']: balls {idx[i]} and {idx[j]} overlap")
+        kw["pos"] = tuple(pos.reshape(-1).tolist())
+        kw["on_table"] = tuple(bool(v) for v in on)
+    if "seat_to_act" in options:
+        s = int(options["seat_to_act"])
+        if not 0 <= s < state.n_players:
+            raise ValueError(f"options['seat_to_act'] must be in 0..{state.n_players - 1}")
+        kw["seat_to_act"] = s
+    if "phase" in options:
+        kw["phase"] = Phase(options["phase"])
+    if "cue_ball" in options:
+        kw["cue_ball"] = CueBallPlacement(options["cue_ball"])
+        if kw["cue_ball"] is not CueBallPlacement.IN_POSITION:
+            kw.setdefault("cue_placed", False)
+    for key in ("cue_placed", "extra"):
+        if key in options:
+            kw[key] = options[key]
+    for key in ("scores", "consecutive_fouls", "groups"):
+        if key in options:
+            v = tuple(int(x) for x in options[key])
+            if len(v) != state.n_players:
+                raise ValueError(f"options['{key}'] needs {state.n_players} entries")
+            kw[key] = v
+    for key in ("inning", "shot_number"):
+        if key in options:
+            kw[key] = int(options[key])
+    return state.replace(**kw) if kw else state
+
+
+def runout_start(disc, config, np_random: np.random.Generator) -> GameState:
+    """Nine-ball runout drill start: every object ball at a seeded random spot on the bed (no
+    overlaps, at least 2R from the cushions), cue ball in hand anywhere (GB-8 / 9B-5.10),
+    seat 0 to shoot, no push-out."""
+    from poolgym.rules.geometry import ball_radius, get_table
+
+    R = ball_radius()
+    table = get_table(config.table)
+    st = disc.initial_state(config, int(np_random.integers(0, 2**31 - 1)))
+    n = st.n_balls
+    pos = np.zeros((n, 2))
+    placed = 0
+    while placed < n - 1:
+        p = np.array([np_random.uniform(2 * R, table.w - 2 * R), np_random.uniform(2 * R, table.l - 2 * R)])
+        if placed == 0 or np.min(np.hypot(*(pos[1 : placed + 1] - p).T)) > 2.2 * R:
+            placed += 1
+            pos[placed] = p
+    on = (False,) + (True,) * (n - 1)
+    return st.replace(pos=tuple(pos.reshape(-1).tolist()), on_table=on, phase=Phase.PLAY, seat_to_act=0,
+                      cue_ball=CueBallPlacement.IN_HAND_ANYWHERE, cue_placed=False, breaker=1)
+
+
+class PoolEnv(gym.Env):
+    """Pocket billiards: one game (or drill) per episode against a built-in opponent.
+
+    ## Description
+    The learner holds one seat of a WPA game refereed by `poolgym.rules` (``"nine_ball"``,
+    ``"eight_ball"``, ``"straight_pool"``) or of a one-shot drill (``"pot_drill"``,
+    ``"break_drill"``, see `poolgym.envs.drills`). Shots are simulated by the event-based
+    physics (`physics.simulate_batch`); the opponent's turns are played inside ``step`` until
+    the learner must decide again. One step = one decision of the learner (a shot, with the
+    cue-ball placement when in hand, or an option such as accepting the table after a
+    push-out).
+
+    ## Action space
+    ``action_mode="box"`` (default): ``Box(-1, 1, (9 + (N-1) + 6 + O,), float32)`` decoded by
+    `poolgym.envs.codec.Codec.decode_box` — 0 speed V0, 1 aim phi (relative to the line to
+    the nearest legal ball by default), 2 elevation, 3-4 tip offsets a, b, 5-6 cue placement
+    (used when in hand; moved to the nearest legal spot), 7 safety flag, 8 push-out flag,
+    then called-ball, called-pocket and option scores (masked argmax). Out-of-range values
+    are clipped; NaN/inf raise ``ValueError``.
+    ``action_mode="macro"``: ``Discrete(M)`` of ghost-ball pots (ball x pocket x 3 speeds x
+    3 spins), direct hits, break shots, push-outs and options; `action_masks()` gives the
+    legal ones (sb3-contrib MaskablePPO). A macro index outside the space raises ``ValueError``;
+    a masked-out (illegal) one is replaced by the first legal macro and flagged with
+    ``info["illegal_action"] = True`` (``illegal_macro="raise"`` raises ``ValueError`` instead).
+    Structured API: ``env.unwrapped.step_action(actions)`` takes typed rules actions
+    (`ShotAction`, `PlaceCueBall`, `ChooseOption`, or a list ending with a shot); an illegal
+    one raises `poolgym.rules.core.IllegalActionError` and leaves the state unchanged.
+
+    ## Observation space
+    ``Box(-1, 1, (D,), float32)`` from `poolgym.envs.codec.Codec.encode`: ball positions and
+    on-table flags, the legal-decision mask (ball on, callable balls, can shoot / must place /
+    call required / safety / push-out, options), phase, cue-ball state, groups, scores, fouls
+    and shot progress, all from the learner's seat.
+
+    ## Rewards
+    Default (``reward="result"``): at the end of the game +1 win, -1 loss, 0 draw (drills:
+    their result, see `poolgym.envs.drills`); 0 otherwise. Opt-in shaping (``"shaped"`` or a
+    dict of weights) adds, per step: legal balls pocketed by the learner, learner fouls (-1
+    each), ball in hand conceded (-1), 14.1 points (own minus opponent's), opponent fouls. Every
+    component is in ``info["reward_components"]`` whatever the weights.
+
+    ## Episode end
+    Terminated when the game is over (``info["winner"]``); truncated after ``max_shots`` shots
+    (both seats). Stepping a finished episode raises ``RuntimeError``.
+
+    ## Info
+    ``verdicts`` (one dict per adjudicated action this step: seat, fouls as (kind, rule ID),
+    pocketed, legal_pocketed, next_seat, ...), ``seat_to_act``, ``phase``, ``winner``,
+    ``shots``, ``reward_components``, ``learner_seat`` (``winner`` is -1 while running or for a draw).
+
+    ## Arguments
+    discipline, table ("9ft" | "8ft" | "7ft"), physics (`physics_io.PhysicsModels` or a dict:
+    ball_ball, cushion, ball_params, cue, max_events), noise ("none" | "icga" | dict of sigmas |
+    `physics.ExecutionNoise`), opponent (registered name: "geometric" default, "random"; a
+    callable ``(state, spec, rng) -> actions``; None = the learner plays every seat),
+    opponent_kwargs, reward, rules (discipline config or dict of its fields, `conflicts.md`
+    options), action_mode, max_shots (default 100), learner_seat (int or "random"), phi_mode
+    ("relative" | "absolute"), render_mode ("rgb_array" | "human"), render_width, runout (nine-ball
+    runout drill: balls scattered at random, cue ball in hand, no opponent; +1 when the learner
+    wins the game, -1 as soon as it loses the table, see `runout_start`).
+
+    ## Reset options
+    ``state`` (a `GameState` or its JSON), ``balls`` ({ball: (x, y) or None}), ``seat_to_act``,
+    ``phase``, ``cue_ball``, ``cue_placed``, ``scores``, ``consecutive_fouls``, ``groups``,
+    ``inning``, ``shot_number``, ``extra``, ``learner_seat``.
+
+    ## Version history
+    v0: first release.
+    """
+
+    metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 2}
+
+    def __init__(self, discipline="nine_ball", *, table=None, physics=None, noise="none",
+                 opponent="geometric", opponent_kwargs=None, reward="result", rules=None,
+                 action_mode="box", max_shots=100, learner_seat=0, phi_mode="relative",
+                 render_mode=None, render_width=640, runout=False, illegal_macro="substitute"):
+        if action_mode not in ACTION_MODES:
+            raise ValueError(f"action_mode must be one of {ACTION_MODES}, got {action_mode!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if not isinstance(max_shots, int) or max_shots < 1:
+            raise ValueError(f"max_shots must be a positive int, got {max_shots!r}")
+        self.disc = get_discipline(discipline)
+        self.config = make_config(self.disc, rules, table)
+        from poolgym.rules.geometry import ball_radius, get_table
+
+        self.table = get_table(self.config.table)
+        self.R = ball_radius()
+        n_players = self.config.n_players
+        if learner_seat != "random" and not (isinstance(learner_seat, int) and 0 <= learner_seat < n_players):
+            raise ValueError(f"learner_seat must be 'random' or in 0..{n_players - 1}, got {learner_seat!r}")
+        self.learner_seat_arg = learner_seat
+        if isinstance(physics, dict):
+            physics = physics_io.PhysicsModels(**physics)
+        self.models = physics or physics_io.PhysicsModels()
+        self.noise = physics_io.make_noise(noise)
+        self.opponent = make_opponent(opponent, **(opponent_kwargs or {})) if n_players > 1 else None
+        self.weights = reward_weights(reward)
+        self.action_mode = action_mode
+        if illegal_macro not in ("substitute", "raise"):
+            raise ValueError(f"illegal_macro must be 'substitute' or 'raise', got {illegal_macro!r}")
+        self.illegal_macro = illegal_macro
+        self._illegal = False
+        self.max_shots = max_shots
+        self.codec = Codec(self.disc.n_balls, n_players, self.table, self.R, phi_mode=phi_mode,
+                           max_shots=max_shots)
+        self.observation_space = spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32)
+        if action_mode == "box":
+            self.action_space = spaces.Box(-1.0, 1.0, (self.codec.box_size,), np.float32)
+        else:
+            self.action_space = spaces.Discrete(self.codec.n_macro)
+        self.render_mode = render_mode
+        self.render_width = render_width
+        self.timer = physics_io.Timer()
+        self.runout = bool(runout)
+        if self.runout:
+            self.opponent = None
+            self.learner_seat_arg = 0
+        self.session = Session(self.disc, self.config, self.opponent, 0, self.noise, max_shots, self.timer,
+                               runout=self.runout)
+        self._renderer = None
+        self._window = None
+
+    # ------------------------------------------------------------------ gym API
+    @property
+    def state(self) -> GameState:
+        """The current `GameState` (immutable)."""
+        return self.session.state
+
+    def reset(self, *, seed=None, options=None):
+        self._reset_begin(seed, options)
+        self._run_pending()
+        return self._reset_end()
+
+    def _reset_begin(self, seed, options):
+        super().reset(seed=seed)
+        options = dict(options or {})
+        seat = options.pop("learner_seat", self.learner_seat_arg)
+        if seat == "random":
+            seat = int(self.np_random.integers(self.config.n_players))
+        elif not (isinstance(seat, (int, np.integer)) and 0 <= seat < self.config.n_players):
+            raise ValueError(f"options['learner_seat'] must be in 0..{self.config.n_players - 1}")
+        self.session.learner_seat = int(seat)
+        start = runout_start(self.disc, self.config, self.np_random) if self.runout else None
+        if options:
+            base = start if start is not None else self.disc.initial_state(self.config, 0)
+            start = apply_reset_options(base, options, self.disc, self.table)
+        self.session.start(self.np_random, start)
+
+    def _reset_end(self):
+        self.session.finish_step()
+        # the opponent may have ended the game (or hit the shot limit) before the learner acted;
+        # the episode still starts and the first step raises like any finished episode
+        self.session.done = not self.session.learner_to_act()
+        obs = self._obs()
+        info = self._info({k: 0.0 for k in SHAPING_KEYS})
+        if self.render_mode == "human":
+            self.render()
+        return obs, info
+
+    def step(self, action):
+        self._step_begin(action)
+        self._run_pending()
+        return self._step_end()
+
+    def _decode(self, action):
+        s = self.session
+        if s.done or not s.learner_to_act():
+            raise RuntimeError("step() called on a finished episode; call reset() first")
+        if self.action_mode == "box":
+            return self.codec.decode_box(action, s.state, s.spec)
+        a = np.asarray(action)
+        if a.size != 1 or not (np.issubdtype(a.dtype, np.integer) or float(a.reshape(-1)[0]).is_integer()):
+            raise ValueError(f"macro action must be one integer, got {action!r}")
+        idx = int(a.reshape(-1)[0])
+        if not 0 <= idx < self.codec.n_macro:
+            raise ValueError(f"macro action must be in [0, {self.codec.n_macro}), got {idx}")
+        mask = self.codec.macro_mask(s.state, s.spec)
+        self._illegal = not mask[idx]
+        if self._illegal:
+            if self.illegal_macro == "raise":
+                raise ValueError(f"macro action {idx} is not legal now (see action_masks())")
+            idx = int(np.flatnonzero(mask)[0])
+        return self.codec.decode_macro(idx, s.state, s.spec)
+
+    def _step_begin(self, action, structured=False):
+        self._illegal = False
+        acts = action if structured else self._decode(action)
+        s = self.session
+        if s.done or not s.learner_to_act():
+            raise RuntimeError("step() called on a finished episode; call reset() first")
+        s.begin_step()
+        s.learner_act(acts)
+
+    def _step_end(self):
+        s = self.session
+        term, trunc, comps = s.finish_step()
+        if not term and not trunc and not s.learner_to_act():
+            trunc = True  # defensive: nobody to act (should not happen)
+            s.done = True
+        reward = float(sum(self.weights.get(k, 0.0) * v for k, v in comps.items()))
+        obs = self._obs()
+        info = self._info(comps)
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, term, trunc, info
+
+    def step_action(self, actions):
+        """Structured step: typed rules actions for the learner (see class docstring)."""
+        self._step_begin(actions, structured=True)
+        self._run_pending()
+        return self._step_end()
+
+    def _run_pending(self):
+        s = self.session
+        while s.pending is not None:
+            seat, a, rvw, st, row = s.pending
+            rec = physics_io.simulate_records(self.table, [rvw], [st], row.reshape(1, 5), self.models,
+                                              self.timer)[0]
+            s.resolve(rec)
+
+    def _obs(self):
+        s = self.session
+        return self.codec.encode(s.state, s.spec, s.observer(), s.shots)
+
+    def _info(self, comps):
+        s = self.session
+        st = s.state
+        return {
+            "verdicts": [verdict_info(seat, v) for seat, v in s.log.verdicts],
+            "seat_to_act": st.seat_to_act,
+            "learner_seat": s.learner_seat,
+            "phase": st.phase.value,
+            "winner": -1 if st.winner is None else st.winner,
+            "shots": s.shots,
+            "reward_components": dict(comps),
+            "illegal_action": self._illegal,
+        }
+
+    def action_masks(self) -> np.ndarray:
+        """Legal macro actions now (``action_mode="macro"``; all-True Box-mode placeholder)."""
+        if self.action_mode != "macro":
+            raise AttributeError("action_masks() exists only with action_mode='macro'")
+        s = self.session
+        m = self.codec.macro_mask(s.state, s.spec if s.learner_to_act() else None)
+        if not m.any():
+            m[-1] = True  # finished episode: keep a valid distribution
+        return m
+
+    def legal_actions(self):
+        """The rules' `ActionSpec` for the learner now (None when not to act)."""
+        return self.session.spec
+
+    # ------------------------------------------------------------------ rendering
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode")
+            return None
+        if self._renderer is None:
+            from poolgym.render.table_view import TableRenderer
+
+            self._renderer = TableRenderer(self.table, self.render_width, self.R, max(self.disc.n_balls, 16))
+        st = self.session.state
+        frame = self._renderer.render(st.positions(), st.on_mask())
+        if self.render_mode == "rgb_array":
+            return frame
+        if self._window is None:
+            from poolgym.render.human import HumanWindow
+
+            self._window = HumanWindow(f"poolgym {self.disc.name}", self.metadata["render_fps"])
+        self._window.show(frame)
+        return None
+
+    def close(self):
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    def state_json(self) -> str:
+        """The current state as JSON (feed back through ``reset(options={"state": ...})``)."""
+        return json.dumps(json.loads(self.session.state.to_json()))

@@ -1,0 +1,122 @@
+"""Stable-Baselines3 `VecEnv` over the native batched `PoolVectorEnv`.
+
+SB3's own `DummyVecEnv` would step the tables one by one; `NativeSB3VecEnv` hands all actions
+to `PoolVectorEnv.step` (one batched physics call per round) and converts the result to SB3's
+conventions: same-step autoreset, ``info["terminal_observation"]`` and
+``info["TimeLimit.truncated"]`` on the step that ended an episode, float32 rewards.
+
+    from stable_baselines3 import PPO
+    from poolgym.envs.sb3 import NativeSB3VecEnv
+    venv = NativeSB3VecEnv("poolgym/NineBall-v0", num_envs=64, seed=0)
+    PPO("MlpPolicy", venv).learn(100_000)
+
+``action_masks`` (via ``env_method("action_masks")``) serves sb3-contrib MaskablePPO with
+``action_mode="macro"``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+try:
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+except ImportError as e:  # pragma: no cover - optional dependency
+    raise ImportError('poolgym.envs.sb3 needs stable-baselines3: pip install "poolgym[sb3]"') from e
+
+from poolgym.envs.vector import PoolVectorEnv
+
+
+def _discipline_of(env_id: str):
+    """(discipline, default kwargs) for a registered poolgym id or a discipline name."""
+    import gymnasium
+
+    import poolgym  # noqa: F401  (registers the ids)
+
+    if env_id in gymnasium.registry:
+        spec = gymnasium.registry[env_id]
+        from poolgym.envs import disciplines
+
+        cls = getattr(disciplines, spec.entry_point.split(":")[1])
+        probe = {"NineBallRunoutEnv": ("nine_ball", {"runout": True, "max_shots": 30}),
+                 "PotDrillEnv": ("pot_drill", {"max_shots": 1}),
+                 "BreakDrillEnv": ("break_drill", {"max_shots": 1}),
+                 "NineBallEnv": ("nine_ball", {}), "EightBallEnv": ("eight_ball", {}),
+                 "StraightPoolEnv": ("straight_pool", {})}
+        return probe[cls.__name__]
+    return env_id, {}
+
+
+class NativeSB3VecEnv(VecEnv):
+    """SB3 `VecEnv` of ``num_envs`` tables of ``env_id`` (a registered id such as
+    ``"poolgym/NineBall-v0"`` or a discipline name); other kwargs go to `PoolEnv`."""
+
+    def __init__(self, env_id: str = "poolgym/NineBall-v0", num_envs: int = 8, seed: int | None = None,
+                 **kwargs):
+        disc, defaults = _discipline_of(env_id)
+        for k, v in defaults.items():
+            kwargs.setdefault(k, v)
+        self.venv = PoolVectorEnv(disc, num_envs=num_envs, autoreset_mode="same_step", **kwargs)
+        super().__init__(num_envs, self.venv.single_observation_space, self.venv.single_action_space)
+        self._seed = seed
+        self._actions = None
+
+    # ------------------------------------------------------------------ VecEnv API
+    def reset(self):
+        seed = self._seed
+        self._seed = None  # later resets continue the tables' RNG streams
+        obs, _ = self.venv.reset(seed=seed)
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return obs
+
+    def seed(self, seed=None):
+        self._seed = seed
+        return [None if seed is None else seed + i for i in range(self.num_envs)]
+
+    def step_async(self, actions):
+        self._actions = actions
+
+    def step_wait(self):
+        obs, rew, term, trunc, infos = self.venv.step(self._actions)
+        dones = term | trunc
+        out = []
+        for i in range(self.num_envs):
+            info = {"winner": int(infos["winner"][i]), "shots": int(infos["shots"][i])}
+            if dones[i]:
+                info["terminal_observation"] = infos["final_obs"][i]
+                info["TimeLimit.truncated"] = bool(trunc[i] and not term[i])
+                fi = infos["final_info"][i]
+                info["winner"] = -1 if fi["winner"] is None else int(fi["winner"])
+                info["shots"] = int(fi["shots"])
+            out.append(info)
+        return obs, rew.astype(np.float32), dones, out
+
+    def close(self):
+        self.venv.close()
+
+    def _targets(self, indices):
+        if indices is None:
+            return self.venv.envs
+        if isinstance(indices, int):
+            indices = [indices]
+        return [self.venv.envs[i] for i in indices]
+
+    def get_attr(self, attr_name, indices=None):
+        return [getattr(e, attr_name) for e in self._targets(indices)]
+
+    def set_attr(self, attr_name, value, indices=None):
+        for e in self._targets(indices):
+            setattr(e, attr_name, value)
+
+    def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+        return [getattr(e, method_name)(*method_args, **method_kwargs) for e in self._targets(indices)]
+
+    def env_is_wrapped(self, wrapper_class, indices=None):
+        return [False for _ in self._targets(indices)]
+
+    def has_attr(self, attr_name: str) -> bool:
+        if attr_name == "action_masks":
+            return self.venv.envs[0].action_mode == "macro"
+        return hasattr(self.venv.envs[0], attr_name)
+
+    def action_masks(self) -> np.ndarray:
+        return self.venv.action_masks()

@@ -1,0 +1,236 @@
+"""One table's game, driven step by step: the state machine shared by `PoolEnv` and the native
+vector env `PoolVectorEnv` (so both produce the same trajectories).
+
+A step is: the learner's typed actions are applied (`Session.learner_act`); a shot leaves a
+*pending* physics job (validated inputs from `DisciplineBase.shot_inputs`, noise already drawn
+from the session's RNG); the owner simulates every pending job (one `physics.simulate_batch`
+call for all tables), hands each record back with `Session.resolve`, which adjudicates it
+(`DisciplineBase.apply_shot_record`) and lets the opponent act until the learner is to act,
+the game ends, the shot limit is hit, or the opponent's shot is pending (simulated in the next
+batched round).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from poolgym.rules.core import (
+    ActionSpec,
+    CueBallPlacement,
+    GameState,
+    IllegalActionError,
+    Phase,
+    PlaceCueBall,
+    ShotAction,
+    Verdict,
+)
+
+#: shaping components reported in ``info["reward_components"]`` (per step, learner's view)
+SHAPING_KEYS = ("result", "legal_pocketed", "foul", "ball_in_hand_conceded", "points", "opponent_foul")
+
+
+@dataclass
+class StepLog:
+    """What happened during one env step (learner's actions and the opponent's replies)."""
+
+    verdicts: list = field(default_factory=list)  # (seat, Verdict)
+    components: dict = field(default_factory=lambda: dict.fromkeys(SHAPING_KEYS, 0.0))
+
+
+def verdict_info(seat: int, v: Verdict) -> dict:
+    """Plain-data summary of a verdict for ``info`` (fouls as (kind, rule ID) pairs)."""
+    return {
+        "seat": seat,
+        "fouls": tuple((f.kind.value, f.rule) for f in v.fouls),
+        "pocketed": tuple(v.pocketed),
+        "legal_pocketed": tuple(v.legal_pocketed),
+        "spotted": tuple(v.spotted),
+        "points": tuple(v.points),
+        "next_seat": v.next_seat,
+        "cue_ball": v.cue_ball.value,
+        "options": tuple(o.value for o in v.options),
+        "rule_refs": tuple(v.rule_refs),
+        "game_over": v.game_over,
+        "winner": v.winner,
+    }
+
+
+class Session:
+    """A game of ``disc`` on one table (see module docstring).
+
+    Args:
+        disc: the discipline (a `DisciplineBase`).
+        config: its config.
+        opponent: callable ``(state, spec, rng) -> actions`` or None (learner plays every seat).
+        learner_seat: the learner's seat.
+        noise: execution noise (``apply(shots, rng)``) or None.
+        max_shots: truncation limit (shots by all seats in the episode).
+    """
+
+    def __init__(self, disc, config, opponent, learner_seat: int, noise, max_shots: int, timer=None,
+                 runout: bool = False):
+        self.runout = bool(runout)
+        self.runout_failed = False
+        self.disc = disc
+        self.config = config
+        self.opponent = opponent
+        self.learner_seat = int(learner_seat)
+        self.noise = noise
+        self.max_shots = int(max_shots)
+        self.timer = timer
+        self.state: GameState | None = None
+        self.spec: ActionSpec | None = None
+        self.rng = np.random.default_rng(0)
+        self.pending = None  # (seat, ShotAction, rvw, s, shot row)
+        self.shots = 0
+        self.log = StepLog()
+        self.done = True
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self, np_random: np.random.Generator, state: GameState | None = None) -> None:
+        """New game: rules seed and session RNG drawn from ``np_random``; ``state`` overrides the
+        initial position. Opponent turns before the learner's first decision are queued."""
+        rules_seed = int(np_random.integers(0, 2**31 - 1))
+        self.rng = np.random.default_rng(int(np_random.integers(0, 2**63 - 1)))
+        self.state = state if state is not None else self.disc.initial_state(self.config, rules_seed)
+        self.shots = 0
+        self.pending = None
+        self.log = StepLog()
+        self.done = False
+        self.runout_failed = False
+        self._advance()
+
+    @property
+    def terminated(self) -> bool:
+        return self.state.phase is Phase.GAME_OVER or self.runout_failed
+
+    @property
+    def truncated(self) -> bool:
+        return not self.terminated and self.shots >= self.max_shots
+
+    def learner_to_act(self) -> bool:
+        st = self.state
+        return (st.phase is not Phase.GAME_OVER and self.shots < self.max_shots and not self.runout_failed
+                and (self.opponent is None or st.seat_to_act == self.learner_seat))
+
+    def observer(self) -> int:
+        """Seat whose view the observation takes (the seat to act when self-playing)."""
+        return self.state.seat_to_act if self.opponent is None else self.learner_seat
+
+    # ------------------------------------------------------------------ acting
+    def begin_step(self) -> None:
+        if self.done:
+            raise RuntimeError("step() called on a finished episode; call reset() first")
+        self.log = StepLog()
+
+    def learner_act(self, actions) -> None:
+        """Apply the learner's typed actions (atomically: an `IllegalActionError` leaves the
+        state unchanged). A shot becomes the pending physics job."""
+        if not self.learner_to_act():
+            raise RuntimeError("the learner is not to act (episode finished?)")
+        if isinstance(actions, (ShotAction, PlaceCueBall)) or not isinstance(actions, (list, tuple)):
+            actions = [actions]
+        seat = self.state.seat_to_act
+        self._apply_actions(seat, list(actions))
+
+    def _apply_actions(self, seat: int, actions: list) -> None:
+        st = self.state
+        pending = None
+        t0 = time.perf_counter()
+        for k, a in enumerate(actions):
+            if pending is not None:
+                raise IllegalActionError("a ShotAction must be the last action of a decision")
+            if isinstance(a, ShotAction):
+                rvw, s, row = self.disc.shot_inputs(st, a)  # validates; raises IllegalActionError
+                pending = (seat, a, rvw, s, row)
+            else:
+                st, v = self.disc.apply(st, a)
+                if v is not None:
+                    self._record(seat, v)
+                if st.phase is Phase.GAME_OVER or st.seat_to_act != seat:
+                    if k + 1 < len(actions):
+                        raise IllegalActionError("actions after the decision that ended the turn")
+        if not actions:
+            raise IllegalActionError("no action given")
+        self.state = st
+        if pending is not None:
+            seat, a, rvw, s, row = pending
+            if self.noise is not None:
+                row = np.asarray(self.noise.apply(row.reshape(1, 5), self.rng), float).reshape(5)
+            self.pending = (seat, a, rvw, s, row)
+        if self.timer is not None:
+            self.timer.rules += time.perf_counter() - t0
+        if self.pending is None:
+            self._advance()
+
+    def resolve(self, rec) -> None:
+        """Adjudicate the pending shot with its physics record, then continue play."""
+        seat, a, _, _, _ = self.pending
+        self.pending = None
+        t0 = time.perf_counter()
+        self.state, v = self.disc.apply_shot_record(self.state, a, rec)
+        self.shots += 1
+        self._record(seat, v)
+        if self.timer is not None:
+            self.timer.rules += time.perf_counter() - t0
+        self._advance()
+
+    def _advance(self) -> None:
+        """Let the opponent act until the learner must decide, the game ends, the shot limit
+        is reached or an opponent shot is pending."""
+        while self.pending is None and not self.terminated and self.shots < self.max_shots \
+                and self.opponent is not None and self.state.seat_to_act != self.learner_seat:
+            t0 = time.perf_counter()
+            spec = self.disc.legal_actions(self.state)
+            acts = self.opponent(self.state, spec, self.rng)
+            if self.timer is not None:
+                self.timer.other += time.perf_counter() - t0
+            self._apply_actions(self.state.seat_to_act, list(acts) if isinstance(acts, (list, tuple)) else [acts])
+        if self.pending is None:
+            self.spec = None if self.terminated else self.disc.legal_actions(self.state)
+
+    # ------------------------------------------------------------------ rewards
+    def _record(self, seat: int, v: Verdict) -> None:
+        self.log.verdicts.append((seat, v))
+        c = self.log.components
+        me = self.learner_seat
+        if seat == me:
+            c["legal_pocketed"] += len(v.legal_pocketed)
+            if v.fouls:
+                c["foul"] -= 1.0
+                if v.cue_ball is not CueBallPlacement.IN_POSITION and v.next_seat != me:
+                    c["ball_in_hand_conceded"] -= 1.0
+        elif v.fouls:
+            c["opponent_foul"] += 1.0
+        if v.points:
+            mine = float(v.points[me]) if me < len(v.points) else 0.0
+            others = float(sum(v.points)) - mine
+            c["points"] += mine - others
+
+    def result_value(self) -> float:
+        """Game result from the learner's seat: drills report their own value; else +1 win,
+        -1 loss, 0 draw / unfinished."""
+        st = self.state
+        if self.runout_failed:
+            return -1.0
+        if st.phase is not Phase.GAME_OVER:
+            return 0.0
+        value = getattr(st.extra, "value", None)
+        if value is not None and st.n_players == 1:
+            return float(value)
+        if st.winner is None:
+            return 0.0
+        return 1.0 if st.winner == self.learner_seat else -1.0
+
+    def finish_step(self):
+        """(terminated, truncated, components) for the step that just ended."""
+        if self.runout and not self.terminated and self.state.seat_to_act != self.learner_seat:
+            self.runout_failed = True  # runout drill: losing the table ends the episode
+        term, trunc = self.terminated, self.truncated
+        self.log.components["result"] = self.result_value() if term else 0.0
+        if term or trunc:
+            self.done = True
+        return term, trunc, self.log.components

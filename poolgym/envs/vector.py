@@ -1,0 +1,205 @@
+"""`PoolVectorEnv`: N tables stepped together with ONE batched physics call per round.
+
+A step decodes every table's action, applies the non-shot parts, and simulates all pending
+shots with one `physics.simulate_batch` call; if opponents then shoot, their shots are
+simulated in further batched rounds (one call per round, all tables together) until every
+table waits for its learner again. Each table runs the same `Session` state machine as
+`PoolEnv`, with the same seeding (table i of ``reset(seed=s)`` is seeded with ``s + i``, as
+`gymnasium.vector.SyncVectorEnv` does), so trajectories equal those of N single envs.
+
+Autoreset: ``autoreset_mode="next_step"`` (default, `gymnasium.vector.AutoresetMode.NEXT_STEP`:
+the step after an episode ends resets that table, ignores its action and returns reward 0) or
+``"same_step"`` (the table is reset in the step that ended it; the last observation and info
+are in ``infos["final_obs"]`` / ``infos["final_info"]`` with masks ``"_final_obs"``,
+``"_final_info"``). Declared in ``metadata["autoreset_mode"]``.
+
+Infos hold arrays: ``shots``, ``winner`` (-1 = none), ``learner_seat``, ``seat_to_act`` and
+``reward_components`` (dict of arrays).
+"""
+
+from __future__ import annotations
+
+import time
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from poolgym.envs import physics_io
+from poolgym.envs.pool_env import PoolEnv
+from poolgym.envs.session import SHAPING_KEYS
+
+
+def _autoreset_mode(mode) -> AutoresetMode:
+    """An `AutoresetMode` from itself, its value ("NextStep") or "next_step"/"same_step"."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    names = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
+             "disabled": AutoresetMode.DISABLED}
+    if isinstance(mode, str) and mode.lower() in names:
+        return names[mode.lower()]
+    try:
+        return AutoresetMode(mode)
+    except ValueError:
+        raise ValueError(f"autoreset_mode must be next_step, same_step or disabled, got {mode!r}") from None
+
+
+class PoolVectorEnv(gym.vector.VectorEnv):
+    """``num_envs`` `PoolEnv` tables of ``discipline`` batched natively (see module docstring).
+
+    Every other keyword argument is passed to `PoolEnv` (same meaning)."""
+
+    metadata = {"render_modes": ["rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, discipline="nine_ball", num_envs: int = 1, autoreset_mode="next_step", **kwargs):
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
+        if kwargs.get("render_mode") == "human":
+            kwargs["render_mode"] = "rgb_array"
+        self.envs = [PoolEnv(discipline, **kwargs) for _ in range(num_envs)]
+        self.timer = physics_io.Timer()
+        for e in self.envs:
+            e.timer = self.timer
+            e.session.timer = self.timer
+        e0 = self.envs[0]
+        self.num_envs = num_envs
+        self.table = e0.table
+        self.models = e0.models
+        self.render_mode = kwargs.get("render_mode")
+        self.single_observation_space = e0.observation_space
+        self.single_action_space = e0.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._needs_reset = np.zeros(num_envs, bool)
+        self._obs = np.zeros((num_envs,) + self.single_observation_space.shape, np.float32)
+        self._started = False
+
+    # ------------------------------------------------------------------ batching
+    def _run_rounds(self, idx) -> None:
+        """Simulate every pending shot of tables ``idx`` in batched rounds."""
+        envs = self.envs
+        while True:
+            pend = [i for i in idx if envs[i].session.pending is not None]
+            if not pend:
+                return
+            rvw = [envs[i].session.pending[2] for i in pend]
+            s = [envs[i].session.pending[3] for i in pend]
+            shots = np.stack([envs[i].session.pending[4] for i in pend])
+            recs = physics_io.simulate_records(self.table, rvw, s, shots, self.models, self.timer)
+            for i, rec in zip(pend, recs):
+                envs[i].session.resolve(rec)
+
+    def _encode(self, i) -> None:
+        t0 = time.perf_counter()
+        e = self.envs[i]
+        s = e.session
+        e.codec.encode(s.state, s.spec, s.observer(), s.shots, out=self._obs[i])
+        self.timer.obs += time.perf_counter() - t0
+
+    # ------------------------------------------------------------------ API
+    def reset(self, *, seed=None, options=None):
+        if seed is None:
+            seeds = [None] * self.num_envs
+        elif isinstance(seed, (int, np.integer)):
+            seeds = [int(seed) + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"seed: need {self.num_envs} seeds, got {len(seeds)}")
+        for i, e in enumerate(self.envs):
+            e._reset_begin(seeds[i], options)
+        idx = list(range(self.num_envs))
+        self._run_rounds(idx)
+        for i, e in enumerate(self.envs):
+            e.session.finish_step()
+            e.session.done = not e.session.learner_to_act()
+            self._encode(i)
+        self._needs_reset[:] = False
+        self._started = True
+        return self._obs.copy(), self._infos(np.zeros(self.num_envs))
+
+    def step(self, actions):
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        n = self.num_envs
+        envs = self.envs
+        resetting = self._needs_reset.copy()
+        for i, e in enumerate(envs):
+            if resetting[i]:
+                e._reset_begin(None, None)
+            else:
+                e._step_begin(actions[i])
+        idx = list(range(n))
+        self._run_rounds(idx)
+        rewards = np.zeros(n, np.float64)
+        terms = np.zeros(n, bool)
+        truncs = np.zeros(n, bool)
+        comps = {k: np.zeros(n) for k in SHAPING_KEYS}
+        for i, e in enumerate(envs):
+            s = e.session
+            if resetting[i]:
+                s.finish_step()
+                s.done = not s.learner_to_act()
+                self._encode(i)
+                continue
+            term, trunc, c = s.finish_step()
+            if not term and not trunc and not s.learner_to_act():
+                trunc = True
+                s.done = True
+            terms[i], truncs[i] = term, trunc
+            rewards[i] = sum(e.weights.get(k, 0.0) * v for k, v in c.items())
+            for k, v in c.items():
+                comps[k][i] = v
+            self._encode(i)
+        done = terms | truncs
+        infos = self._infos(comps)
+        if self.autoreset_mode is AutoresetMode.NEXT_STEP:
+            self._needs_reset = done
+        elif self.autoreset_mode is AutoresetMode.SAME_STEP and done.any():
+            final_obs = np.empty(n, object)
+            final_info = np.empty(n, object)
+            ids = list(np.flatnonzero(done))
+            for i in ids:
+                final_obs[i] = self._obs[i].copy()
+                final_info[i] = {"winner": envs[i].session.state.winner, "shots": envs[i].session.shots,
+                                 "reward_components": {k: comps[k][i] for k in SHAPING_KEYS}}
+                envs[i]._reset_begin(None, None)
+            self._run_rounds(ids)
+            for i in ids:
+                envs[i].session.finish_step()
+                envs[i].session.done = not envs[i].session.learner_to_act()
+                self._encode(i)
+            infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
+            infos["final_info"], infos["_final_info"] = final_info, done.copy()
+        else:  # DISABLED
+            pass
+        return self._obs.copy(), rewards, terms, truncs, infos
+
+    def _infos(self, comps) -> dict:
+        envs = self.envs
+        winner = np.array([-1 if e.session.state.winner is None else e.session.state.winner for e in envs])
+        if not isinstance(comps, dict):
+            comps = {k: np.zeros(self.num_envs) for k in SHAPING_KEYS}
+        return {
+            "shots": np.array([e.session.shots for e in envs]),
+            "winner": winner,
+            "learner_seat": np.array([e.session.learner_seat for e in envs]),
+            "seat_to_act": np.array([e.session.state.seat_to_act for e in envs]),
+            "reward_components": comps,
+        }
+
+    def action_masks(self) -> np.ndarray:
+        """(num_envs, n_macro) legal macro actions (``action_mode="macro"``)."""
+        return np.stack([e.action_masks() for e in self.envs])
+
+    def render(self):
+        if self.render_mode != "rgb_array":
+            return None
+        return tuple(e.render() for e in self.envs)
+
+    def close_extras(self, **kwargs):
+        for e in self.envs:
+            e.close()

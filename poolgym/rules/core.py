@@ -1,0 +1,434 @@
+"""Shared data types of the poolgym referees (DESIGN.md section 5).
+
+Everything a discipline reads or returns is an immutable value defined here:
+
+* :class:`Phase` -- what kind of decision the seat to act faces now.
+* :class:`CueBallPlacement` -- how the cue ball is put in play for the next shot
+  (in position, in hand anywhere GB-8/GW-5, in hand behind the head string G-3.10).
+* :class:`FoulKind` + :class:`Foul` -- a foul is an enum member plus the rule ID
+  (exactly as written in ``shared/rules``) that makes it a foul. No free text.
+* :class:`Option` -- the incoming player's choices (accept the table, hand it back,
+  re-rack, ...). One shared, append-only enum for every discipline.
+* Actions: :class:`ShotAction`, :class:`PlaceCueBall`, :class:`ChooseOption`.
+* :class:`Verdict` -- the referee's ruling on one action.
+* :class:`RulesConfig` -- general configuration knobs (``conflicts.md`` option keys);
+  disciplines subclass it.
+* :class:`GameState` -- the whole game position, frozen, hashable, JSON round-trip
+  (see :mod:`poolgym.rules.serialize`).
+* :class:`ActionSpec` -- what :func:`legal_actions` returns.
+* :class:`IllegalActionError` -- raised for an action the rules do not allow now;
+  the state is never changed.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Optional
+
+import numpy as np
+
+Seat = int
+
+__all__ = [
+    "Seat", "Phase", "CueBallPlacement", "FoulKind", "Foul", "Option", "BreakOrder",
+    "SpotFrontOrder", "ShotAction", "PlaceCueBall", "ChooseOption", "Concede", "Action", "Verdict",
+    "RulesConfig", "GameState", "ActionSpec", "IllegalActionError",
+]
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow in this state (wrong phase, option not offered,
+    bad placement, calling a pocketed ball, acting after the game is over, ...).
+    The state passed to ``apply`` is never modified (it is immutable anyway)."""
+
+
+class Phase(str, Enum):
+    """Decision the seat to act faces.
+
+    LAG        -- G-3.6: each seat plays one lag shot (ShotAction); adjudicated after both.
+    BREAK      -- the opening break shot (G-3.8) is next; cue ball in hand behind the head
+                  string (place it first, then shoot).
+    PLAY       -- an ordinary shot is next.
+    OPTION     -- the seat to act must choose one of ``state.options`` (incoming player's
+                  option after a push-out / illegal break / foul, lag winner's choice...).
+    GAME_OVER  -- no action is legal; ``state.winner`` holds the result.
+
+    Cue ball in hand is not a phase: in BREAK / PLAY with ``cue_ball`` in hand and
+    ``cue_placed`` False the seat must place it first (``ActionSpec.must_place``), and may
+    re-place it until the shot (GW-5).
+    """
+
+    LAG = "lag"
+    BREAK = "break"
+    PLAY = "play"
+    OPTION = "option"
+    GAME_OVER = "game_over"
+
+
+class CueBallPlacement(str, Enum):
+    """How the cue ball is put in play for the coming shot (DESIGN 5, general.md 7.4)."""
+
+    IN_POSITION = "in_position"          # G-3.37: incoming player accepts the table
+    IN_HAND_ANYWHERE = "in_hand_anywhere"  # GB-8, GW-5 (9B-5.10: not frozen to a ball)
+    IN_HAND_KITCHEN = "in_hand_kitchen"    # G-3.10, G-3.16: strictly behind the head string
+
+
+class FoulKind(str, Enum):
+    """Kinds of foul. Disciplines may append members (one line each, append only)."""
+
+    SCRATCH = "scratch"                          # G-3.20 cue ball pocketed
+    CUE_BALL_OFF_TABLE = "cue_ball_off_table"    # G-3.28
+    OBJECT_BALL_OFF_TABLE = "object_ball_off_table"  # G-3.28
+    NO_BALL_HIT = "no_ball_hit"                  # G-3.18
+    WRONG_BALL_FIRST = "wrong_ball_first"        # G-3.18 / 9B-5.8 / 8B-4.11
+    NO_RAIL_AFTER_CONTACT = "no_rail_after_contact"  # G-3.19(b) / 9B-5.9
+    FROZEN_BALL_RULE = "frozen_ball_rule"        # G-3.38
+    KITCHEN_RULE = "kitchen_rule"                # G-3.39, G-3.10, GW-P4
+    ILLEGAL_BREAK = "illegal_break"              # 9B-5.4, 8B-4.5, SP-6.6
+    ILLEGAL_JUMP = "illegal_jump"                # G-3.26 (dig under)
+    MISCUE = "miscue"                            # G-3.27 miscue on a jump
+    THIRD_CONSECUTIVE_FOUL = "third_consecutive_foul"  # 9B-5.13, SP-6.12
+    BAD_PLACEMENT = "bad_placement"              # G-3.22 (normally rejected, never a foul)
+    BREAK_BALL_NOT_CALLED = "break_ball_not_called"  # discipline specific
+    INTENTIONAL = "intentional"                  # SP-6.7.5
+    FROZEN_RAIL_SAFETY = "frozen_rail_safety"    # SP-6.7.2
+    EIGHT_FIRST_CONTACT = "eight_first_contact"  # 8B-4.15
+    DOUBLE_HIT = "double_hit"                    # G-3.23 / R-2.20 heuristic
+
+
+@dataclass(frozen=True)
+class Foul:
+    """A foul: its kind and the rule ID (exactly as in ``shared/rules``) that applies."""
+
+    kind: FoulKind
+    rule: str
+
+
+class Option(str, Enum):
+    """Choices of the seat to act in :attr:`Phase.OPTION`.
+
+    APPEND-ONLY: the eight-ball and 14.1 engineers may append members, one line each.
+    """
+
+    ACCEPT_TABLE = "accept_table"        # shoot from the position (9B-5.6, 8B-4.5, SP-6.6)
+    PASS_BACK = "pass_back"              # hand the shot back (9B-5.6 after a push-out)
+    RERACK_AND_BREAK = "rerack_and_break"  # incoming player re-racks and breaks (8B-4.5)
+    OPPONENT_REBREAKS = "opponent_rebreaks"  # offender must break again (8B-4.5, SP-6.6)
+    SPOT_EIGHT_AND_PLAY = "spot_eight_and_play"  # 8B-4.8
+    BREAK = "break"                      # G-3.7 lag winner takes the break
+    CEDE_BREAK = "cede_break"            # G-3.7 lag winner gives the break away
+    SPOT_NEAREST_KITCHEN_BALL = "spot_nearest_kitchen_ball"  # GW-5 request
+    DECLINE = "decline"                  # decline an optional request (e.g. GW-5)
+    CUE_IN_HAND_KITCHEN = "cue_in_hand_kitchen"  # 8B-4.7 / C-12 take cue ball in hand behind the head string
+    OFFER_STALEMATE = "offer_stalemate"  # 8B-4.21 / GW-12 propose a stalemate by agreement
+    ACCEPT_STALEMATE = "accept_stalemate"  # 8B-4.21 / GW-12 agree to the proposed stalemate
+
+
+class BreakOrder(str, Enum):
+    """G-3.36 / GB-29 / 9B-5.3 / 8B-4.4: who breaks the next game (C-06)."""
+
+    WINNER = "winner"
+    ALTERNATE = "alternate"
+    LOSER = "loser"
+    TRAILING = "trailing"
+
+
+class SpotFrontOrder(str, Enum):
+    """C-07: order of balls spotted in front of the foot spot (G-3.32 vs GB-26)."""
+
+    LOWEST_NEAREST_FOOT_SPOT = "lowest_nearest_foot_spot"  # G-3.32 (default)
+    LOWEST_FARTHEST = "lowest_farthest"                    # GB-26
+
+
+# ----------------------------------------------------------------------------- actions
+@dataclass(frozen=True)
+class ShotAction:
+    """A stroke with its declaration.
+
+    V0, phi, theta, a, b: cue parameters exactly as ``physics.Shot`` (m/s, degrees CCW
+    from +x, cue elevation degrees, tip offsets as fractions of R).
+    called_ball / called_pocket: the call (G-3.4, GW-6); pocket index in
+    ``physics.Table.POCKET_NAMES`` order (lb lc lt rb rc rt).
+    safety: declared safety (GW-6, 8B-4.12, SP-6.7.4).
+    push_out: declared push-out (9B-5.6).
+    """
+
+    V0: float
+    phi: float
+    theta: float = 0.0
+    a: float = 0.0
+    b: float = 0.0
+    called_ball: Optional[int] = None
+    called_pocket: Optional[int] = None
+    safety: bool = False
+    push_out: bool = False
+
+    def shot_array(self) -> np.ndarray:
+        """(5,) float64 [V0, phi, theta, a, b] -- the batched physics shot row."""
+        return np.array([self.V0, self.phi, self.theta, self.a, self.b], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class PlaceCueBall:
+    """Place the cue ball in hand at table coordinates (x, y) in metres (GW-5, G-3.10)."""
+
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class ChooseOption:
+    """Choose one of the offered :class:`Option` values."""
+
+    option: Option
+
+
+@dataclass(frozen=True)
+class Concede:
+    """The seat to act concedes the game (GW-11, T-1.14): the opponent wins."""
+
+
+Action = Any  # ShotAction | PlaceCueBall | ChooseOption | Concede
+
+
+# ----------------------------------------------------------------------------- verdict
+@dataclass(frozen=True)
+class Verdict:
+    """The referee's ruling on one action (DESIGN 5). No free-text reasons.
+
+    fouls: fouls committed (at most one is penalised, G-3.30; all detected are listed,
+        most severe first).
+    legal_pocketed: balls pocketed that count for the shooter.
+    pocketed: every object ball that dropped on this shot (with or without counting).
+    points: per seat, points scored on this action (14.1; zeros elsewhere).
+    next_seat: the seat to act next.
+    cue_ball: how the next shooter gets the cue ball.
+    options: options offered to ``next_seat`` (empty unless an OPTION phase follows).
+    spotted: balls put back on the table (G-3.32), in spotting order.
+    game_over / winner: result (winner None with game_over = draw/stalemate).
+    rule_refs: other rule IDs applied (e.g. "9B-5.6" for a legal push-out).
+    turn_continues: the shooter stays at the table.
+    """
+
+    fouls: tuple = ()
+    legal_pocketed: tuple = ()
+    pocketed: tuple = ()
+    points: tuple = ()
+    next_seat: int = 0
+    cue_ball: CueBallPlacement = CueBallPlacement.IN_POSITION
+    options: tuple = ()
+    spotted: tuple = ()
+    game_over: bool = False
+    winner: Optional[int] = None
+    rule_refs: tuple = ()
+    turn_continues: bool = False
+
+    @property
+    def is_foul(self) -> bool:
+        return len(self.fouls) > 0
+
+
+# ----------------------------------------------------------------------------- config
+@dataclass(frozen=True)
+class RulesConfig:
+    """General rule knobs shared by every discipline (``conflicts.md`` option keys).
+
+    n_players: seats (2 for the WPA disciplines).
+    table: WPA table size name for ``physics.Table.wpa`` ("9ft", "8ft", "7ft").
+    lag: start with the G-3.6 lag phase (else seat ``first_breaker`` breaks).
+    first_breaker: breaker of the first game when there is no lag.
+    break_order: G-3.36 / C-06 (winner, alternate, loser, trailing).
+    split_hit_eps: T-1.16.4 / R-2.10 time tolerance (s) for split hits.
+    frozen_eps: C-08 distance (m) under which a ball counts as frozen (G-3.38).
+    frozen_rule_enabled: C-08 apply G-3.38.
+    kitchen_return_requires_foot_rail: C-09 (GB-7 instead of G-3.10).
+    kitchen_spot_request: C-10 allow the GW-5 "spot the nearest ball" request.
+    spot_front_order: C-07.
+    stalemate_innings: GW-12 stand-in for the referee: after this many consecutive
+        innings (turns at the table) with no ball pocketed the game is a stalemate;
+        0 disables.
+    max_shots: hard cap on shots per game (safety net for random play); 0 disables.
+        When reached, the game ends as a stalemate (draw).
+    miscue_limit: largest tip offset sqrt(a^2 + b^2) (fraction of R) a stroke may use;
+        beyond it the stroke would be a miscue (physics CueParams.miscue_limit) and is
+        rejected, so G-3.27's miscue-on-a-jump foul cannot arise.
+    dig_under_theta: G-3.26 / GB-22 / C-55: a stroke with cue elevation >= this (deg) and
+        a below-centre tip offset (b < 0) is an illegal "dig under" jump and is rejected.
+    double_hit_gap: R-2.20 heuristic (no cue model): if the cue ball starts within this gap
+        (m) of the ball it contacts first and ends more than half a ball diameter (R) further
+        along the line toward that ball, the stroke is a double hit (G-3.23). 0 disables.
+    rack_gap: gap (m) between racked balls (T-1.16.5 "as tight as possible"; a tiny gap
+        keeps the physics well conditioned).
+    spot_gap: gap (m) left between a spotted ball and an interfering cue ball (G-3.32.3).
+    """
+
+    n_players: int = 2
+    table: str = "9ft"
+    lag: bool = False
+    first_breaker: int = 0
+    break_order: BreakOrder = BreakOrder.WINNER
+    split_hit_eps: float = 1e-4
+    frozen_eps: float = 1e-4
+    frozen_rule_enabled: bool = True
+    kitchen_return_requires_foot_rail: bool = False
+    kitchen_spot_request: bool = True
+    spot_front_order: SpotFrontOrder = SpotFrontOrder.LOWEST_NEAREST_FOOT_SPOT
+    stalemate_innings: int = 0
+    max_shots: int = 500
+    miscue_limit: float = 0.5
+    dig_under_theta: float = 30.0
+    double_hit_gap: float = 0.0
+    rack_gap: float = 1e-6
+    spot_gap: float = 1e-3
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n_players, int) or self.n_players < 1:
+            raise ValueError(f"n_players must be a positive int, got {self.n_players!r}")
+        if not (0 <= self.first_breaker < self.n_players):
+            raise ValueError(f"first_breaker must be in [0, n_players), got {self.first_breaker!r}")
+        for name in ("split_hit_eps", "frozen_eps", "rack_gap", "spot_gap", "miscue_limit", "dig_under_theta",
+                     "double_hit_gap"):
+            v = getattr(self, name)
+            if not (isinstance(v, (int, float)) and np.isfinite(v) and v >= 0):
+                raise ValueError(f"{name} must be a finite non-negative number, got {v!r}")
+        for name in ("stalemate_innings", "max_shots"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or v < 0:
+                raise ValueError(f"{name} must be a non-negative int, got {v!r}")
+        if not isinstance(self.break_order, BreakOrder):
+            object.__setattr__(self, "break_order", BreakOrder(self.break_order))
+        if not isinstance(self.spot_front_order, SpotFrontOrder):
+            object.__setattr__(self, "spot_front_order", SpotFrontOrder(self.spot_front_order))
+
+
+# ----------------------------------------------------------------------------- state
+@dataclass(frozen=True)
+class GameState:
+    """One game position. Immutable; evolve with :meth:`replace`.
+
+    Balls: N rows (row 0 cue ball, row k object ball k, as physics/CONTRACT.md).
+    ``pos`` is the flat tuple (x0, y0, x1, y1, ...) of ball centres (metres); ``on_table``
+    the per-ball mask. A ball off the table keeps its last position (meaningless).
+    The cue ball is "on the table" only when in position or once placed.
+
+    discipline: registry name ("nine_ball", "eight_ball", "straight_pool").
+    config: frozen discipline config (a :class:`RulesConfig` subclass).
+    seat_to_act / phase / cue_ball: who decides what now, and how the cue ball is held.
+    cue_placed: in-hand cue ball has been placed (may still be re-placed until the shot).
+    options: options offered in :attr:`Phase.OPTION`.
+    scores: per seat (points in 14.1, unused elsewhere).
+    consecutive_fouls: per seat (9B-5.13, SP-6.12; the warning state, R-2.16/C-67).
+    inning: turns at the table so far this game; shot_number: shots so far this game.
+    breaker: seat that broke (or will break) this game.
+    groups: per seat discipline-defined group id (8-ball: 0 open, 1 solids, 2 stripes).
+    extra: discipline-specific frozen dataclass (or None).
+    rng: (seed, counter) -- chance is drawn from ``numpy.random.default_rng([seed, counter])``
+        and the counter advances on every draw (see :func:`poolgym.rules.game.draw_rng`).
+    winner: seat that won this game (None while running, or for a draw).
+    game_number / games_won: match bookkeeping for the break order (G-3.36).
+    stall_innings: consecutive innings with no ball pocketed (GW-12 stalemate counter).
+    lag_results: G-3.6 lag results per seat so far (distance to head rail, or -1.0 = bad).
+    """
+
+    discipline: str
+    config: Any
+    pos: tuple
+    on_table: tuple
+    seat_to_act: int = 0
+    phase: Phase = Phase.BREAK
+    cue_ball: CueBallPlacement = CueBallPlacement.IN_HAND_KITCHEN
+    cue_placed: bool = False
+    options: tuple = ()
+    scores: tuple = (0, 0)
+    consecutive_fouls: tuple = (0, 0)
+    inning: int = 0
+    shot_number: int = 0
+    breaker: int = 0
+    groups: tuple = (0, 0)
+    extra: Any = None
+    rng: tuple = (0, 0)
+    winner: Optional[int] = None
+    game_number: int = 0
+    games_won: tuple = (0, 0)
+    stall_innings: int = 0
+    lag_results: tuple = ()
+
+    # -- convenience -------------------------------------------------------
+    @property
+    def n_balls(self) -> int:
+        """N rows (cue ball included)."""
+        return len(self.on_table)
+
+    @property
+    def n_players(self) -> int:
+        return len(self.scores)
+
+    def positions(self) -> np.ndarray:
+        """(N, 2) float64 copy of the ball centres."""
+        return np.asarray(self.pos, dtype=np.float64).reshape(-1, 2)
+
+    def on_mask(self) -> np.ndarray:
+        """(N,) bool copy of ``on_table``."""
+        return np.asarray(self.on_table, dtype=bool)
+
+    def balls_on_table(self) -> tuple:
+        """Object ball numbers on the table, ascending."""
+        return tuple(k for k in range(1, len(self.on_table)) if self.on_table[k])
+
+    def lowest_ball(self) -> Optional[int]:
+        """Lowest-numbered object ball on the table (9B-5.1) or None."""
+        for k in range(1, len(self.on_table)):
+            if self.on_table[k]:
+                return k
+        return None
+
+    @property
+    def game_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def replace(self, **changes: Any) -> "GameState":
+        """A copy with ``changes`` applied (dataclasses.replace)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_json(self) -> str:
+        from .serialize import to_json
+        return to_json(self)
+
+    @staticmethod
+    def from_json(text: str) -> "GameState":
+        from .serialize import from_json
+        obj = from_json(text)
+        if not isinstance(obj, GameState):
+            raise ValueError("JSON does not hold a GameState")
+        return obj
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """What the seat to act may do now (``legal_actions``). Shots are continuous, so
+    the spec describes them rather than enumerating them.
+
+    seat, phase: as in the state.
+    can_shoot: a ShotAction is legal now.
+    place_cue: placement region if PlaceCueBall is legal now (None otherwise).
+    must_place: the cue ball must be placed before shooting.
+    options: ChooseOption values legal now.
+    target_balls: legal first-contact balls (the "ball on").
+    callable_balls: balls that may be called (call games; else empty).
+    call_required: a called ball+pocket is required on this shot (None call = illegal);
+        disciplines with "obvious shots" set it False and accept an optional call.
+    safety_allowed / push_out_allowed: declarations allowed on this shot.
+    """
+
+    seat: int
+    phase: Phase
+    can_shoot: bool = False
+    place_cue: Optional[CueBallPlacement] = None
+    must_place: bool = False
+    options: tuple = ()
+    target_balls: tuple = ()
+    callable_balls: tuple = ()
+    call_required: bool = False
+    safety_allowed: bool = False
+    push_out_allowed: bool = False

@@ -1,0 +1,486 @@
+"""Discipline protocol, the shared action machinery and the registry.
+
+A discipline is a stateless object with pure methods over :class:`GameState`
+(OpenSpiel style, DESIGN 5)::
+
+    d = get_discipline("nine_ball")
+    s = d.initial_state(NineBallConfig(), seed=1)
+    spec = d.legal_actions(s)
+    s, v = d.apply(s, PlaceCueBall(0.6, 0.3))
+    s, v = d.apply(s, ShotAction(V0=6.0, phi=90.0))          # runs physics.simulate
+    s, v = d.apply_shot_record(s, action, record)             # same, with a given record
+
+Module-level :func:`legal_actions`, :func:`apply`, :func:`apply_shot_record`,
+:func:`new_game`, :func:`next_game` dispatch on ``state.discipline``.
+
+:class:`DisciplineBase` implements everything that is the same in every discipline:
+acting-state checks (IllegalActionError, state unchanged), cue-ball placement (G-3.10,
+G-3.16, G-3.22, 9B-5.10, GW-5), the G-3.6 lag phase and the G-3.7 break choice, the
+GW-5 kitchen spot request, shot parameter validation, physics set-up, the GW-12
+stalemate stand-in and the ``max_shots`` cap, and match continuation with the G-3.36
+break order. Subclasses implement :meth:`rack`, :meth:`adjudicate` (and optionally
+:meth:`apply_option`, :meth:`validate_shot`, :meth:`shot_spec`).
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import math
+from collections.abc import Mapping
+from typing import Callable, Optional
+
+import numpy as np
+
+from . import general
+from .core import (ActionSpec, ChooseOption, Concede, CueBallPlacement, GameState, IllegalActionError, Option,
+                   Phase, PlaceCueBall, RulesConfig, ShotAction, Verdict)
+from .geometry import ball_radius, get_table, in_kitchen, placement_error
+from .shot_record import Motion, ShotRecord
+
+__all__ = [
+    "DisciplineBase", "DISCIPLINES", "get_discipline", "legal_actions", "apply", "apply_shot_record",
+    "new_game", "next_game", "draw_rng", "make_rvw", "physics_inputs", "simulate_record",
+]
+
+
+def draw_rng(state: GameState):
+    """(numpy Generator, new rng tuple): chance drawn from the state's (seed, counter)."""
+    seed, counter = state.rng
+    return np.random.default_rng([int(seed), int(counter)]), (int(seed), int(counter) + 1)
+
+
+def make_rvw(pos: np.ndarray, R: float) -> np.ndarray:
+    """(N, 3, 3) physics state at rest from (N, 2) centres (z = R: the centre height)."""
+    P = np.asarray(pos, dtype=np.float64).reshape(-1, 2)
+    rvw = np.zeros((P.shape[0], 3, 3), np.float64)
+    rvw[:, 0, :2] = P
+    rvw[:, 0, 2] = R
+    return rvw
+
+
+def physics_inputs(state: GameState, only: Optional[tuple] = None):
+    """(rvw (N,3,3), s (N,) int8) for ``physics.simulate`` from a state. Balls not on the
+    table get ``Motion.POCKETED``; ``only`` restricts the table to those rows (lag)."""
+    R = ball_radius()
+    rvw = make_rvw(state.positions(), R)
+    on = state.on_mask()
+    if only is not None:
+        keep = np.zeros_like(on)
+        keep[list(only)] = True
+        on = on & keep
+    s = np.where(on, int(Motion.STATIONARY), int(Motion.POCKETED)).astype(np.int8)
+    return rvw, s
+
+
+def simulate_record(state: GameState, action: ShotAction, *, only: Optional[tuple] = None,
+                    **physics_kwargs) -> ShotRecord:
+    """Run ``physics.simulate`` for ``action`` from ``state`` and wrap the result."""
+    import physics
+
+    table = get_table(state.config.table)
+    rvw, s = physics_inputs(state, only)
+    shot = physics.Shot(V0=float(action.V0), phi=float(action.phi), theta=float(action.theta),
+                        a=float(action.a), b=float(action.b))
+    res = physics.simulate(table, rvw, shot, s=s, **physics_kwargs)
+    return ShotRecord.from_sim(res)
+
+
+class DisciplineBase:
+    """Shared machinery; subclass per discipline.
+
+    Class attributes: ``name`` (registry key), ``n_balls`` (rows incl. the cue ball),
+    ``config_cls`` (a frozen :class:`RulesConfig` subclass).
+
+    Subclass hooks:
+      rack(config, rng) -> (pos (N,2) array, on (N,) bool) -- object balls racked, cue
+          ball off the table (in hand behind the head string for the break).
+      initial_extra(config) -> discipline ``extra`` value for a fresh game.
+      adjudicate(state, action, rec) -> (state, Verdict) -- the shot (break or not).
+      apply_option(state, option) -> (state, Verdict) -- discipline options.
+      validate_shot(state, action) -- raise IllegalActionError for a bad declaration.
+      shot_spec(state) -> dict of ActionSpec fields for a shot (target balls, calls...).
+      placement_may_touch(state) -> bool -- may the placed cue ball touch a ball (C-21).
+      on_stalemate(state) -> (state, Verdict) -- GW-12 outcome (default: draw).
+    """
+
+    name: str = "base"
+    n_balls: int = 16
+    config_cls: type = RulesConfig
+
+    # ------------------------------------------------------------------ set-up
+    def default_config(self) -> RulesConfig:
+        return self.config_cls()
+
+    def rack(self, config, rng):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def initial_extra(self, config):
+        return None
+
+    def initial_state(self, config: Optional[RulesConfig] = None, seed: int = 0, *,
+                      breaker: Optional[int] = None, games_won: Optional[tuple] = None,
+                      game_number: int = 0, rng_counter: int = 0, lag: Optional[bool] = None) -> GameState:
+        """A new game: rack drawn from the state's RNG; the breaker (``breaker`` or
+        ``config.first_breaker``) has cue ball in hand behind the head string (G-3.8),
+        or the G-3.6 lag phase first when ``config.lag`` (and ``lag`` is not False)."""
+        config = self.config_cls() if config is None else config
+        if not isinstance(config, self.config_cls):
+            raise ValueError(f"config must be a {self.config_cls.__name__}, got {type(config).__name__}")
+        n = config.n_players
+        rng = np.random.default_rng([int(seed), int(rng_counter)])
+        pos, on = self.rack(config, rng)
+        pos = np.asarray(pos, dtype=np.float64).reshape(self.n_balls, 2)
+        on = np.asarray(on, dtype=bool).reshape(self.n_balls)
+        do_lag = config.lag if lag is None else lag
+        b = config.first_breaker if breaker is None else int(breaker)
+        st = GameState(
+            discipline=self.name, config=config,
+            pos=tuple(pos.reshape(-1).tolist()), on_table=tuple(bool(v) for v in on),
+            seat_to_act=0 if do_lag else b,
+            phase=Phase.LAG if do_lag else Phase.BREAK,
+            cue_ball=CueBallPlacement.IN_HAND_KITCHEN, cue_placed=False,
+            scores=(0,) * n, consecutive_fouls=(0,) * n, groups=(0,) * n,
+            breaker=b, extra=self.initial_extra(config), rng=(int(seed), int(rng_counter) + 1),
+            game_number=game_number, games_won=tuple(games_won) if games_won is not None else (0,) * n,
+        )
+        return st
+
+    # ------------------------------------------------------------------ queries
+    def table(self, state: GameState):
+        return get_table(state.config.table)
+
+    def must_place(self, state: GameState) -> bool:
+        return (state.phase in (Phase.BREAK, Phase.PLAY) and state.cue_ball is not CueBallPlacement.IN_POSITION
+                and not state.cue_placed)
+
+    def placement_may_touch(self, state: GameState) -> bool:
+        return True
+
+    def extra_options(self, state: GameState) -> tuple:
+        """Options legal outside :attr:`Phase.OPTION` (GW-5 kitchen spot request:
+        cue ball in hand behind the head string, not yet placed, and every object ball
+        behind the head string)."""
+        if (state.config.kitchen_spot_request and state.phase is Phase.PLAY
+                and state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN and not state.cue_placed):
+            balls = state.balls_on_table()
+            if balls:
+                P = state.positions()
+                if np.all(in_kitchen(P[list(balls), 1], self.table(state))):
+                    return (Option.SPOT_NEAREST_KITCHEN_BALL,)
+        return ()
+
+    def shot_spec(self, state: GameState) -> dict:
+        """ActionSpec fields describing the shot now (override per discipline)."""
+        return {"target_balls": state.balls_on_table()}
+
+    def legal_actions(self, state: GameState) -> ActionSpec:
+        """What the seat to act may do now."""
+        ph = state.phase
+        if ph is Phase.GAME_OVER:
+            return ActionSpec(seat=state.seat_to_act, phase=ph)
+        if ph is Phase.OPTION:
+            return ActionSpec(seat=state.seat_to_act, phase=ph, options=tuple(state.options))
+        if ph is Phase.LAG:
+            return ActionSpec(seat=state.seat_to_act, phase=ph, can_shoot=True)
+        in_hand = state.cue_ball is not CueBallPlacement.IN_POSITION
+        must = self.must_place(state)
+        fields = dict(self.shot_spec(state))
+        return ActionSpec(seat=state.seat_to_act, phase=ph, can_shoot=not must,
+                          place_cue=state.cue_ball if in_hand else None, must_place=must,
+                          options=self.extra_options(state), **fields)
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, state: GameState, action, *, simulate: Optional[Callable] = None, **physics_kwargs):
+        """Apply ``action``; returns (new state, Verdict or None for pure placements).
+
+        ShotAction runs ``physics.simulate`` (or ``simulate(state, action)`` ->
+        ShotRecord if given). Raises :class:`IllegalActionError` for illegal actions.
+        """
+        self._check_acting(state)
+        if isinstance(action, ShotAction):
+            self._check_shot(state, action)
+            if state.phase is Phase.LAG:
+                rec = self._simulate(state, action, simulate, only=(0,), lag=True, **physics_kwargs)
+                return self._lag_shot(state, action, rec)
+            rec = self._simulate(state, action, simulate, **physics_kwargs)
+            return self._adjudicate(state, action, rec)
+        if isinstance(action, PlaceCueBall):
+            return self._place(state, action), None
+        if isinstance(action, ChooseOption):
+            return self._option(state, action)
+        if isinstance(action, Concede):
+            return self._concede(state)
+        raise IllegalActionError(f"unknown action type {type(action).__name__}")
+
+    def apply_shot_record(self, state: GameState, action: ShotAction, rec: ShotRecord):
+        """Adjudicate ``action`` whose physics outcome is ``rec`` (hand-built or batched)."""
+        self._check_acting(state)
+        if not isinstance(action, ShotAction):
+            raise IllegalActionError("apply_shot_record needs a ShotAction")
+        self._check_shot(state, action)
+        if state.phase is Phase.LAG:
+            return self._lag_shot(state, action, rec)
+        return self._adjudicate(state, action, rec)
+
+    def shot_inputs(self, state: GameState, action: ShotAction):
+        """Validated physics inputs (rvw, s, shot row (5,)) for batched simulation."""
+        self._check_acting(state)
+        self._check_shot(state, action)
+        if state.phase is Phase.LAG:
+            return self._lag_inputs(state) + (action.shot_array(),)
+        rvw, s = physics_inputs(state)
+        return rvw, s, action.shot_array()
+
+    # ------------------------------------------------------------------ internals
+    def _simulate(self, state, action, simulate, only=None, lag=False, **kw) -> ShotRecord:
+        if simulate is not None:
+            return simulate(self._lag_state(state) if lag else state, action)
+        return simulate_record(self._lag_state(state) if lag else state, action, only=only, **kw)
+
+    def _adjudicate(self, state, action, rec):
+        new, verdict = self.adjudicate(state, action, rec)
+        return self._post(state, new, verdict)
+
+    def _post(self, old: GameState, new: GameState, verdict: Verdict):
+        """Shot counters, GW-12 stalemate stand-in and the max_shots cap."""
+        cfg = new.config
+        if new.phase is Phase.GAME_OVER:
+            return new, verdict
+        inning_ended = not verdict.turn_continues
+        stall = general.stall_update(new, bool(verdict.pocketed), inning_ended)
+        new = new.replace(stall_innings=stall)
+        if (cfg.stalemate_innings and stall >= cfg.stalemate_innings) or \
+                (cfg.max_shots and new.shot_number >= cfg.max_shots):
+            s2, v2 = self.on_stalemate(new)
+            verdict = dataclasses.replace(verdict, game_over=v2.game_over, winner=v2.winner,
+                                          next_seat=v2.next_seat, cue_ball=v2.cue_ball, options=v2.options,
+                                          rule_refs=verdict.rule_refs + ("GW-12",))
+            return s2, verdict
+        return new, verdict
+
+    def on_stalemate(self, state: GameState):
+        """GW-12: the game ends without a winner (disciplines may re-rack instead)."""
+        s = state.replace(phase=Phase.GAME_OVER, winner=None, options=())
+        return s, Verdict(next_seat=s.seat_to_act, game_over=True, winner=None, rule_refs=("GW-12",),
+                          points=(0,) * state.n_players)
+
+    def _check_acting(self, state: GameState) -> None:
+        if state.discipline != self.name:
+            raise IllegalActionError(f"state is a {state.discipline!r} game, not {self.name!r}")
+        if state.phase is Phase.GAME_OVER:
+            raise IllegalActionError("the game is over; no action is legal")
+
+    def _check_shot(self, state: GameState, action: ShotAction) -> None:
+        if state.phase not in (Phase.LAG, Phase.BREAK, Phase.PLAY):
+            raise IllegalActionError(f"a shot is not legal in phase {state.phase.value}")
+        if self.must_place(state):
+            raise IllegalActionError("the cue ball is in hand: place it (PlaceCueBall) before shooting")
+        for name in ("V0", "phi", "theta", "a", "b"):
+            v = getattr(action, name)
+            if not isinstance(v, (int, float, np.floating)) or not math.isfinite(v):
+                raise IllegalActionError(f"ShotAction.{name} must be a finite number, got {v!r}")
+        if action.V0 <= 0:
+            raise IllegalActionError(f"ShotAction.V0 must be > 0, got {action.V0!r}")
+        if not (0.0 <= action.theta <= 90.0):
+            raise IllegalActionError(f"ShotAction.theta must be in [0, 90] degrees, got {action.theta!r}")
+        lim = state.config.miscue_limit
+        if action.a * action.a + action.b * action.b > lim * lim:
+            raise IllegalActionError(f"ShotAction tip offset sqrt(a^2+b^2) must be <= miscue_limit {lim} "
+                                     "(a miscue, G-3.27)")
+        if action.theta >= state.config.dig_under_theta and action.b < 0:
+            raise IllegalActionError("elevated cue with a below-centre tip offset is an illegal jump "
+                                     "(G-3.26, GB-22)")
+        if state.phase is Phase.LAG:
+            if action.called_ball is not None or action.safety or action.push_out:
+                raise IllegalActionError("a lag shot carries no declaration")
+            return
+        if action.called_ball is not None:
+            cb = action.called_ball
+            if not isinstance(cb, (int, np.integer)) or not (1 <= cb < state.n_balls):
+                raise IllegalActionError(f"called_ball {cb!r} is not an object ball of this game")
+            if not state.on_table[cb]:
+                raise IllegalActionError(f"called_ball {cb} is not on the table")
+        if action.called_pocket is not None:
+            if not isinstance(action.called_pocket, (int, np.integer)) or not (0 <= action.called_pocket < 6):
+                raise IllegalActionError(f"called_pocket must be a pocket index 0..5, got {action.called_pocket!r}")
+        self.validate_shot(state, action)
+
+    def validate_shot(self, state: GameState, action: ShotAction) -> None:
+        """Discipline checks of the declaration (override). Default: no push-outs,
+        no calls required."""
+        if action.push_out:
+            raise IllegalActionError("push-out is not available now")
+
+    def _place(self, state: GameState, action: PlaceCueBall) -> GameState:
+        if state.phase not in (Phase.BREAK, Phase.PLAY) or state.cue_ball is CueBallPlacement.IN_POSITION:
+            raise IllegalActionError("the cue ball is not in hand")
+        x, y = action.x, action.y
+        if not isinstance(x, (int, float, np.floating)) or not isinstance(y, (int, float, np.floating)):
+            raise IllegalActionError("PlaceCueBall.x and .y must be numbers")
+        table = self.table(state)
+        err = placement_error(float(x), float(y), state.positions(), state.on_mask(), table, ball_radius(),
+                              kitchen=state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN,
+                              may_touch=self.placement_may_touch(state))
+        if err is not None:
+            raise IllegalActionError(f"illegal cue-ball placement: {err}")
+        pos = list(state.pos)
+        pos[0], pos[1] = float(x), float(y)
+        on = list(state.on_table)
+        on[0] = True
+        return state.replace(pos=tuple(pos), on_table=tuple(on), cue_placed=True)
+
+    def _option(self, state: GameState, action: ChooseOption):
+        opt = action.option
+        if not isinstance(opt, Option):
+            raise IllegalActionError(f"ChooseOption.option must be an Option, got {opt!r}")
+        if state.phase is Phase.OPTION:
+            if opt not in state.options:
+                raise IllegalActionError(f"option {opt.value} is not offered (offered: "
+                                         f"{[o.value for o in state.options]})")
+            if opt in (Option.BREAK, Option.CEDE_BREAK) and state.lag_results:
+                return self._lag_choice(state, opt)
+            return self.apply_option(state, opt)
+        if opt in self.extra_options(state):
+            if opt is Option.SPOT_NEAREST_KITCHEN_BALL:
+                return self._kitchen_spot(state)
+        raise IllegalActionError(f"option {opt.value} is not offered now")
+
+    def _concede(self, state: GameState):
+        """GW-11 / T-1.14: the seat to act concedes; the next seat wins (two players)."""
+        w = general.next_seat(state)
+        s = state.replace(phase=Phase.GAME_OVER, winner=w, options=())
+        return s, Verdict(next_seat=w, game_over=True, winner=w, points=(0,) * s.n_players,
+                          rule_refs=("GW-11",))
+
+    def apply_option(self, state: GameState, option: Option):  # pragma: no cover - per discipline
+        raise IllegalActionError(f"option {option.value} is not handled by {self.name}")
+
+    def _kitchen_spot(self, state: GameState):
+        """GW-5: spot the object ball nearest the head string on the foot spot (ties: the
+        lowest number -- the player "may choose any"; the lowest is chosen)."""
+        balls = state.balls_on_table()
+        P = state.positions()
+        ys = P[list(balls), 1]
+        b = balls[int(np.argmax(ys))]
+        on = list(state.on_table)
+        on[b] = False
+        s = state.replace(on_table=tuple(on))
+        s = general.spot(s, (b,), self.table(state), ball_radius())
+        v = Verdict(next_seat=s.seat_to_act, cue_ball=s.cue_ball, spotted=(b,), rule_refs=("GW-5",),
+                    points=(0,) * s.n_players, turn_continues=True)
+        return s, v
+
+    # ------------------------------------------------------------------ lag (G-3.6)
+    def _lag_state(self, state: GameState) -> GameState:
+        R = ball_radius()
+        table = self.table(state)
+        x, y = general.lag_start_position(state.seat_to_act, table, R)
+        pos = list(state.pos)
+        pos[0], pos[1] = x, y
+        on = [False] * state.n_balls
+        on[0] = True
+        return state.replace(pos=tuple(pos), on_table=tuple(on))
+
+    def _lag_inputs(self, state: GameState):
+        return physics_inputs(self._lag_state(state), only=(0,))
+
+    def _lag_shot(self, state: GameState, action: ShotAction, rec: ShotRecord):
+        """G-3.6: record this seat's lag; after both, the winner chooses (G-3.7)."""
+        R = ball_radius()
+        res = general.lag_outcome(rec, self.table(state), R, state.seat_to_act)
+        results = state.lag_results + (res,)
+        n = state.n_players
+        zeros = (0,) * n
+        if len(results) < 2:
+            s = state.replace(lag_results=results, seat_to_act=1)
+            return s, Verdict(next_seat=1, cue_ball=CueBallPlacement.IN_HAND_KITCHEN, points=zeros,
+                              rule_refs=("G-3.6",))
+        w = general.lag_winner(results)
+        if w is None:  # tie or both bad: replay
+            s = state.replace(lag_results=(), seat_to_act=0)
+            return s, Verdict(next_seat=0, cue_ball=CueBallPlacement.IN_HAND_KITCHEN, points=zeros,
+                              rule_refs=("G-3.6",))
+        opts = (Option.BREAK, Option.CEDE_BREAK)
+        s = state.replace(lag_results=results, seat_to_act=w, phase=Phase.OPTION, options=opts)
+        return s, Verdict(next_seat=w, cue_ball=CueBallPlacement.IN_HAND_KITCHEN, options=opts, points=zeros,
+                          winner=None, rule_refs=("G-3.6", "G-3.7"))
+
+    def _lag_choice(self, state: GameState, opt: Option):
+        """G-3.7: the lag winner breaks or gives the break to the opponent."""
+        b = state.seat_to_act if opt is Option.BREAK else general.next_seat(state)
+        s = state.replace(phase=Phase.BREAK, seat_to_act=b, breaker=b, options=(), lag_results=(),
+                          cue_ball=CueBallPlacement.IN_HAND_KITCHEN, cue_placed=False)
+        return s, Verdict(next_seat=b, cue_ball=CueBallPlacement.IN_HAND_KITCHEN, points=(0,) * s.n_players,
+                          rule_refs=("G-3.7",))
+
+    # ------------------------------------------------------------------ match
+    def next_game(self, state: GameState, seed: Optional[int] = None) -> GameState:
+        """The next game of a match after ``state`` ended: games_won updated, breaker by
+        ``config.break_order`` (G-3.36), RNG continued from the state."""
+        if state.phase is not Phase.GAME_OVER:
+            raise IllegalActionError("next_game: the game is not over")
+        gw = list(state.games_won)
+        if state.winner is not None:
+            gw[state.winner] += 1
+        b = general.next_breaker(state.config.break_order, state.breaker, state.winner, gw, state.n_players)
+        sd, ctr = state.rng
+        return self.initial_state(state.config, sd if seed is None else seed, breaker=b, games_won=tuple(gw),
+                                  game_number=state.game_number + 1, rng_counter=ctr, lag=False)
+
+
+# ----------------------------------------------------------------------------- registry
+_PATHS = {
+    "nine_ball": "poolgym.rules.nine_ball:NineBall",
+    "eight_ball": "poolgym.rules.eight_ball:EightBall",
+    "straight_pool": "poolgym.rules.straight_pool:StraightPool",
+}
+
+
+class _Registry(Mapping):
+    """name -> Discipline instance, imported lazily (no import-time side effects)."""
+
+    def __init__(self, paths):
+        self._paths = dict(paths)
+        self._cache = {}
+
+    def __getitem__(self, name):
+        if name not in self._paths:
+            raise KeyError(f"unknown discipline {name!r}; known: {sorted(self._paths)}")
+        if name not in self._cache:
+            mod, cls = self._paths[name].split(":")
+            self._cache[name] = getattr(importlib.import_module(mod), cls)()
+        return self._cache[name]
+
+    def __iter__(self):
+        return iter(self._paths)
+
+    def __len__(self):
+        return len(self._paths)
+
+
+DISCIPLINES = _Registry(_PATHS)
+
+
+def get_discipline(name: str) -> DisciplineBase:
+    """The discipline object registered as ``name``."""
+    return DISCIPLINES[name]
+
+
+def legal_actions(state: GameState) -> ActionSpec:
+    return get_discipline(state.discipline).legal_actions(state)
+
+
+def apply(state: GameState, action, **kw):
+    return get_discipline(state.discipline).apply(state, action, **kw)
+
+
+def apply_shot_record(state: GameState, action: ShotAction, rec: ShotRecord):
+    return get_discipline(state.discipline).apply_shot_record(state, action, rec)
+
+
+def new_game(name: str, config: Optional[RulesConfig] = None, seed: int = 0, **kw) -> GameState:
+    return get_discipline(name).initial_state(config, seed, **kw)
+
+
+def next_game(state: GameState, seed: Optional[int] = None) -> GameState:
+    return get_discipline(state.discipline).next_game(state, seed)

@@ -1,0 +1,264 @@
+"""General rules of pocket billiards shared by every discipline (general.md).
+
+Pure functions; disciplines call them and may override any of them by rule text.
+
+* :func:`standard_fouls` -- general.md 7.2: G-3.20 scratch, G-3.28 jumped balls,
+  G-3.18 / GB-16 bad hit (with T-1.16.4 / R-2.10 split hits), G-3.39 / G-3.10 / GW-P4
+  kitchen rules, G-3.19 / GB-17 legal shot (pocket or cushion after contact),
+  G-3.38 / GB-31 frozen balls. Returned most severe first (G-3.30 / GB-24: one foul
+  is penalised).
+* :func:`after_shot` -- positions / on-table mask after a stroke (G-3.11, G-3.15, C-19:
+  physical pocketing; G-3.28 jumped balls leave the table).
+* :func:`spot` -- G-3.32 spotting into a state.
+* :func:`add_foul`, :func:`clear_fouls` -- consecutive-foul bookkeeping (9B-5.13,
+  SP-6.12, R-2.16 / C-67 the counter is always visible).
+* :func:`next_breaker` -- G-3.36 / GB-29 / 9B-5.3 / C-06 break order.
+* :func:`lag_outcome`, :func:`lag_winner` -- G-3.6 / GB-5 / GW-2 (C-05 union of the
+  automatic-loss conditions).
+* :func:`stall_update` -- GW-12 stalemate stand-in (configurable limit).
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import numpy as np
+
+from . import queries as q
+from .core import BreakOrder, Foul, FoulKind, GameState, RulesConfig
+from .geometry import Rail, segment_rails, spot_balls
+from .shot_record import EventKind, Motion, ShotRecord
+
+__all__ = [
+    "standard_fouls", "after_shot", "spot", "add_foul", "clear_fouls", "next_breaker",
+    "lag_outcome", "lag_winner", "lag_start_position", "stall_update", "next_seat",
+    "cue_ball_fouls", "G_SCRATCH", "G_CUE_OFF", "G_OBJ_OFF", "G_NO_HIT", "G_BAD_HIT", "G_NO_RAIL",
+    "G_FROZEN", "G_KITCHEN", "G_DOUBLE_HIT", "double_hit",
+]
+
+G_SCRATCH = Foul(FoulKind.SCRATCH, "G-3.20")
+G_CUE_OFF = Foul(FoulKind.CUE_BALL_OFF_TABLE, "G-3.28")
+G_OBJ_OFF = Foul(FoulKind.OBJECT_BALL_OFF_TABLE, "G-3.28")
+G_NO_HIT = Foul(FoulKind.NO_BALL_HIT, "G-3.18")
+G_BAD_HIT = Foul(FoulKind.WRONG_BALL_FIRST, "G-3.18")
+G_NO_RAIL = Foul(FoulKind.NO_RAIL_AFTER_CONTACT, "G-3.19")
+G_FROZEN = Foul(FoulKind.FROZEN_BALL_RULE, "G-3.38")
+G_KITCHEN = Foul(FoulKind.KITCHEN_RULE, "G-3.39")
+G_DOUBLE_HIT = Foul(FoulKind.DOUBLE_HIT, "G-3.23")
+
+
+def next_seat(state: GameState, seat: Optional[int] = None) -> int:
+    """The seat after ``seat`` (default the seat to act) in rotation."""
+    s = state.seat_to_act if seat is None else seat
+    return (s + 1) % state.n_players
+
+
+def cue_ball_fouls(rec: ShotRecord) -> list:
+    """G-3.20 scratch / G-3.28 cue ball jumped off the table."""
+    out = []
+    if q.cue_scratched(rec):
+        out.append(G_SCRATCH)
+    if q.cue_off_table(rec):
+        out.append(G_CUE_OFF)
+    return out
+
+
+def standard_fouls(
+    rec: ShotRecord,
+    table,
+    R: float,
+    config: RulesConfig,
+    legal_first: Sequence[int],
+    *,
+    kitchen: bool = False,
+    require_rail: bool = True,
+    require_hit: bool = True,
+    jumped_is_foul: bool = True,
+    bad_hit: Foul = G_BAD_HIT,
+    no_hit: Foul = G_NO_HIT,
+    no_rail: Foul = G_NO_RAIL,
+    obj_off: Foul = G_OBJ_OFF,
+) -> tuple:
+    """Fouls of an ordinary stroke per general.md 7.2, most severe first (G-3.30).
+
+    legal_first: balls the cue ball may contact first (G-3.18); empty = any ball.
+    kitchen: the cue ball was in hand behind the head string (G-3.10, G-3.39, GW-P4).
+    require_rail / require_hit: False on a push-out (9B-5.6 excepts 9B-5.8 and 9B-5.9).
+    Rule IDs can be replaced by the discipline's (e.g. ``bad_hit=Foul(..., "9B-5.8")``).
+    """
+    fouls = cue_ball_fouls(rec)
+    legal = tuple(legal_first)
+    first, t0 = q.first_contact(rec, legal if legal else None, config.split_hit_eps)
+    if kitchen:
+        # G-3.39: legal if the first object ball's base is outside the kitchen (on or
+        # beyond the head string, G-3.16) or the cue ball crossed the head string first.
+        # G-3.10 / GW-P4: the cue ball must cross the head string or contact a ball.
+        if first is None:
+            if not q.cue_left_kitchen_before_contact(rec, table, float("inf")):
+                fouls.append(G_KITCHEN)
+        elif rec.pos0[first, 1] < float(table.head_string_y):
+            if not q.cue_left_kitchen_before_contact(rec, table, t0):
+                fouls.append(G_KITCHEN)
+            elif config.kitchen_return_requires_foot_rail:
+                t, b, rails = q.cushion_events(rec, table)
+                if not np.any((b == rec.cue_ball) & (t < t0) & (rails == int(Rail.FOOT))):
+                    fouls.append(Foul(FoulKind.KITCHEN_RULE, "GB-7"))
+    if require_hit:
+        if first is None:
+            fouls.append(no_hit)
+        elif legal and first not in legal:
+            fouls.append(bad_hit)
+    if require_rail and first is not None and not q.any_pocketed(rec):
+        frozen_ok = True
+        rails0, to_cue = (None, None)
+        if config.frozen_rule_enabled:
+            rails0, to_cue = q.frozen_at_start(rec, table, R, config.frozen_eps)
+        if rails0 is not None and (rails0[first] or to_cue[first]):
+            frozen_ok = q.frozen_rule_satisfied(rec, table, first, t0, int(rails0[first]))
+            if not frozen_ok:
+                fouls.append(G_FROZEN)
+        elif q.rails_after_first_contact(rec, table, t0) == 0:
+            fouls.append(no_rail)
+    if jumped_is_foul:
+        if any(b != rec.cue_ball for b in q.jumped_off_table(rec)):
+            fouls.append(obj_off)
+    if config.double_hit_gap > 0 and first is not None and double_hit(rec, first, R, config.double_hit_gap):
+        fouls.append(G_DOUBLE_HIT)
+    return tuple(fouls)
+
+
+def double_hit(rec: ShotRecord, first: int, R: float, gap: float) -> bool:
+    """R-2.20 heuristic for G-3.23 without a cue model: the cue ball started within
+    ``gap`` of the ball it hit first and travelled more than half a ball diameter (R)
+    further toward it (measured along the initial centre line from its start)."""
+    c = rec.cue_ball
+    d = rec.pos0[first] - rec.pos0[c]
+    dist = float(np.hypot(d[0], d[1]))
+    if dist - 2 * R > gap or dist == 0.0:
+        return False
+    if rec.pocket[c] >= 0:
+        return False
+    u = d / dist
+    travel = float(np.dot(rec.pos1[c] - rec.pos0[c], u))
+    return travel > (dist - 2 * R) + R
+
+
+def after_shot(state: GameState, rec: ShotRecord):
+    """(pos, on_table) tuples after the stroke: pocketed (G-3.11, C-19) and jumped
+    (G-3.28) balls leave the table; the others rest at their final positions."""
+    on = rec.on0 & (rec.pocket < 0) & (rec.s1 != int(Motion.POCKETED)) & (rec.s1 != int(Motion.OFF_TABLE))
+    return tuple(rec.pos1.reshape(-1).tolist()), tuple(bool(v) for v in on)
+
+
+def spot(state: GameState, balls: Sequence[int], table, R: float) -> GameState:
+    """Return ``state`` with ``balls`` spotted per G-3.32 (and marked on the table)."""
+    balls = tuple(sorted(set(int(b) for b in balls)))
+    if not balls:
+        return state
+    P = spot_balls(balls, state.positions(), state.on_mask(), table, R,
+                   cue_gap=state.config.spot_gap, front_order=state.config.spot_front_order)
+    on = list(state.on_table)
+    for b in balls:
+        on[b] = True
+    return state.replace(pos=tuple(P.reshape(-1).tolist()), on_table=tuple(on))
+
+
+def add_foul(fouls: tuple, seat: int) -> tuple:
+    """Consecutive-foul counter of ``seat`` + 1 (9B-5.13, SP-6.12)."""
+    return tuple(v + 1 if k == seat else v for k, v in enumerate(fouls))
+
+
+def clear_fouls(fouls: tuple, seat: int) -> tuple:
+    """A legal shot by ``seat`` resets its counter (9B-5.13)."""
+    return tuple(0 if k == seat else v for k, v in enumerate(fouls))
+
+
+def next_breaker(order: BreakOrder, breaker: int, winner: Optional[int], games_won: Sequence[int],
+                 n_players: int = 2) -> int:
+    """Breaker of the next game (G-3.36, GB-29, 9B-5.3, 8B-4.4; C-06).
+
+    WINNER: winner of the game breaks; ALTERNATE: the seat after the last breaker;
+    LOSER: the loser breaks (two players; with more seats the seat after the winner);
+    TRAILING: the seat with the fewest games won breaks (ties: the loser of this game).
+    A drawn game (winner None) is re-broken by the same breaker.
+    """
+    order = BreakOrder(order)
+    if order is BreakOrder.ALTERNATE:
+        return (breaker + 1) % n_players
+    if winner is None:
+        return breaker
+    if order is BreakOrder.WINNER:
+        return winner
+    if order is BreakOrder.LOSER:
+        return (winner + 1) % n_players
+    gw = list(games_won)
+    low = min(gw)
+    trailing = [k for k, v in enumerate(gw) if v == low]
+    if len(trailing) == 1:
+        return trailing[0]
+    loser = (winner + 1) % n_players
+    return loser if loser in trailing else trailing[0]
+
+
+# ----------------------------------------------------------------------------- lag
+def lag_start_position(seat: int, table, R: float) -> tuple:
+    """Where the lag ball of ``seat`` stands (GW-2: the referee places one ball on each
+    side of the table behind and near the head string; G-3.6: one player left of the head
+    spot, the other right)."""
+    x = float(table.w) * (0.25 if seat == 0 else 0.75)
+    return (x, float(table.head_string_y) - R - 0.01)
+
+
+def lag_outcome(rec: ShotRecord, table, R: float, seat: int) -> float:
+    """G-3.6 result of one lag shot: distance (m) from the ball to the head-rail cushion
+    nose, or -1.0 if the lag is automatically lost:
+    (a) it crosses into the opponent's half (its centre ends across the long string);
+    (b) it fails to contact the foot rail; (c) it drops into a pocket; (d) it jumps off
+    the table; (e) it touches a long rail; (f) it rests within the corner pocket jaws
+    beyond the nose of the head rail (centre closer than R to the head rail line);
+    (g) it contacts the foot rail more than once.
+    """
+    c = rec.cue_ball
+    if rec.pocket[c] >= 0 or rec.s1[c] in (int(Motion.POCKETED), int(Motion.OFF_TABLE)):
+        return -1.0  # (c), (d)
+    half = float(table.w) / 2
+    x1, y1 = float(rec.pos1[c, 0]), float(rec.pos1[c, 1])
+    if (seat == 0 and x1 > half) or (seat == 1 and x1 < half):
+        return -1.0  # (a)
+    if rec.ev_xy is not None:
+        m = rec.ev_i == c
+        xs = rec.ev_xy[m, 0]
+        if (seat == 0 and np.any(xs > half)) or (seat == 1 and np.any(xs < half)):
+            return -1.0  # (a)
+    m = (rec.ev_kind == int(EventKind.BALL_CUSHION)) & (rec.ev_i == c)
+    rails = segment_rails(table)[rec.ev_j[m].astype(int)] if m.any() else np.zeros(0, np.int8)
+    n_foot = int(np.count_nonzero(rails == int(Rail.FOOT)))
+    if n_foot == 0:
+        return -1.0  # (b)
+    if n_foot > 1:
+        return -1.0  # (g)
+    if np.any((rails == int(Rail.LEFT)) | (rails == int(Rail.RIGHT))):
+        return -1.0  # (e)
+    if y1 < R * (1 - 1e-9):
+        return -1.0  # (f)
+    return y1 - R
+
+
+def lag_winner(results: Sequence[float]) -> Optional[int]:
+    """G-3.6: winner seat of two lag results, or None for a tie / both bad (replay)."""
+    a, b = float(results[0]), float(results[1])
+    if a < 0 and b < 0:
+        return None
+    if a < 0:
+        return 1
+    if b < 0:
+        return 0
+    if a == b:
+        return None
+    return 0 if a < b else 1
+
+
+def stall_update(state: GameState, pocketed_any: bool, inning_ended: bool) -> int:
+    """GW-12 stand-in: consecutive innings in which no ball was pocketed."""
+    if pocketed_any:
+        return 0
+    return state.stall_innings + (1 if inning_ended else 0)

@@ -1,0 +1,266 @@
+"""Nine-ball referee (WPA, shared/rules/nine_ball.md, 9B-5.x).
+
+Rules implemented (checklist of nine_ball.md section 5):
+
+* 9B-5.1 the first ball contacted must be the lowest-numbered ball on the table; balls
+  need not be pocketed in order; no calls; a legal pot continues the inning; after a
+  miss the incoming player plays from the position, after any foul with cue ball in hand
+  anywhere.
+* 9B-5.2 diamond rack: 1 on the foot spot, 9 in the centre, 2-8 random (state RNG);
+  the game begins with cue ball in hand behind the head string.
+* 9B-5.3 break order of later games: ``break_order`` (winner / alternate / loser /
+  trailing), G-3.36.
+* 9B-5.4 legal break: the 1 first, then a ball pocketed or >= 4 object balls driven to a
+  cushion (``break_min_rail_balls``); a scratch, a cue ball off the table, an object ball
+  off the table or a failed requirement is a foul: incoming player in hand anywhere, no
+  push-out; a jumped 9 is spotted, other jumped balls are not.
+* 9B-5.5 legal break: pocketed -> breaker continues; either way the next shot may be a
+  push-out; a 9 legally pocketed on the break wins (9B-5.14).
+* 9B-5.6 push-out (DECL ``ShotAction.push_out``) only on the shot immediately after a
+  legal break: 9B-5.8 / 9B-5.9 do not apply, other fouls do; balls pocketed stay down and
+  do not count; the 9 is spotted (C-17 ``nine_on_push_out`` = spot | win); the opponent
+  then chooses ACCEPT_TABLE or PASS_BACK.
+* 9B-5.7 fouls: inning ends, pocketed balls stay down except the 9 (spotted), in hand
+  anywhere; several fouls on one stroke are one foul.
+* 9B-5.8 bad hit, 9B-5.9 no rail (+ G-3.38 frozen balls), 9B-5.10 ball in hand anywhere
+  but not frozen to an object ball (C-21 ``in_hand_may_touch_ball``), 9B-5.11 jumped
+  object balls not spotted except the 9 (C-03 ``jumped_ball_is_foul``, default foul per
+  G-3.28 / INF2-9B-10).
+* 9B-5.13 three consecutive fouls lose (``three_foul_loss``); the counter is in
+  ``state.consecutive_fouls`` at all times (the R-2.16 warning, C-67).
+* 9B-5.14 the game ends at the end of a legal shot that pockets the 9.
+* 9B-5.12 (jump / masse foul) needs a cue-stick model and is not adjudicated.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from . import general, queries as q, serialize
+from .core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
+                   ShotAction, Verdict)
+from .game import DisciplineBase
+from .geometry import ball_radius, diamond_slots
+
+__all__ = ["NineBall", "NineBallConfig", "NineBallExtra", "NineOnPushOut"]
+
+
+class NineOnPushOut(str, Enum):
+    """C-17: what a 9 pocketed on a legal push-out does."""
+
+    SPOT = "spot"  # default: spotted, no win (analogy with 9B-5.7)
+    WIN = "win"    # literal reading of "except the 9"
+
+
+@dataclass(frozen=True)
+class NineBallConfig(RulesConfig):
+    """Nine-ball knobs (nine_ball.md section 6, conflicts.md).
+
+    nine_on_push_out: C-17. jumped_ball_is_foul: C-03 (G-3.28 / INF2-9B-10 default True;
+    False = literal 9B-5.11 for shots other than the break -- 9B-5.4.3 always fouls).
+    in_hand_may_touch_ball: C-21 (9B-5.10 default False). three_foul_loss: 9B-5.13.
+    break_min_rail_balls: 9B-5.4 (four numbered balls to a cushion).
+    """
+
+    nine_on_push_out: NineOnPushOut = NineOnPushOut.SPOT
+    jumped_ball_is_foul: bool = True
+    in_hand_may_touch_ball: bool = False
+    three_foul_loss: bool = True
+    break_min_rail_balls: int = 4
+    kitchen_spot_request: bool = False  # no nine-ball rule; in hand is anywhere after the break
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.nine_on_push_out, NineOnPushOut):
+            object.__setattr__(self, "nine_on_push_out", NineOnPushOut(self.nine_on_push_out))
+        if not isinstance(self.break_min_rail_balls, int) or not (0 <= self.break_min_rail_balls <= 9):
+            raise ValueError(f"break_min_rail_balls must be an int in [0, 9], got {self.break_min_rail_balls!r}")
+        if self.n_players != 2:
+            raise ValueError(f"n_players must be 2 for nine-ball, got {self.n_players!r}")
+
+
+@dataclass(frozen=True)
+class NineBallExtra:
+    """push_out_available: the next shot is the first after a legal break (9B-5.5/5.6).
+    pushed_by: seat that played the pending legal push-out (during the option), else -1."""
+
+    push_out_available: bool = False
+    pushed_by: int = -1
+
+
+serialize.register(NineOnPushOut, NineBallConfig, NineBallExtra)
+
+F_BREAK = Foul(FoulKind.ILLEGAL_BREAK, "9B-5.4")
+F_BREAK_BAD_HIT = Foul(FoulKind.WRONG_BALL_FIRST, "9B-5.4")
+F_BREAK_NO_HIT = Foul(FoulKind.NO_BALL_HIT, "9B-5.4")
+F_BREAK_OBJ_OFF = Foul(FoulKind.OBJECT_BALL_OFF_TABLE, "9B-5.4")
+F_BAD_HIT = Foul(FoulKind.WRONG_BALL_FIRST, "9B-5.8")
+F_NO_HIT = Foul(FoulKind.NO_BALL_HIT, "9B-5.8")
+F_NO_RAIL = Foul(FoulKind.NO_RAIL_AFTER_CONTACT, "9B-5.9")
+F_OBJ_OFF = Foul(FoulKind.OBJECT_BALL_OFF_TABLE, "G-3.28")
+F_THIRD = Foul(FoulKind.THIRD_CONSECUTIVE_FOUL, "9B-5.13")
+
+NINE = 9
+
+
+class NineBall(DisciplineBase):
+    """WPA nine-ball (see the module docstring for the rules and their IDs).
+
+    Seats 0 and 1. Ball rows: 0 cue ball, k = ball k (N = 10).
+    """
+
+    name = "nine_ball"
+    n_balls = 10
+    config_cls = NineBallConfig
+
+    # ------------------------------------------------------------------ set-up
+    def rack(self, config: NineBallConfig, rng: np.random.Generator):
+        """9B-5.2: diamond, 1 on the foot spot (slot 0), 9 in the centre (slot 4), 2-8 in
+        random order in the other slots."""
+        table = self.table_for(config)
+        R = ball_radius()
+        slots = diamond_slots(table, R, config.rack_gap)
+        pos = np.zeros((10, 2))
+        pos[0] = table.head_spot
+        others = rng.permutation(np.arange(2, 9))
+        order = [1] + [int(v) for v in others[:3]] + [9] + [int(v) for v in others[3:]]
+        for slot, ball in enumerate(order):
+            pos[ball] = slots[slot]
+        on = np.ones(10, bool)
+        on[0] = False
+        return pos, on
+
+    def table_for(self, config):
+        from .geometry import get_table
+        return get_table(config.table)
+
+    def initial_extra(self, config):
+        return NineBallExtra()
+
+    def placement_may_touch(self, state: GameState) -> bool:
+        return bool(state.config.in_hand_may_touch_ball)
+
+    def shot_spec(self, state: GameState) -> dict:
+        low = state.lowest_ball()
+        ex = state.extra
+        return {
+            "target_balls": (low,) if low is not None else (),
+            "push_out_allowed": bool(state.phase is Phase.PLAY and ex.push_out_available),
+        }
+
+    def validate_shot(self, state: GameState, action: ShotAction) -> None:
+        """9B-5.6: push-out only on the shot immediately after a legal break; nine-ball
+        has no safety declaration (calls are not required and are ignored)."""
+        if action.push_out and not (state.phase is Phase.PLAY and state.extra.push_out_available):
+            raise IllegalActionError("push-out is only allowed on the shot after a legal break (9B-5.6)")
+        if action.safety:
+            raise IllegalActionError("nine-ball has no safety declaration")
+
+    # ------------------------------------------------------------------ shots
+    def adjudicate(self, state: GameState, action: ShotAction, rec):
+        cfg: NineBallConfig = state.config
+        table = self.table(state)
+        R = ball_radius()
+        seat = state.seat_to_act
+        opp = 1 - seat
+        lowest = state.lowest_ball()
+        is_break = state.phase is Phase.BREAK
+        push = bool(action.push_out) and not is_break
+        pocketed = q.pocketed(rec)
+        jumped_obj = tuple(b for b in q.jumped_off_table(rec) if b != 0)
+        kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
+        refs = []
+        if is_break:
+            refs.append("9B-5.4")
+            fouls = list(general.standard_fouls(
+                rec, table, R, cfg, (lowest,), kitchen=kitchen, require_rail=False, jumped_is_foul=True,
+                bad_hit=F_BREAK_BAD_HIT, no_hit=F_BREAK_NO_HIT, obj_off=F_BREAK_OBJ_OFF))
+            if not pocketed and len(q.balls_to_rail(rec, table)) < cfg.break_min_rail_balls:
+                fouls.append(F_BREAK)
+        else:
+            fouls = list(general.standard_fouls(
+                rec, table, R, cfg, (lowest,), kitchen=kitchen, require_rail=not push, require_hit=not push,
+                jumped_is_foul=cfg.jumped_ball_is_foul, bad_hit=F_BAD_HIT, no_hit=F_NO_HIT, no_rail=F_NO_RAIL,
+                obj_off=F_OBJ_OFF))
+            if push:
+                refs.append("9B-5.6")
+        pos, on = general.after_shot(state, rec)
+        s = state.replace(pos=pos, on_table=on, shot_number=state.shot_number + 1, options=())
+        zeros = (0, 0)
+        foul = bool(fouls)
+        nine_down = NINE in pocketed
+        nine_jumped = NINE in jumped_obj
+
+        # --- win on a legal 9 (9B-5.5, 9B-5.14), also on the break and by combination
+        if not foul and nine_down and (not push or cfg.nine_on_push_out is NineOnPushOut.WIN):
+            s = s.replace(phase=Phase.GAME_OVER, winner=seat, consecutive_fouls=general.clear_fouls(
+                state.consecutive_fouls, seat), extra=NineBallExtra())
+            return s, Verdict(legal_pocketed=pocketed, pocketed=pocketed, points=zeros, next_seat=seat,
+                              game_over=True, winner=seat, rule_refs=tuple(refs) + ("9B-5.14",))
+
+        # --- the 9 is spotted after a foul, a jump, or a push-out (9B-5.7, 9B-5.11, C-17)
+        spotted = ()
+        if nine_down or nine_jumped:
+            refs.append("9B-5.7" if foul else ("9B-5.11" if nine_jumped else "9B-5.6"))
+            s = general.spot(s, (NINE,), table, R)
+            spotted = (NINE,)
+        if jumped_obj:
+            refs.append("9B-5.11")
+
+        if foul:
+            refs.append("9B-5.7")
+            cf = general.add_foul(state.consecutive_fouls, seat)
+            fouls_t = tuple(fouls)
+            if cfg.three_foul_loss and cf[seat] >= 3:
+                s = s.replace(phase=Phase.GAME_OVER, winner=opp, consecutive_fouls=cf, extra=NineBallExtra())
+                return s, Verdict(fouls=fouls_t + (F_THIRD,), pocketed=pocketed, points=zeros, next_seat=opp,
+                                  spotted=spotted, game_over=True, winner=opp,
+                                  rule_refs=tuple(refs) + ("9B-5.13",))
+            on2 = list(s.on_table)
+            on2[0] = False
+            s = s.replace(on_table=tuple(on2), consecutive_fouls=cf, seat_to_act=opp, phase=Phase.PLAY,
+                          cue_ball=CueBallPlacement.IN_HAND_ANYWHERE, cue_placed=False,
+                          inning=state.inning + 1, extra=NineBallExtra())
+            return s, Verdict(fouls=fouls_t, pocketed=pocketed, points=zeros, next_seat=opp,
+                              cue_ball=CueBallPlacement.IN_HAND_ANYWHERE, spotted=spotted,
+                              rule_refs=tuple(refs) + ("9B-5.10",))
+
+        cf = general.clear_fouls(state.consecutive_fouls, seat)
+        if push:
+            # 9B-5.6: legal push-out -> opponent accepts or passes back.
+            opts = (Option.ACCEPT_TABLE, Option.PASS_BACK)
+            s = s.replace(consecutive_fouls=cf, seat_to_act=opp, phase=Phase.OPTION, options=opts,
+                          cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False, inning=state.inning + 1,
+                          extra=NineBallExtra(push_out_available=False, pushed_by=seat))
+            return s, Verdict(pocketed=pocketed, points=zeros, next_seat=opp, options=opts, spotted=spotted,
+                              rule_refs=tuple(refs))
+        push_next = is_break  # 9B-5.5: the shot after a legal break may be a push-out
+        if pocketed:
+            refs.append("9B-5.5" if is_break else "9B-5.1")
+            s = s.replace(consecutive_fouls=cf, seat_to_act=seat, phase=Phase.PLAY,
+                          cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False,
+                          extra=NineBallExtra(push_out_available=push_next))
+            return s, Verdict(legal_pocketed=pocketed, pocketed=pocketed, points=zeros, next_seat=seat,
+                              spotted=spotted, turn_continues=True, rule_refs=tuple(refs))
+        refs.append("G-3.5")
+        s = s.replace(consecutive_fouls=cf, seat_to_act=opp, phase=Phase.PLAY,
+                      cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False, inning=state.inning + 1,
+                      extra=NineBallExtra(push_out_available=push_next))
+        return s, Verdict(points=zeros, next_seat=opp, spotted=spotted, rule_refs=tuple(refs))
+
+    # ------------------------------------------------------------------ options
+    def apply_option(self, state: GameState, option: Option):
+        """9B-5.6: after a legal push-out the incoming player shoots from the position
+        (ACCEPT_TABLE) or passes the shot back to the player who pushed out (PASS_BACK)."""
+        zeros = (0, 0)
+        if option is Option.ACCEPT_TABLE:
+            s = state.replace(phase=Phase.PLAY, options=(), extra=NineBallExtra())
+            return s, Verdict(points=zeros, next_seat=s.seat_to_act, rule_refs=("9B-5.6",))
+        if option is Option.PASS_BACK:
+            back = state.extra.pushed_by if state.extra.pushed_by >= 0 else 1 - state.seat_to_act
+            s = state.replace(phase=Phase.PLAY, options=(), seat_to_act=back, inning=state.inning + 1,
+                              extra=NineBallExtra())
+            return s, Verdict(points=zeros, next_seat=back, rule_refs=("9B-5.6",))
+        raise IllegalActionError(f"option {option.value} is not a nine-ball option")

@@ -1,0 +1,253 @@
+"""Rule questions about one shot, as pure numpy functions over a :class:`ShotRecord`
+(DESIGN 5; general.md Part 7.1). Every discipline uses these; none re-reads events.
+
+Conventions: ball 0 is the cue ball (``rec.cue_ball``); "cushion contact" means a
+BALL_CUSHION event (linear segment) or a BALL_JAW event (the rounded cushion tip at a
+pocket) -- both are the ball touching a cushion.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import numpy as np
+
+from .geometry import Rail, jaw_rails, segment_rails
+from .shot_record import EventKind, Motion, ShotRecord
+
+__all__ = [
+    "first_contact", "first_ball_hit", "cushion_events", "rails_after_first_contact",
+    "balls_to_rail", "frozen_at_start", "cue_left_kitchen_before_contact", "pocketed",
+    "pocketed_with_pockets", "cue_scratched", "jumped_off_table", "cue_off_table",
+    "is_bank", "is_kick", "is_combination", "is_carom", "contacts_of", "object_ball_cushion_after",
+    "frozen_rule_satisfied", "any_pocketed",
+]
+
+_BB = int(EventKind.BALL_BALL)
+_BC = int(EventKind.BALL_CUSHION)
+_BJ = int(EventKind.BALL_JAW)
+_PK = int(EventKind.POCKET)
+
+
+def first_contact(rec: ShotRecord, legal: Optional[Sequence[int]] = None, split_eps: float = 0.0):
+    """(ball, t) of the first object ball the cue ball touches, or (None, inf).
+
+    T-1.16.4 / R-2.10 split hit: if ``legal`` is given and a legal ball is touched within
+    ``split_eps`` seconds of the first contact, the legal ball is taken as first (the
+    decision goes in the shooter's favour).
+    """
+    c = rec.cue_ball
+    m = (rec.ev_kind == _BB) & ((rec.ev_i == c) | (rec.ev_j == c))
+    idx = np.flatnonzero(m)
+    if idx.size == 0:
+        return None, float("inf")
+    k0 = idx[0]
+    other = np.where(rec.ev_i[idx] == c, rec.ev_j[idx], rec.ev_i[idx]).astype(int)
+    t0 = float(rec.ev_t[k0])
+    ball = int(other[0])
+    if legal is not None and ball not in legal:
+        near = np.flatnonzero(rec.ev_t[idx] <= t0 + split_eps)
+        for q in near:
+            if int(other[q]) in legal:
+                return int(other[q]), float(rec.ev_t[idx[q]])
+    return ball, t0
+
+
+def first_ball_hit(rec: ShotRecord, legal: Optional[Sequence[int]] = None, split_eps: float = 0.0) -> Optional[int]:
+    """First object ball hit (see :func:`first_contact`), or None."""
+    return first_contact(rec, legal, split_eps)[0]
+
+
+def cushion_events(rec: ShotRecord, table):
+    """(t, ball, rail) arrays of every cushion contact (segments and jaws)."""
+    m_s = rec.ev_kind == _BC
+    m_j = rec.ev_kind == _BJ
+    m = m_s | m_j
+    t = rec.ev_t[m]
+    b = rec.ev_i[m].astype(np.int64)
+    j = rec.ev_j[m].astype(np.int64)
+    srails = segment_rails(table)
+    jrails = jaw_rails(table)
+    rails = np.empty(t.shape[0], np.int8)
+    is_seg = m_s[m]
+    if is_seg.any():
+        rails[is_seg] = srails[np.clip(j[is_seg], 0, len(srails) - 1)]
+    if (~is_seg).any():
+        rails[~is_seg] = jrails[np.clip(j[~is_seg], 0, max(len(jrails) - 1, 0))] if len(jrails) else 0
+    return t, b, rails
+
+
+def rails_after_first_contact(rec: ShotRecord, table, t0: float) -> int:
+    """Number of cushion contacts (any ball) strictly after time ``t0`` (G-3.19(b))."""
+    t, _, _ = cushion_events(rec, table)
+    return int(np.count_nonzero(t > t0))
+
+
+def object_ball_cushion_after(rec: ShotRecord, table, t0: float) -> np.ndarray:
+    """Distinct object balls with a cushion contact strictly after ``t0``."""
+    t, b, _ = cushion_events(rec, table)
+    sel = (t > t0) & (b != rec.cue_ball)
+    return np.unique(b[sel])
+
+
+def balls_to_rail(rec: ShotRecord, table) -> np.ndarray:
+    """Distinct object balls driven to a cushion on this shot (break requirement,
+    9B-5.4, 8B-4.5, SP-6.6). Pocketed balls count only if they touched a cushion."""
+    _, b, _ = cushion_events(rec, table)
+    return np.unique(b[b != rec.cue_ball])
+
+
+def contacts_of(rec: ShotRecord, ball: int):
+    """(t, other) arrays of ball-ball contacts of ``ball``."""
+    m = (rec.ev_kind == _BB) & ((rec.ev_i == ball) | (rec.ev_j == ball))
+    other = np.where(rec.ev_i[m] == ball, rec.ev_j[m], rec.ev_i[m]).astype(np.int64)
+    return rec.ev_t[m], other
+
+
+def pocketed(rec: ShotRecord) -> tuple:
+    """Object balls pocketed on this shot, ascending (C-19 physical definition)."""
+    return tuple(int(k) for k in np.flatnonzero(rec.pocket >= 0) if k != rec.cue_ball)
+
+
+def any_pocketed(rec: ShotRecord) -> bool:
+    p = rec.pocket >= 0
+    return bool(p.any() and (np.count_nonzero(p) > int(p[rec.cue_ball])))
+
+
+def pocketed_with_pockets(rec: ShotRecord) -> dict:
+    """{ball: pocket index} for every ball pocketed on this shot (cue ball included)."""
+    return {int(k): int(rec.pocket[k]) for k in np.flatnonzero(rec.pocket >= 0)}
+
+
+def cue_scratched(rec: ShotRecord) -> bool:
+    """G-3.20: the cue ball was pocketed."""
+    return bool(rec.pocket[rec.cue_ball] >= 0 or rec.s1[rec.cue_ball] == int(Motion.POCKETED) and rec.on0[rec.cue_ball])
+
+
+def jumped_off_table(rec: ShotRecord) -> tuple:
+    """G-3.28: balls that ended off the playing surface (object and cue), ascending."""
+    return tuple(int(k) for k in np.flatnonzero(rec.s1 == int(Motion.OFF_TABLE)))
+
+
+def cue_off_table(rec: ShotRecord) -> bool:
+    return bool(rec.s1[rec.cue_ball] == int(Motion.OFF_TABLE))
+
+
+def frozen_at_start(rec: ShotRecord, table, R: float, eps: float):
+    """G-3.38 frozen balls at the start of the shot.
+
+    Returns (rails, to_cue): rails (N,) uint8 bitmask of :class:`Rail` each ball touches
+    (centre within R + eps of the cushion line); to_cue (N,) bool -- object ball within
+    2R + eps of the cue ball.
+    """
+    from .geometry import frozen_to_rails
+
+    rails = frozen_to_rails(rec.pos0, rec.on0, table, R, eps)
+    c = rec.cue_ball
+    d = np.hypot(rec.pos0[:, 0] - rec.pos0[c, 0], rec.pos0[:, 1] - rec.pos0[c, 1])
+    to_cue = (d <= 2 * R + eps) & rec.on0
+    to_cue[c] = False
+    return rails, to_cue
+
+
+def frozen_rule_satisfied(rec: ShotRecord, table, ball: int, t0: float, frozen_rails: int) -> bool:
+    """G-3.38 (a)-(d) after the cue ball first contacts the frozen ``ball`` at ``t0``:
+    (a) a ball pocketed, (b) the cue ball contacts a cushion, (c) the frozen ball is driven
+    to a separate cushion, (d) another object ball is driven to a cushion.
+
+    A contact of the frozen ball with a rail it was frozen to counts only after it has
+    left that cushion and touched another ball (every ball contact of it after the first
+    one "arms" it).
+    """
+    if any_pocketed(rec):
+        return True
+    t, b, rails = cushion_events(rec, table)
+    after = t > t0
+    c = rec.cue_ball
+    if np.any(after & (b == c)):
+        return True
+    if np.any(after & (b != c) & (b != ball)):
+        return True
+    sel = np.flatnonzero(after & (b == ball))
+    if sel.size == 0:
+        return False
+    tb, _ = contacts_of(rec, ball)
+    for k in sel:
+        r = int(rails[k])
+        if not (frozen_rails >> r) & 1:
+            return True
+        if np.count_nonzero(tb < t[k]) >= 2:
+            return True
+    return False
+
+
+def cue_left_kitchen_before_contact(rec: ShotRecord, table, t_contact: float) -> bool:
+    """G-3.39 / GW-P4: did the cue-ball centre cross the head string before ``t_contact``
+    (use ``inf`` for "at any time")?
+
+    Exact when the record carries ``ev_xy`` (position of ball i at each event): the cue
+    ball is beyond the head string at some event before the contact, or its final
+    position is beyond it. Without ``ev_xy``: beyond-the-string is inferred from a cushion
+    contact of the cue ball before ``t_contact`` on the foot rail or on a long-rail
+    segment/jaw lying wholly beyond the head string, or (for ``t_contact = inf``) from the
+    final position.
+    """
+    c = rec.cue_ball
+    hs = float(table.head_string_y)
+    if not np.isfinite(t_contact) and rec.pos1[c, 1] >= hs:
+        return True
+    if rec.ev_xy is not None:
+        m = (rec.ev_i == c) & (rec.ev_t < t_contact)
+        if np.any(rec.ev_xy[m, 1] >= hs):
+            return True
+        return False
+    m_s = (rec.ev_kind == _BC) & (rec.ev_i == c) & (rec.ev_t < t_contact)
+    if m_s.any():
+        seg = np.asarray(table.segments, dtype=np.float64).reshape(-1, 2, 2)
+        ymin = seg[rec.ev_j[m_s].astype(int), :, 1].min(axis=1)
+        if np.any(ymin >= hs):
+            return True
+    m_j = (rec.ev_kind == _BJ) & (rec.ev_i == c) & (rec.ev_t < t_contact)
+    if m_j.any():
+        jaws = np.asarray(table.jaws, dtype=np.float64).reshape(-1, 3)
+        if np.any(jaws[rec.ev_j[m_j].astype(int), 1] >= hs):
+            return True
+    return False
+
+
+def is_kick(rec: ShotRecord, table) -> bool:
+    """Kick shot: the cue ball contacts a cushion before its first object-ball contact."""
+    _, t0 = first_contact(rec)
+    t, b, _ = cushion_events(rec, table)
+    return bool(np.any((b == rec.cue_ball) & (t < t0)))
+
+
+def is_bank(rec: ShotRecord, table, ball: int) -> bool:
+    """Bank shot for ``ball``: it touched a cushion before it was pocketed (or, if not
+    pocketed, at all)."""
+    t, b, _ = cushion_events(rec, table)
+    m = np.flatnonzero((rec.ev_kind == _PK) & (rec.ev_i == ball))
+    tp = float(rec.ev_t[m[0]]) if m.size else float("inf")
+    return bool(np.any((b == ball) & (t < tp)))
+
+
+def is_combination(rec: ShotRecord, ball: int) -> bool:
+    """Combination for ``ball``: the cue ball's first object ball is another ball, and
+    ``ball`` was first set in motion by an object ball (not by the cue ball)."""
+    first, t0 = first_contact(rec)
+    if first is None or first == ball:
+        return False
+    tb, other = contacts_of(rec, ball)
+    if tb.size == 0:
+        return False
+    return int(other[0]) != rec.cue_ball
+
+
+def is_carom(rec: ShotRecord, ball: int) -> bool:
+    """Carom (kiss-off) for ``ball``: after its first contact it contacted another ball
+    before being pocketed (or at all if not pocketed)."""
+    tb, other = contacts_of(rec, ball)
+    if tb.size < 2:
+        return False
+    m = np.flatnonzero((rec.ev_kind == _PK) & (rec.ev_i == ball))
+    tp = float(rec.ev_t[m[0]]) if m.size else float("inf")
+    return bool(np.count_nonzero(tb < tp) >= 2)

@@ -1,0 +1,183 @@
+"""What the referees read from the physics: one shot's record (DESIGN 5, general.md 7.1).
+
+A :class:`ShotRecord` holds numpy arrays only: initial and final ball centres, the
+per-ball final motion state and pocket, and the ordered event log (t, kind, i, j) in
+the encoding of physics/CONTRACT.md (``EventKind``, ``Motion``). It is built either
+from a ``physics.SimResult`` (:meth:`ShotRecord.from_sim`) or by hand for tests
+(:meth:`ShotRecord.build`). All rule questions about a shot are answered by pure
+functions over it in :mod:`poolgym.rules.queries`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Iterable, Mapping, Optional, Sequence
+
+import numpy as np
+
+try:  # the physics package owns these enums (physics/CONTRACT.md)
+    from physics.enums import EventKind, Motion  # type: ignore
+except Exception:  # pragma: no cover - physics not built yet: same values as the contract
+
+    class Motion(IntEnum):  # type: ignore[no-redef]
+        STATIONARY = 0
+        SPINNING = 1
+        SLIDING = 2
+        ROLLING = 3
+        POCKETED = 4
+        AIRBORNE = 5
+        OFF_TABLE = 6
+
+    class EventKind(IntEnum):  # type: ignore[no-redef]
+        STRIKE = 0
+        BALL_BALL = 1
+        BALL_CUSHION = 2
+        BALL_JAW = 3
+        POCKET = 4
+        SLIDING_ROLLING = 5
+        ROLLING_SPINNING = 6
+        ROLLING_STATIONARY = 7
+        SPINNING_STATIONARY = 8
+        SLIDING_STATIONARY = 9
+        SLIDING_SPINNING = 10
+
+__all__ = ["ShotRecord", "EventKind", "Motion", "record_to_obj", "record_from_obj"]
+
+
+@dataclass(frozen=True, eq=False)
+class ShotRecord:
+    """One shot as the referee sees it.
+
+    pos0: (N, 2) ball centres before the shot; on0: (N,) bool balls in play before.
+    pos1: (N, 2) centres after the shot; s1: (N,) int8 final ``Motion`` state.
+    pocket: (N,) int8 pocket index (0..5, ``Table.POCKET_NAMES`` order) the ball fell in
+        on this shot, -1 if none.
+    ev_t, ev_kind, ev_i, ev_j: the valid event rows (time order, STRIKE first).
+    ev_xy: optional (E, 2) centre of ball ``ev_i`` at each event (used for the kitchen
+        test G-3.39 when the physics provides it; None otherwise).
+    cue_ball: row of the struck ball (0).
+    status: physics status (0 OK, 1 event log overflow, 2 max iterations).
+    """
+
+    pos0: np.ndarray
+    on0: np.ndarray
+    pos1: np.ndarray
+    s1: np.ndarray
+    pocket: np.ndarray
+    ev_t: np.ndarray
+    ev_kind: np.ndarray
+    ev_i: np.ndarray
+    ev_j: np.ndarray
+    ev_xy: Optional[np.ndarray] = None
+    cue_ball: int = 0
+    status: int = 0
+
+    @property
+    def n_balls(self) -> int:
+        return int(self.pos0.shape[0])
+
+    # ------------------------------------------------------------------ builders
+    @classmethod
+    def from_sim(cls, res) -> "ShotRecord":
+        """From a ``physics.SimResult`` (fields per physics/CONTRACT.md)."""
+        n = int(res.n_events)
+        s0 = np.asarray(res.s0)
+        rvw0 = np.asarray(res.rvw0)
+        rvw1 = np.asarray(res.rvw)
+        ev_xy = getattr(res, "ev_xy", None)
+        if ev_xy is not None:
+            ev_xy = np.asarray(ev_xy)[:n]
+        return cls(
+            pos0=rvw0[:, 0, :2],
+            on0=s0 != int(Motion.POCKETED),
+            pos1=rvw1[:, 0, :2],
+            s1=np.asarray(res.s),
+            pocket=np.asarray(res.pocket),
+            ev_t=np.asarray(res.ev_t)[:n],
+            ev_kind=np.asarray(res.ev_kind)[:n],
+            ev_i=np.asarray(res.ev_i)[:n],
+            ev_j=np.asarray(res.ev_j)[:n],
+            ev_xy=ev_xy,
+            cue_ball=int(getattr(res, "cue_ball", 0)),
+            status=int(getattr(res, "status", 0)),
+        )
+
+    @classmethod
+    def build(
+        cls,
+        pos0: np.ndarray | Sequence,
+        events: Iterable[tuple] = (),
+        *,
+        on0: Optional[Sequence[bool]] = None,
+        pos1: Optional[np.ndarray | Mapping[int, tuple]] = None,
+        pocketed: Optional[Mapping[int, int]] = None,
+        off_table: Iterable[int] = (),
+        ev_xy: Optional[Sequence] = None,
+        cue_ball: int = 0,
+    ) -> "ShotRecord":
+        """Hand-built record for tests.
+
+        pos0: (N, 2) initial centres. events: (t, kind, i, j) tuples (a STRIKE at t=0 is
+        prepended if missing; POCKET events for ``pocketed`` balls are appended if
+        missing). pos1: final centres, either (N, 2) or a mapping ball -> (x, y) of the
+        balls that moved (others stay). pocketed: ball -> pocket index. off_table: balls
+        that ended off the table (jumped, G-3.28).
+        """
+        p0 = np.asarray(pos0, dtype=np.float64).reshape(-1, 2)
+        n = p0.shape[0]
+        on = np.ones(n, bool) if on0 is None else np.asarray(on0, dtype=bool).copy()
+        if isinstance(pos1, Mapping):
+            p1 = p0.copy()
+            for k, xy in pos1.items():
+                p1[int(k)] = xy
+        elif pos1 is None:
+            p1 = p0.copy()
+        else:
+            p1 = np.asarray(pos1, dtype=np.float64).reshape(-1, 2).copy()
+        s1 = np.where(on, int(Motion.STATIONARY), int(Motion.POCKETED)).astype(np.int8)
+        pk = np.full(n, -1, np.int8)
+        ev = [tuple(e) for e in events]
+        if not ev or int(ev[0][1]) != int(EventKind.STRIKE):
+            ev.insert(0, (0.0, int(EventKind.STRIKE), cue_ball, -1))
+        t_last = max((float(e[0]) for e in ev), default=0.0)
+        for b, p in (pocketed or {}).items():
+            pk[int(b)] = int(p)
+            s1[int(b)] = int(Motion.POCKETED)
+            if not any(int(e[1]) == int(EventKind.POCKET) and int(e[2]) == int(b) for e in ev):
+                t_last += 0.01
+                ev.append((t_last, int(EventKind.POCKET), int(b), int(p)))
+        for b in off_table:
+            s1[int(b)] = int(Motion.OFF_TABLE)
+        ev.sort(key=lambda e: float(e[0]))
+        arr = np.array([(float(e[0]), int(e[1]), int(e[2]), int(e[3])) for e in ev], dtype=np.float64)
+        xy = None if ev_xy is None else np.asarray(ev_xy, dtype=np.float64).reshape(-1, 2)
+        return cls(
+            pos0=p0, on0=on, pos1=p1, s1=s1, pocket=pk,
+            ev_t=arr[:, 0].copy(), ev_kind=arr[:, 1].astype(np.int8), ev_i=arr[:, 2].astype(np.int16),
+            ev_j=arr[:, 3].astype(np.int16), ev_xy=xy, cue_ball=cue_ball,
+        )
+
+
+def record_to_obj(rec: ShotRecord) -> dict:
+    """JSON-able dict of a record (goldens, replays); floats exact."""
+    out = {
+        "pos0": rec.pos0.tolist(), "on0": rec.on0.astype(bool).tolist(), "pos1": rec.pos1.tolist(),
+        "s1": rec.s1.astype(int).tolist(), "pocket": rec.pocket.astype(int).tolist(),
+        "ev": [[float(t), int(k), int(i), int(j)] for t, k, i, j in zip(rec.ev_t, rec.ev_kind, rec.ev_i, rec.ev_j)],
+        "cue_ball": int(rec.cue_ball), "status": int(rec.status),
+    }
+    if rec.ev_xy is not None:
+        out["ev_xy"] = np.asarray(rec.ev_xy).tolist()
+    return out
+
+
+def record_from_obj(o: dict) -> ShotRecord:
+    """Inverse of :func:`record_to_obj`."""
+    ev = np.asarray(o["ev"], dtype=np.float64).reshape(-1, 4)
+    return ShotRecord(
+        pos0=np.asarray(o["pos0"], np.float64), on0=np.asarray(o["on0"], bool), pos1=np.asarray(o["pos1"], np.float64),
+        s1=np.asarray(o["s1"], np.int8), pocket=np.asarray(o["pocket"], np.int8), ev_t=ev[:, 0].copy(),
+        ev_kind=ev[:, 1].astype(np.int8), ev_i=ev[:, 2].astype(np.int16), ev_j=ev[:, 3].astype(np.int16),
+        ev_xy=None if o.get("ev_xy") is None else np.asarray(o["ev_xy"], np.float64),
+        cue_ball=int(o.get("cue_ball", 0)), status=int(o.get("status", 0)),
+    )

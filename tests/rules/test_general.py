@@ -1,0 +1,570 @@
+"""General rules (shared/rules/general.md, all parts): one scenario per SIM / DECL rule ID.
+
+The vehicle discipline is nine-ball (a game without rule overrides for most of these);
+each test names the general rule it exercises and asserts the ruling.
+"""
+import dataclasses
+
+import numpy as np
+import pytest
+
+from poolgym.rules import (ChooseOption, Concede, CueBallPlacement, FoulKind, GameState, IllegalActionError, Option,
+                           Phase, PlaceCueBall, ShotAction, ShotRecord, Verdict)
+from poolgym.rules import general, queries as q
+from poolgym.rules.game import get_discipline, physics_inputs
+from poolgym.rules.geometry import Rail, ball_radius, diamond_slots, get_table, in_kitchen, segment_for_rail
+from poolgym.rules.nine_ball import NineBallConfig
+from poolgym.rules.shot_record import EventKind, Motion
+from poolgym.rules.testing import make_state, record, seg
+
+D = get_discipline("nine_ball")
+T = get_table("9ft")
+R = ball_radius()
+HS = float(T.head_string_y)
+SHOT = ShotAction(V0=3.0, phi=90.0)
+POS = {1: (0.3, 1.5), 2: (0.9, 1.6), 3: (0.5, 2.0), 9: (0.635, 2.2), 5: (1.0, 0.9)}
+CUE = (0.635, 1.0)
+
+
+def play(balls=POS, cue=CUE, **kw):
+    return make_state("nine_ball", balls, cue, **kw)
+
+
+def kinds(v):
+    return [f.kind for f in v.fouls]
+
+
+def kitchen_state(balls, cue=(0.635, 0.3), config=None):
+    """Cue ball in hand behind the head string, placed (a break-like shot)."""
+    return make_state("nine_ball", balls, cue, phase=Phase.BREAK, cue_ball=CueBallPlacement.IN_HAND_KITCHEN,
+                      config=config)
+
+
+# ============================================================== Part 1: G-3.x
+def test_racking_triangle_apex_on_foot_spot():
+    """G-3.2 / GB-2 / T-1.16.5 / R-2.7: apex on the foot spot, balls touching their
+    neighbours (as tight as possible; rack_gap apart), all on the bed."""
+    s = D.initial_state(NineBallConfig(rack_gap=0.0), seed=0)
+    P = s.positions()[1:]
+    assert np.allclose(P[0], T.foot_spot)
+    d = np.hypot(P[:, None, 0] - P[None, :, 0], P[:, None, 1] - P[None, :, 1])
+    np.fill_diagonal(d, np.inf)
+    assert d.min() == pytest.approx(2 * R, abs=1e-12)
+    assert all((d[k] <= 2 * R + 1e-12).sum() >= 2 for k in range(9))  # every ball touches >= 2
+    rec_on = physics_inputs(s.replace(on_table=(True,) + s.on_table[1:], pos=(0.635, 0.3) + s.pos[2:]))
+    assert rec_on[1].tolist().count(int(Motion.STATIONARY)) == 10
+
+
+def test_striking_cue_ball_only_by_construction():
+    """G-3.3 / GB-3: only the cue ball is struck: the shot has no target-ball field and
+    the physics inputs strike row 0; the record's STRIKE event is on the cue ball."""
+    s = play()
+    rvw, st, shot = D.shot_inputs(s, SHOT)
+    assert shot.shape == (5,) and "cue_ball" not in {f.name for f in dataclasses.fields(ShotAction)}
+    rec = record(s, hit=1, cue_rail=Rail.LEFT)
+    assert int(rec.ev_kind[0]) == int(EventKind.STRIKE) and int(rec.ev_i[0]) == 0
+
+
+def test_calls_are_declarations():
+    """G-3.4 / R-2.8 / GW-6: a call is a declaration in the shot (one ball and one pocket,
+    by construction a single field each); calling a ball not on the table is illegal."""
+    s = play()
+    D.apply_shot_record(s, ShotAction(3.0, 90.0, called_ball=1, called_pocket=2), record(s, hit=1, cue_rail=Rail.LEFT))
+    with pytest.raises(IllegalActionError, match="not on the table"):
+        D.apply_shot_record(s, ShotAction(3.0, 90.0, called_ball=4, called_pocket=2), record(s, hit=1))
+    with pytest.raises(IllegalActionError, match="pocket"):
+        D.apply_shot_record(s, ShotAction(3.0, 90.0, called_ball=1, called_pocket=7), record(s, hit=1))
+
+
+def test_miss_ends_inning():
+    """G-3.5 / GB-4 / G-3.37 / GB-30: a legal shot without a pot ends the inning; the
+    incoming player accepts the table in position."""
+    s = play()
+    s2, v = D.apply_shot_record(s, SHOT, record(s, hit=1, cue_rail=Rail.LEFT))
+    assert not v.fouls and v.next_seat == 1 and s2.inning == s.inning + 1
+    assert v.cue_ball is CueBallPlacement.IN_POSITION and s2.cue_ball is CueBallPlacement.IN_POSITION
+
+
+# ---------------------------------------------------------------- lag G-3.6 / GB-5 / GW-2
+def lag_rec(seat, events, final, pocket=None, off=False, ev_xy=None):
+    x, y = general.lag_start_position(seat, T, R)
+    pos0 = np.zeros((10, 2))
+    pos0[0] = (x, y)
+    on0 = np.zeros(10, bool)
+    on0[0] = True
+    return ShotRecord.build(pos0, events, on0=on0, pos1={0: final}, pocketed={0: pocket} if pocket is not None else None,
+                            off_table=(0,) if off else ())
+
+
+FOOT = (0.5, int(EventKind.BALL_CUSHION), 0, None)
+
+
+def foot_ev(t=0.5):
+    return (t, int(EventKind.BALL_CUSHION), 0, segment_for_rail(T, Rail.FOOT))
+
+
+@pytest.mark.parametrize("case,events,final,kw", [
+    ("good", [foot_ev()], (0.3, 0.2), {}),
+    ("a_crosses_long_string", [foot_ev()], (0.9, 0.2), {}),
+    ("b_no_foot_rail", [], (0.3, 0.2), {}),
+    ("c_pocketed", [foot_ev()], (0.0, 0.0), {"pocket": 0}),
+    ("d_jumped", [foot_ev()], (0.3, 0.2), {"off": True}),
+    ("e_long_rail", [foot_ev(), (0.7, int(EventKind.BALL_CUSHION), 0, segment_for_rail(T, Rail.LEFT, 1.8))],
+     (0.3, 0.2), {}),
+    ("f_in_jaws", [foot_ev()], (0.03, 0.02), {}),
+    ("g_foot_rail_twice", [foot_ev(0.5), foot_ev(0.9)], (0.3, 0.2), {}),
+])
+def test_lag_automatic_loss_conditions(case, events, final, kw):
+    """G-3.6 (a)-(g) / GB-5 (1)-(7) / GW-2 / C-05: automatic loss conditions of a lag."""
+    res = general.lag_outcome(lag_rec(0, events, final, **kw), T, R, 0)
+    if case == "good":
+        assert res == pytest.approx(0.2 - R)
+    else:
+        assert res == -1.0
+
+
+def test_lag_phase_flow_and_break_choice():
+    """G-3.6 / G-3.7 / GB-6 / GW-2: both seats lag; closest to the head rail wins and
+    chooses to break or cede; a tie is replayed."""
+    s = D.initial_state(NineBallConfig(lag=True), seed=1)
+    assert s.phase is Phase.LAG and D.legal_actions(s).can_shoot
+    lag = ShotAction(V0=2.0, phi=90.0)
+    s1, _ = D.apply_shot_record(s, lag, lag_rec(0, [foot_ev()], (0.3, 0.3)))
+    assert s1.seat_to_act == 1 and s1.phase is Phase.LAG
+    s2, v = D.apply_shot_record(s1, lag, lag_rec(1, [foot_ev()], (0.9, 0.1)))
+    assert s2.phase is Phase.OPTION and s2.seat_to_act == 1 and set(s2.options) == {Option.BREAK, Option.CEDE_BREAK}
+    s3, _ = D.apply(s2, ChooseOption(Option.CEDE_BREAK))
+    assert s3.phase is Phase.BREAK and s3.breaker == 0 and s3.seat_to_act == 0
+    s3b, _ = D.apply(s2, ChooseOption(Option.BREAK))
+    assert s3b.breaker == 1 and s3b.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
+    # tie -> replay
+    s4, _ = D.apply_shot_record(s1, lag, lag_rec(1, [foot_ev()], (0.9, 0.3)))
+    assert s4.phase is Phase.LAG and s4.seat_to_act == 0 and s4.lag_results == ()
+    # both bad -> replay
+    s5, _ = D.apply_shot_record(s, lag, lag_rec(0, [], (0.3, 0.3)))
+    s5, _ = D.apply_shot_record(s5, lag, lag_rec(1, [], (0.9, 0.3)))
+    assert s5.phase is Phase.LAG and s5.lag_results == ()
+
+
+def test_lag_with_real_physics_runs():
+    """G-3.6: a lag shot simulated with the physics gives a result for each seat."""
+    pytest.importorskip("physics")
+    s = D.initial_state(NineBallConfig(lag=True), seed=1)
+    s1, v = D.apply(s, ShotAction(V0=2.2, phi=90.0))
+    s2, v = D.apply(s1, ShotAction(V0=2.2, phi=90.0))
+    assert s2.phase in (Phase.OPTION, Phase.LAG)
+
+
+def test_opening_break_from_kitchen():
+    """G-3.8 / GB-6: the opening break is taken with cue ball in hand behind the head
+    string."""
+    s = D.initial_state(NineBallConfig(), seed=0)
+    spec = D.legal_actions(s)
+    assert s.phase is Phase.BREAK and spec.must_place and spec.place_cue is CueBallPlacement.IN_HAND_KITCHEN
+    with pytest.raises(IllegalActionError):
+        D.apply(s, PlaceCueBall(0.6, HS + 0.1))
+
+
+# ---------------------------------------------------------------- kitchen G-3.10 / G-3.39
+def test_kitchen_ball_needs_crossing():
+    """G-3.10 / G-3.39 / GW-P4: from the kitchen, a first contact with a ball in the
+    kitchen before the cue ball leaves the kitchen is a foul; after a cushion beyond the
+    head string (cue ball left and came back) it is legal."""
+    balls = {1: (0.3, 0.3), 2: (0.6, 1.9), 3: (0.66, 1.95), 4: (0.55, 1.95), 5: (0.7, 2.0)}
+    s = kitchen_state(balls)
+    _, v = D.apply_shot_record(s, SHOT, record(s, hit=1, obj_rails=(1, 2, 3, 4)))
+    assert FoulKind.KITCHEN_RULE in kinds(v) and any(f.rule == "G-3.39" for f in v.fouls)
+    _, v = D.apply_shot_record(s, SHOT, record(s, kick_rails=(Rail.FOOT,), hit=1, obj_rails=(1, 2, 3, 4)))
+    assert FoulKind.KITCHEN_RULE not in kinds(v)
+
+
+def test_kitchen_no_contact_no_crossing_is_foul():
+    """GW-P4 / G-3.10: the cue ball must cross the head string or hit a ball."""
+    s = kitchen_state({1: (0.6, 1.9)})
+    _, v = D.apply_shot_record(s, SHOT, record(s, moves={0: (0.6, 0.5)}))
+    assert FoulKind.KITCHEN_RULE in kinds(v)
+
+
+def test_kitchen_return_requires_foot_rail_option():
+    """GB-7 / C-09 option: the return must come off the foot rail."""
+    balls = {1: (0.3, 0.3), 2: (0.6, 1.9), 3: (0.66, 1.95), 4: (0.55, 1.95), 5: (0.7, 2.0)}
+    cfg = NineBallConfig(kitchen_return_requires_foot_rail=True)
+    s = kitchen_state(balls, config=cfg)
+    long_upper = segment_for_rail(T, Rail.LEFT, near_y=1.9)
+    rec = record(s, hit=1, obj_rails=(1, 2, 3, 4), extra_events=[(0.05, int(EventKind.BALL_CUSHION), 0, long_upper)])
+    _, v = D.apply_shot_record(s, SHOT, rec)
+    assert any(f.rule == "GB-7" for f in v.fouls)
+    _, v = D.apply_shot_record(s.replace(config=NineBallConfig()), SHOT, rec)
+    assert FoulKind.KITCHEN_RULE not in kinds(v)
+    _, v = D.apply_shot_record(s, SHOT, record(s, kick_rails=(Rail.FOOT,), hit=1, obj_rails=(1, 2, 3, 4)))
+    assert FoulKind.KITCHEN_RULE not in kinds(v)
+
+
+def test_head_string_ball_is_playable():
+    """G-3.16 / GB-14 / G-3.12 / GB-10 / GW-5: a ball whose centre is on the head string
+    is not in the kitchen and may be hit directly; the cue ball may not be placed on the
+    line."""
+    s = kitchen_state({1: (0.3, HS), 2: (0.6, 1.9), 3: (0.66, 1.95), 4: (0.55, 1.95)})
+    _, v = D.apply_shot_record(s, SHOT, record(s, hit=1, obj_rails=(1, 2, 3, 4)))
+    assert FoulKind.KITCHEN_RULE not in kinds(v)
+    assert not in_kitchen(HS, T) and in_kitchen(HS - 1e-9, T)
+    s0 = D.initial_state(NineBallConfig(), seed=0)
+    with pytest.raises(IllegalActionError, match="head string"):
+        D.apply(s0, PlaceCueBall(0.5, HS))
+
+
+@pytest.mark.parametrize("y", [HS, HS + R / 2, HS + 0.3])
+def test_kitchen_placement_on_or_in_front_of_line_rejected(y):
+    """R-2.21 / GW-P3 / G-3.10: placements on the head string or in front of it are
+    masked (IllegalActionError), including R-2.21's half-ball warning zone."""
+    s0 = D.initial_state(NineBallConfig(), seed=0)
+    with pytest.raises(IllegalActionError):
+        D.apply(s0, PlaceCueBall(0.5, y))
+    D.apply(s0, PlaceCueBall(0.5, HS - 1e-6))
+
+
+# ---------------------------------------------------------------- pocketing
+def test_pocketed_and_rebounding_balls():
+    """G-3.11 / GB-9 / GW-P5 / C-19: a ball is pocketed iff the physics puts it in a
+    pocket; a ball that hits the jaws and stays on the bed is not pocketed (G-3.33: jawed
+    balls decided by the physics' pocket capture)."""
+    s = play()
+    jaw = (0.3, int(EventKind.BALL_JAW), 3, 0)
+    s2, v = D.apply_shot_record(s, SHOT, record(s, hit=1, pocketed={2: 5}, extra_events=[jaw], moves={3: (0.1, 2.4)}))
+    assert v.pocketed == (2,) and not s2.on_table[2] and s2.on_table[3]
+
+
+def test_balls_at_rest_by_construction():
+    """G-3.14 / GB-12 / GW-P1 / G-3.15 / GB-13: a shot starts only from rest and is
+    judged after rest: the state stores positions only, the physics input has zero
+    velocities and only STATIONARY / POCKETED balls."""
+    s = play()
+    rvw, st, _ = D.shot_inputs(s, SHOT)
+    assert np.all(rvw[:, 1:] == 0) and set(st.tolist()) <= {int(Motion.STATIONARY), int(Motion.POCKETED)}
+
+
+def test_no_spontaneous_motion():
+    """G-3.31 / GB-25 / GW-7: balls stay exactly where the stroke left them."""
+    s = play()
+    s2, _ = D.apply_shot_record(s, SHOT, record(s, hit=1, cue_rail=Rail.LEFT, moves={1: (0.2, 1.7), 0: (0.7, 1.3)}))
+    assert s2.positions()[1].tolist() == [0.2, 1.7] and s2.positions()[0].tolist() == [0.7, 1.3]
+
+
+def test_general_foul_rule():
+    """G-3.17 / GB-15: on a foul the inning ends, no ball counts, spotting only if the game
+    says so (nine-ball: only the 9)."""
+    s = play()
+    s2, v = D.apply_shot_record(s, SHOT, record(s, hit=2, pocketed={3: 1}, cue_rail=Rail.LEFT))
+    assert v.fouls and v.legal_pocketed == () and v.pocketed == (3,) and v.spotted == ()
+    assert s2.seat_to_act == 1 and not s2.on_table[3]
+
+
+def test_bad_hit_and_playing_away_from_frozen_ball():
+    """G-3.18 / GB-16 / GB-20: no contact is a foul; playing away from a ball frozen to the
+    cue ball is not hitting it; a frozen illegal ball must be played away from."""
+    s = play(balls={1: (0.3, 1.5), 5: (0.635, 1.0 + 2 * R)}, cue=CUE)
+    _, v = D.apply_shot_record(s, SHOT, record(s, cue_rail=Rail.HEAD))
+    assert kinds(v)[0] is FoulKind.NO_BALL_HIT and v.fouls[0].rule in ("G-3.18", "9B-5.8")
+    _, v = D.apply_shot_record(s, SHOT, record(s, hit=5, cue_rail=Rail.HEAD))
+    assert FoulKind.WRONG_BALL_FIRST in kinds(v)
+
+
+def test_legal_shot_needs_rail_after_contact():
+    """G-3.19 / GB-17: contact then pocket or any ball to a cushion; a kick cushion before
+    contact does not count (general.md 7.2)."""
+    s = play()
+    _, v = D.apply_shot_record(s, SHOT, record(s, kick_rails=(Rail.LEFT,), hit=1))
+    assert kinds(v) == [FoulKind.NO_RAIL_AFTER_CONTACT]
+    _, v = D.apply_shot_record(s, SHOT, record(s, kick_rails=(Rail.LEFT,), hit=1, cue_rail=Rail.FOOT))
+    assert not v.fouls
+    _, v = D.apply_shot_record(s, SHOT, record(s, hit=1, pocketed={2: 3}))
+    assert not v.fouls
+
+
+def test_scratch():
+    """G-3.20 / GB-18 / GW-P5: the cue ball pocketed is a foul."""
+    s = play()
+    s2, v = D.apply_shot_record(s, SHOT, record(s, hit=1, cue_rail=Rail.LEFT, scratch=2))
+    assert FoulKind.SCRATCH in kinds(v) and any(f.rule == "G-3.20" for f in v.fouls)
+    assert not s2.on_table[0]
+
+
+def test_placement_overlap_rejected():
+    """G-3.22: a placement overlapping an object ball is invalid (masked), state unchanged."""
+    s = play(cue=None, cue_ball=CueBallPlacement.IN_HAND_ANYWHERE)
+    before = s.to_json()
+    with pytest.raises(IllegalActionError, match="overlaps"):
+        D.apply(s, PlaceCueBall(0.3 + R, 1.5))
+    assert s.to_json() == before
+
+
+def test_double_hit_heuristic():
+    """G-3.23 / R-2.20: without a cue model, the R-2.20 heuristic (option
+    ``double_hit_gap``): cue ball within the gap of the first ball and travelling more
+    than half a ball diameter further toward it is a double hit."""
+    cfg = NineBallConfig(double_hit_gap=0.01)
+    s = play(balls={1: (0.635, 1.0 + 2 * R + 0.002), 2: (0.9, 1.6)}, config=cfg)
+    through = record(s, hit=1, obj_rails=(1,), moves={0: (0.635, 1.0 + 2 * R + 0.01), 1: (0.635, 2.0)})
+    _, v = D.apply_shot_record(s, SHOT, through)
+    assert FoulKind.DOUBLE_HIT in kinds(v) and any(f.rule == "G-3.23" for f in v.fouls)
+    cut = record(s, hit=1, obj_rails=(1,), moves={0: (0.3, 1.0), 1: (0.9, 2.0)})
+    _, v = D.apply_shot_record(s, SHOT, cut)
+    assert not v.fouls
+    _, v = D.apply_shot_record(s.replace(config=NineBallConfig()), SHOT, through)
+    assert not v.fouls
+
+
+def test_push_shot_not_modelled():
+    """G-3.24 / GB-21 (SIM if the cue is modelled): the stroke is an instantaneous impulse,
+    so a push shot cannot occur; a shot off a nearly frozen ball is judged by the other
+    rules only."""
+    s = play(balls={1: (0.635, 1.0 + 2 * R + 0.002), 2: (0.9, 1.6)})
+    _, v = D.apply_shot_record(s, SHOT, record(s, hit=1, obj_rails=(1,), moves={0: (0.635, 1.3)}))
+    assert not v.fouls
+
+
+def test_dig_under_jump_rejected_and_legal_jump_allowed():
+    """G-3.26 / GB-22 / C-55: an elevated cue below centre is an illegal jump (rejected);
+    elevated cue at or above centre is a legal jump (G-3.27)."""
+    s = play()
+    with pytest.raises(IllegalActionError, match="G-3.26"):
+        D.apply_shot_record(s, ShotAction(3.0, 90.0, theta=45.0, b=-0.3), record(s, hit=1, cue_rail=Rail.LEFT))
+    _, v = D.apply_shot_record(s, ShotAction(3.0, 90.0, theta=45.0, b=0.3), record(s, hit=1, cue_rail=Rail.LEFT))
+    assert not v.fouls
+
+
+def test_miscue_offsets_rejected():
+    """G-3.27: a miscue on a jump is a foul; tip offsets beyond the miscue limit are not
+    in the action space, so miscues cannot happen (by construction)."""
+    s = play()
+    with pytest.raises(IllegalActionError, match="miscue"):
+        D.apply_shot_record(s, ShotAction(3.0, 90.0, theta=40.0, a=0.5, b=0.4), record(s, hit=1))
+
+
+def test_jumped_balls():
+    """G-3.28 / GB-23 / C-03: a stroke that jumps the cue ball or an object ball off the
+    table is a foul; nine-ball overrides GB-23's spotting (only the 9 is spotted)."""
+    s = play()
+    s2, v = D.apply_shot_record(s, SHOT, record(s, hit=1, cue_rail=Rail.LEFT, off_table=(0,)))
+    assert FoulKind.CUE_BALL_OFF_TABLE in kinds(v) and s2.cue_ball is CueBallPlacement.IN_HAND_ANYWHERE
+    s2, v = D.apply_shot_record(s, SHOT, record(s, hit=1, cue_rail=Rail.LEFT, off_table=(3,)))
+    assert FoulKind.OBJECT_BALL_OFF_TABLE in kinds(v) and not s2.on_table[3]
+
+
+def test_one_foul_per_stroke():
+    """G-3.30 / GB-24 / C-56: several fouls on one stroke are penalised as one foul."""
+    s = play()
+    s2, v = D.apply_shot_record(s, SHOT, record(s, hit=2, scratch=1, off_table=(3,)))
+    assert len(v.fouls) >= 3 and s2.consecutive_fouls == (1, 0)
+
+
+# ---------------------------------------------------------------- spotting G-3.32
+def test_spotting_single_ball_on_foot_spot():
+    """G-3.32.1 / GB-26 / GW-4: a single ball goes on the foot spot."""
+    s = play(balls={1: (0.3, 1.5)})
+    s2 = general.spot(s, (9,), T, R)
+    assert np.allclose(s2.positions()[9], T.foot_spot) and s2.on_table[9]
+
+
+def test_additional_balls_count():
+    """G-3.34 / GB-27: other balls pocketed on a legal shot count per the game (nine-ball:
+    all stay down and the shooter continues)."""
+    s = play()
+    s2, v = D.apply_shot_record(s, SHOT, record(s, hit=1, pocketed={2: 1, 5: 3}))
+    assert v.legal_pocketed == (2, 5) and v.turn_continues
+
+
+def test_break_order_configuration():
+    """G-3.36 / GB-29 / C-06: next_breaker for each order; a drawn game keeps the breaker."""
+    nb = general.next_breaker
+    assert nb("winner", 0, 1, (0, 1)) == 1 and nb("loser", 0, 1, (0, 1)) == 0
+    assert nb("alternate", 0, 0, (1, 0)) == 1 and nb("trailing", 0, 0, (3, 1)) == 1
+    assert nb("winner", 1, None, (0, 0)) == 1
+
+
+# ---------------------------------------------------------------- frozen balls G-3.38
+def frozen_state():
+    # ball 1 frozen to the left rail, cue ball in front of it
+    return play(balls={1: (R, 1.5), 2: (0.9, 1.6)}, cue=(0.4, 1.5))
+
+
+def test_frozen_ball_pushed_into_same_rail_is_foul():
+    """G-3.38 / GB-31 / C-08: a ball frozen to a cushion that is only pushed into the same
+    rail is not "driven to a cushion": foul."""
+    s = frozen_state()
+    left = segment_for_rail(T, Rail.LEFT, 1.5)
+    rec = record(s, hit=1, extra_events=[(0.11, int(EventKind.BALL_CUSHION), 1, left)])
+    _, v = D.apply_shot_record(s, SHOT, rec)
+    assert kinds(v) == [FoulKind.FROZEN_BALL_RULE] and v.fouls[0].rule == "G-3.38"
+
+
+@pytest.mark.parametrize("how", ["cue_rail", "other_rail", "other_ball", "pocket", "rebound_after_ball"])
+def test_frozen_ball_requirements_met(how):
+    """G-3.38 (a)-(d): pocket, cue ball to a cushion, the frozen ball to a separate
+    cushion, another ball to a cushion; the same rail counts after a ball contact."""
+    s = frozen_state()
+    left = segment_for_rail(T, Rail.LEFT, 1.5)
+    ev = [(0.11, int(EventKind.BALL_CUSHION), 1, left)]
+    kw = {}
+    if how == "cue_rail":
+        kw["cue_rail"] = Rail.HEAD
+    elif how == "other_rail":
+        ev.append((0.2, int(EventKind.BALL_CUSHION), 1, segment_for_rail(T, Rail.FOOT)))
+    elif how == "other_ball":
+        kw.update(obj_rails=(2,), obj_rail=Rail.RIGHT)
+    elif how == "pocket":
+        kw["pocketed"] = {2: 5}
+    else:
+        ev += [(0.2, int(EventKind.BALL_BALL), 1, 2), (0.3, int(EventKind.BALL_CUSHION), 1, left)]
+    _, v = D.apply_shot_record(s, SHOT, record(s, hit=1, extra_events=ev, **kw))
+    assert not v.fouls
+
+
+def test_frozen_flags_visible_and_rule_option():
+    """R-2.16 / C-08: frozen balls are detected geometrically and exposed (so the warning
+    is always given); ``frozen_rule_enabled=False`` falls back to G-3.19."""
+    s = frozen_state()
+    rec = record(s, hit=1, extra_events=[(0.11, int(EventKind.BALL_CUSHION), 1, segment_for_rail(T, Rail.LEFT, 1.5))])
+    rails, to_cue = q.frozen_at_start(rec, T, R, 1e-4)
+    assert rails[1] == 1 << int(Rail.LEFT) and rails[2] == 0 and not to_cue.any()
+    s2 = s.replace(config=NineBallConfig(frozen_rule_enabled=False))
+    _, v = D.apply_shot_record(s2, SHOT, rec)
+    assert not v.fouls
+
+
+def test_frozen_to_cue_ball():
+    """G-3.38: a ball frozen to the cue ball needs the same (a)-(d) outcome."""
+    s = play(balls={1: (0.635, 1.0 + 2 * R), 2: (0.9, 1.6)})
+    _, v = D.apply_shot_record(s, SHOT, record(s, hit=1))
+    assert kinds(v) == [FoulKind.FROZEN_BALL_RULE]
+    _, v = D.apply_shot_record(s, SHOT, record(s, hit=1, obj_rails=(1,)))
+    assert not v.fouls
+
+
+def test_placement_is_separate_action():
+    """G-3.40 / GB-32: placing the cue ball is its own action (no verdict, nothing else
+    moves) and may be repeated until the shot."""
+    s = play(cue=None, cue_ball=CueBallPlacement.IN_HAND_ANYWHERE)
+    s1, v = D.apply(s, PlaceCueBall(0.5, 0.5))
+    s2, _ = D.apply(s1, PlaceCueBall(0.6, 0.7))
+    assert v is None and s2.pos[2:] == s.pos[2:] and s2.positions()[0].tolist() == [0.6, 0.7]
+
+
+# ============================================================== Part 2/3: GB / GW extras
+def test_ball_in_hand_anywhere():
+    """GB-8 / GW-5: ball in hand after a foul: anywhere on the playing surface."""
+    s = play(cue=None, cue_ball=CueBallPlacement.IN_HAND_ANYWHERE)
+    for xy in [(0.1, 0.1), (1.1, 2.4), (0.635, HS)]:
+        D.apply(s, PlaceCueBall(*xy))
+    with pytest.raises(IllegalActionError, match="bed"):
+        D.apply(s, PlaceCueBall(0.01, 1.0))
+
+
+def test_kitchen_spot_request():
+    """GW-5 / C-10: in hand behind the head string with every object ball behind it, the
+    player may have the ball nearest the head string spotted on the foot spot."""
+    cfg = NineBallConfig(kitchen_spot_request=True)
+    s = make_state("nine_ball", {1: (0.3, 0.3), 2: (0.8, 0.5)}, None, config=cfg,
+                   cue_ball=CueBallPlacement.IN_HAND_KITCHEN)
+    spec = D.legal_actions(s)
+    assert Option.SPOT_NEAREST_KITCHEN_BALL in spec.options
+    s2, v = D.apply(s, ChooseOption(Option.SPOT_NEAREST_KITCHEN_BALL))
+    assert v.spotted == (2,) and np.allclose(s2.positions()[2], T.foot_spot)
+    assert Option.SPOT_NEAREST_KITCHEN_BALL not in D.legal_actions(s2).options
+    with pytest.raises(IllegalActionError):
+        D.apply(s.replace(config=NineBallConfig()), ChooseOption(Option.SPOT_NEAREST_KITCHEN_BALL))
+
+
+def test_concession():
+    """GW-11 / T-1.14: the seat to act may concede; the opponent wins."""
+    s = play()
+    s2, v = D.apply(s, Concede())
+    assert v.game_over and v.winner == 1 and s2.phase is Phase.GAME_OVER
+
+
+def test_stalemate_limit():
+    """GW-12: the referee's "no progress" judgement is a configurable limit of innings
+    without a pocketed ball; reaching it ends the game without a winner."""
+    s = play(config=NineBallConfig(stalemate_innings=2))
+    s1, v1 = D.apply_shot_record(s, SHOT, record(s, hit=1, cue_rail=Rail.LEFT))
+    assert s1.stall_innings == 1 and not v1.game_over
+    s2, v2 = D.apply_shot_record(s1, SHOT, record(s1, hit=1, cue_rail=Rail.LEFT))
+    assert v2.game_over and v2.winner is None and "GW-12" in v2.rule_refs and s2.phase is Phase.GAME_OVER
+    s1b, _ = D.apply_shot_record(s1, SHOT, record(s1, hit=1, pocketed={2: 0}))
+    assert s1b.stall_innings == 0
+
+
+# ============================================================== Part 4/5: T / R
+def test_table_markings():
+    """T-1.5: head string l/4, foot spot (w/2, 3l/4), centre spot, long string x = w/2
+    (the spotting line)."""
+    assert HS == pytest.approx(T.l / 4)
+    assert tuple(T.foot_spot) == pytest.approx((T.w / 2, 3 * T.l / 4))
+    assert tuple(T.center_spot) == pytest.approx((T.w / 2, T.l / 2))
+    s = general.spot(play(balls={1: (0.3, 1.5)}), (2, 3), T, R)
+    assert s.positions()[2][0] == pytest.approx(T.w / 2) and s.positions()[3][0] == pytest.approx(T.w / 2)
+
+
+def test_no_practice_or_unknown_actions():
+    """T-1.8 / G-3.41: there is no practice action; unknown actions are rejected."""
+    s = play()
+    with pytest.raises(IllegalActionError):
+        D.apply(s, "practice")
+
+
+def test_inning_ends_by_construction():
+    """T-1.10: when the inning ends the turn passes: the state names only the incoming
+    seat as the one to act."""
+    s = play()
+    s2, _ = D.apply_shot_record(s, SHOT, record(s, hit=1, cue_rail=Rail.LEFT))
+    assert D.legal_actions(s2).seat == 1
+
+
+def test_no_shot_clock():
+    """T-1.11 (optional SIM, out of scope): no clock exists; the ruling of a shot does not
+    depend on when it is applied."""
+    s = play()
+    r = record(s, hit=1, cue_rail=Rail.LEFT)
+    assert D.apply_shot_record(s, SHOT, r) == D.apply_shot_record(s, SHOT, r)
+
+
+def test_jump_masse_no_cue_model():
+    """T-1.16.2 (SIM if the cue is modelled): no cue-stick geometry exists, so the only
+    stroke event is the STRIKE on the cue ball; impeding balls move only by contacts."""
+    s = play()
+    rec = record(s, hit=1, cue_rail=Rail.LEFT)
+    assert np.count_nonzero(rec.ev_kind == int(EventKind.STRIKE)) == 1
+
+
+def test_split_hit_in_shooters_favour():
+    """T-1.16.4 / R-2.10: a legal and an illegal ball hit within split_hit_eps: the legal
+    ball counts as first."""
+    s = play(balls={1: (0.6, 1.2), 2: (0.67, 1.2), 9: (0.635, 2.2)})
+    _, v = D.apply_shot_record(s, SHOT, record(s, hit=(2, 1), split=1e-5, cue_rail=Rail.LEFT))
+    assert not v.fouls
+    _, v = D.apply_shot_record(s, SHOT, record(s, hit=(2, 1), split=1e-2, cue_rail=Rail.LEFT))
+    assert kinds(v) == [FoulKind.WRONG_BALL_FIRST]
+
+
+def test_fouls_reported_with_rule_ids():
+    """R-2.9: every foul is reported in the verdict with its rule ID; ball in hand is
+    announced to the incoming player (verdict.cue_ball)."""
+    s = play()
+    _, v = D.apply_shot_record(s, SHOT, record(s, hit=2, cue_rail=Rail.LEFT))
+    assert all(isinstance(f.rule, str) and f.rule for f in v.fouls)
+    assert v.cue_ball is CueBallPlacement.IN_HAND_ANYWHERE
+
+
+def test_pockets_unlimited():
+    """R-2.11: pocket capacity is unlimited: several balls in one pocket are all pocketed."""
+    s = play()
+    s2, v = D.apply_shot_record(s, SHOT, record(s, hit=1, pocketed={2: 5, 3: 5, 5: 5}))
+    assert v.pocketed == (2, 3, 5) and not any(s2.on_table[k] for k in (2, 3, 5))
+
+
+def test_warning_state_visible():
+    """R-2.16 / C-67: the consecutive-foul counter is in the state (the warning)."""
+    s = play()
+    s2, _ = D.apply_shot_record(s, SHOT, record(s))
+    assert s2.consecutive_fouls == (1, 0)
+    assert GameState.from_json(s2.to_json()).consecutive_fouls == (1, 0)
