@@ -52,10 +52,21 @@ def _circle_time(Cx, Cy, Bx, By, Ax, Ay, rad, h):
     if gap <= TOUCH_GAP:
         if vn < -V_APPROACH:
             return 0.0
-    # cull: |d(t) - C| <= |B| t + |A| t^2
-    bn = math.sqrt(Bx * Bx + By * By)
+    # cull: the path d(t) = C + B t + A t^2, t in [0, h], stays within |A| h^2 / 4 of its
+    # chord from d(0) to d(h) (a parabola arc and its chord); if the chord keeps farther
+    # than rad + that bulge from the origin there is no contact
     an = math.sqrt(Ax * Ax + Ay * Ay)
-    if gap > bn * h + an * h * h:
+    Ex = Cx + (Bx + Ax * h) * h
+    Ey = Cy + (By + Ay * h) * h
+    Dx, Dy = Ex - Cx, Ey - Cy
+    dd = Dx * Dx + Dy * Dy
+    u = -(Cx * Dx + Cy * Dy) / dd if dd > 0.0 else 0.0
+    if u < 0.0:
+        u = 0.0
+    elif u > 1.0:
+        u = 1.0
+    px, py = Cx + u * Dx, Cy + u * Dy
+    if math.sqrt(px * px + py * py) > rad + 0.25 * an * h * h + 1e-12:
         return math.inf
     a = Ax * Ax + Ay * Ay
     b = 2.0 * (Ax * Bx + Ay * By)

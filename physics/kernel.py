@@ -229,8 +229,12 @@ def _predict_pair(i, j, t, rvw, s, P, tr_t, bb, boxes):
 
 @njit(cache=True)
 def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, jaws, pockets,
-                   cushion_h, drop, ev_t, ev_kind, ev_i, ev_j, max_iter):
-    """Simulate one table in place from the post-strike state; see the module docstring."""
+                   cushion_h, drop, ev_t, ev_kind, ev_i, ev_j, max_iter, t_final):
+    """Simulate one table in place from the post-strike state; see the module docstring.
+
+    If the next event lies beyond ``t_final`` the balls are advanced to ``t_final`` and the
+    simulation stops there (``rvw``/``s`` then hold the state at ``t_final``).
+    """
     N = rvw.shape[0]
     E = ev_t.shape[0]
     inf = math.inf
@@ -304,6 +308,12 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
                 kind = K_JAW
                 ei = b
                 ej = jw_j[b]
+        if best > t_final:
+            dt = t_final - t
+            if dt > 0.0:
+                for b in range(N):
+                    evolve(rvw[b], s[b], P, dt)
+            break
         if kind == -1:
             break
         it += 1
@@ -393,12 +403,13 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
 
 @njit(cache=True, parallel=True)
 def simulate_many(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, jaws, pockets,
-                  cushion_h, drop, ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter):
+                  cushion_h, drop, ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter,
+                  t_final):
     """Run :func:`simulate_table` on every table (leading axis B) in parallel, in place."""
     B = rvw.shape[0]
     for k in prange(B):
         ne, st = simulate_table(rvw[k], s[k], pocket[k], cue[k], P, bb_model, cu_model, segs,
                                 normals, jaws, pockets, cushion_h, drop, ev_t[k], ev_kind[k],
-                                ev_i[k], ev_j[k], max_iter)
+                                ev_i[k], ev_j[k], max_iter, t_final)
         n_events[k] = ne
         status[k] = st

@@ -269,7 +269,7 @@ def _apply_strike(rvw, s, shots, cue_ball, m, R, M, squirt, end_mass):
         s[k, cb] = 2
 
 
-def _run(table, rvw, s, shots, cue_ball, P, bb_code, cu_code, max_events, parallel):
+def _run(table, rvw, s, shots, cue_ball, P, bb_code, cu_code, max_events, parallel, t_final):
     B, N = s.shape
     pocket = np.full((B, N), -1, dtype=np.int8)
     ev_t = np.zeros((B, max_events))
@@ -283,12 +283,12 @@ def _run(table, rvw, s, shots, cue_ball, P, bb_code, cu_code, max_events, parall
            float(table.cushion_height), float(table.specs.pocket_drop))
     if parallel and B > 1:
         simulate_many(rvw, s, pocket, cue_ball, P, bb_code, cu_code, *geo, ev_t, ev_kind, ev_i,
-                      ev_j, n_events, status, max_iter)
+                      ev_j, n_events, status, max_iter, t_final)
     else:
         for k in range(B):
             n_events[k], status[k] = simulate_table(
                 rvw[k], s[k], pocket[k], cue_ball[k], P, bb_code, cu_code, *geo, ev_t[k],
-                ev_kind[k], ev_i[k], ev_j[k], max_iter)
+                ev_kind[k], ev_i[k], ev_j[k], max_iter, t_final)
     return pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status
 
 
@@ -296,15 +296,21 @@ def simulate_batch(table: Table, rvw, shots, cue_ball, *, s=None, ball_params: B
                    cue: CueParams = CueParams(), ball_ball="frictional_inelastic",
                    cushion="han_2005", noise: ExecutionNoise | None = None,
                    rng: np.random.Generator | None = None, max_events: int = 2000,
-                   parallel: bool = True) -> BatchResult:
+                   parallel: bool = True, t_final: float | None = None) -> BatchResult:
     """Simulate B tables: rvw (B, N, 3, 3), shots (B, 5) [V0 phi theta a b], cue_ball (B,).
 
     Tables run in parallel (numba ``prange``) unless ``parallel=False``; results do not
-    depend on that choice, on B or on the thread count.
+    depend on that choice, on B or on the thread count. ``t_final`` (s, optional) stops every
+    table at that time and returns the state then (balls may still be moving), e.g. to
+    sample trajectories.
     """
+    tf = math.inf if t_final is None else float(t_final)
+    if not tf >= 0.0:
+        raise ValueError(f"t_final must be >= 0, got {t_final!r}")
     rvw0, s0, rvw, s, shots, cue_ball, bb, cu = _prepare(
         table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushion, noise, rng, max_events)
-    out = _run(table, rvw, s, shots, cue_ball, ball_params.as_array(), bb, cu, int(max_events), parallel)
+    out = _run(table, rvw, s, shots, cue_ball, ball_params.as_array(), bb, cu, int(max_events),
+               parallel, tf)
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
     return BatchResult(rvw0, s0, rvw, s, pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status,
                        shots, cue_ball)
@@ -313,7 +319,7 @@ def simulate_batch(table: Table, rvw, shots, cue_ball, *, s=None, ball_params: B
 def simulate(table: Table, rvw, shot, *, ball_params: BallParams = BallParams(),
              cue: CueParams = CueParams(), ball_ball="frictional_inelastic", cushion="han_2005",
              noise: ExecutionNoise | None = None, rng: np.random.Generator | None = None,
-             max_events: int = 2000, s=None) -> SimResult:
+             max_events: int = 2000, s=None, t_final: float | None = None) -> SimResult:
     """Simulate one shot on one table. rvw (N, 3, 3) balls at rest; shot a :class:`Shot`
     (or a length-5 array [V0 phi theta a b] with the cue ball in row 0)."""
     if isinstance(shot, Shot):
@@ -335,5 +341,5 @@ def simulate(table: Table, rvw, shot, *, ball_params: BallParams = BallParams(),
         s = s[None]
     res = simulate_batch(table, rvw[None], arr[None], np.array([cb]), s=s, ball_params=ball_params,
                          cue=cue, ball_ball=ball_ball, cushion=cushion, noise=noise, rng=rng,
-                         max_events=max_events, parallel=False)
+                         max_events=max_events, parallel=False, t_final=t_final)
     return res[0]

@@ -11,7 +11,8 @@ H = len(Phase)), in this order:
 ======================  =====  ==========================================================
 part                    size   meaning
 ======================  =====  ==========================================================
-positions               2N     ball k centre: (2x/w - 1, 2y/l - 1); 0 when off the table
+positions               2N     ball k centre: (2x/w - 1, 2y/l - 1) clipped to [-1, 1]; 0 when
+                               off the table
 on_table                N      1 if ball k is in play
 target_mask             N      1 if ball k is a legal first-contact ball now (the ball on)
 callable_mask           N      1 if ball k may be called now
@@ -60,12 +61,14 @@ then one entry per `Option`. `Codec.macro_mask` marks the legal ones.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from poolgym import aim as aimlib
+from poolgym.rules.geometry import on_bed
 from poolgym.rules.core import (
     ActionSpec,
     ChooseOption,
@@ -103,8 +106,9 @@ class MacroEntry:
 
 
 def nearest_legal_placement(x, y, pos, on, table, R, *, kitchen, may_touch=False, step=None):
-    """The legal cue-ball spot (G-3.22, 9B-5.10, G-3.16, not over a pocket) nearest to (x, y):
-    candidates on rings of growing radius around (x, y); returns (x, y)."""
+    """The legal cue-ball spot (G-3.22, 9B-5.10, G-3.16, on the bed clear of cushions, jaws and
+    pocket openings: `poolgym.rules.geometry.on_bed`) nearest to (x, y): the spot itself if
+    legal, else the first legal candidate on rings of growing radius; returns (x, y)."""
     w, l = float(table.w), float(table.l)
     ylo, yhi = R + 1e-6, (float(table.head_string_y) - 1e-6 if kitchen else l - R - 1e-6)
     xlo, xhi = R + 1e-6, w - R - 1e-6
@@ -117,13 +121,22 @@ def nearest_legal_placement(x, y, pos, on, table, R, *, kitchen, may_touch=False
     pk = np.asarray(table.pockets, float).reshape(-1, 3)
     gap = 2 * R + (1e-6 if may_touch else 2e-4)
     step = step or R / 2
-    for ring in range(0, 200):
-        if ring == 0:
-            cand = np.array([[x, y]])
-        else:
-            n = 8 * ring
-            ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
-            cand = np.c_[x + ring * step * np.cos(ang), y + ring * step * np.sin(ang)]
+    # fast path: the requested spot itself is legal
+    ok = True
+    if obs.shape[0]:
+        dx = obs[:, 0] - x
+        dy = obs[:, 1] - y
+        ok = float((dx * dx + dy * dy).min()) > gap * gap
+    if ok and pk.shape[0]:
+        dx = pk[:, 0] - x
+        dy = pk[:, 1] - y
+        ok = not bool((dx * dx + dy * dy < pk[:, 2] * pk[:, 2]).any())
+    if ok and on_bed(x, y, table, R):
+        return x, y
+    for ring in range(1, 200):
+        n = 8 * ring
+        ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
+        cand = np.c_[x + ring * step * np.cos(ang), y + ring * step * np.sin(ang)]
         ok = (cand[:, 0] >= xlo) & (cand[:, 0] <= xhi) & (cand[:, 1] >= ylo) & (cand[:, 1] <= yhi)
         if obs.shape[0]:
             d = np.linalg.norm(cand[:, None, :] - obs[None], axis=2).min(axis=1)
@@ -131,10 +144,31 @@ def nearest_legal_placement(x, y, pos, on, table, R, *, kitchen, may_touch=False
         if pk.shape[0]:
             dp = np.linalg.norm(cand[:, None, :] - pk[None, :, :2], axis=2)
             ok &= ~(dp < pk[None, :, 2]).any(axis=1)
-        if ok.any():
-            c = cand[np.flatnonzero(ok)[0]]
-            return float(c[0]), float(c[1])
+        for k in np.flatnonzero(ok):
+            if on_bed(cand[k, 0], cand[k, 1], table, R):
+                return float(cand[k, 0]), float(cand[k, 1])
     raise ValueError("no legal cue-ball placement found")
+
+
+@functools.lru_cache(maxsize=8)
+def _macro_table(N: int) -> tuple:
+    """The `MacroEntry` list for N balls (shared by every codec of that size)."""
+    t = []
+    for ball in range(1, N):
+        for p in range(N_POCKETS):
+            for s in range(len(SPEED_FACTORS)):
+                for k in range(len(SPIN_B)):
+                    t.append(MacroEntry("pot", ball, p, s, k))
+    for ball in range(1, N):
+        for s in range(len(HIT_SPEEDS)):
+            t.append(MacroEntry("hit", ball, -1, s))
+    for k in range(N_BREAK):
+        t.append(MacroEntry("break", 0, -1, 0, k))
+    for k in range(N_PUSH):
+        t.append(MacroEntry("push", 0, -1, 0, k))
+    for o in OPTIONS:
+        t.append(MacroEntry("option", option=o))
+    return tuple(t)
 
 
 class Codec:
@@ -165,7 +199,7 @@ class Codec:
         self.w, self.l = float(table.w), float(table.l)
         self.obs_size = 2 * self.N + 3 * self.N + len(PHASES) + 3 + 6 + len(OPTIONS) + 6 + 2 * self.P + 1
         self.box_size = 9 + (self.N - 1) + N_POCKETS + len(OPTIONS)
-        self.macro_table = self._build_macro_table()
+        self.macro_table = _macro_table(self.N)
         self.n_macro = len(self.macro_table)
 
     # ------------------------------------------------------------------ observation
@@ -180,8 +214,9 @@ class Codec:
         on = np.asarray(state.on_table, bool)
         k = 0
         xy = o[k : k + 2 * N].reshape(N, 2)
-        xy[:, 0] = np.where(on, 2 * pos[:, 0] / self.w - 1, 0.0)
-        xy[:, 1] = np.where(on, 2 * pos[:, 1] / self.l - 1, 0.0)
+        # clipped: a ball resting in a pocket mouth can lie beyond the cushion nose line
+        xy[:, 0] = np.where(on, np.clip(2 * pos[:, 0] / self.w - 1, -1.0, 1.0), 0.0)
+        xy[:, 1] = np.where(on, np.clip(2 * pos[:, 1] / self.l - 1, -1.0, 1.0), 0.0)
         k += 2 * N
         o[k : k + N] = on
         k += N
@@ -305,24 +340,6 @@ class Codec:
         return out
 
     # ------------------------------------------------------------------ macros
-    def _build_macro_table(self) -> tuple:
-        t = []
-        for ball in range(1, self.N):
-            for p in range(N_POCKETS):
-                for s in range(len(SPEED_FACTORS)):
-                    for k in range(len(SPIN_B)):
-                        t.append(MacroEntry("pot", ball, p, s, k))
-        for ball in range(1, self.N):
-            for s in range(len(HIT_SPEEDS)):
-                t.append(MacroEntry("hit", ball, -1, s))
-        for k in range(N_BREAK):
-            t.append(MacroEntry("break", 0, -1, 0, k))
-        for k in range(N_PUSH):
-            t.append(MacroEntry("push", 0, -1, 0, k))
-        for o in OPTIONS:
-            t.append(MacroEntry("option", option=o))
-        return tuple(t)
-
     def _ball_sets(self, spec: ActionSpec):
         shoot_balls = set(spec.callable_balls) if spec.call_required else set(spec.target_balls)
         return shoot_balls

@@ -110,15 +110,12 @@ class GeometricOpponent:
         if in_hand:
             # place behind the ghost ball of the easiest straight-in pot
             best = None
-            for b in balls:
-                for p in range(geom.aim_points.shape[0]):
-                    jm = float(aimlib.jaw_margin(pos[b], geom, R)[p])
-                    if jm < 0:
-                        continue
-                    tgt = geom.aim_points[p]
-                    d_obj = float(np.hypot(*(tgt - pos[b])))
-                    if best is None or d_obj < best[0]:
-                        best = (d_obj, b, p)
+            jm = aimlib.jaw_margin(pos[balls], geom, R)  # (T, P)
+            d_obj = np.linalg.norm(geom.aim_points[None] - pos[balls][:, None], axis=2)
+            d_obj = np.where(jm >= 0, d_obj, np.inf)
+            if np.isfinite(d_obj).any():
+                t, p = np.unravel_index(int(np.argmin(d_obj)), d_obj.shape)
+                best = (float(d_obj[t, p]), balls[t], int(p))
             if best is not None:
                 _, b, p = best
                 ghost = aimlib.ghost_ball(pos[b], geom.aim_points[p], R)

@@ -231,7 +231,8 @@ class PoolEnv(gym.Env):
     callable ``(state, spec, rng) -> actions``; None = the learner plays every seat),
     opponent_kwargs, reward, rules (discipline config or dict of its fields, `conflicts.md`
     options), action_mode, max_shots (default 100), learner_seat (int or "random"), phi_mode
-    ("relative" | "absolute"), render_mode ("rgb_array" | "human"), render_width, runout (nine-ball
+    ("relative" | "absolute"), render_mode ("rgb_array" | "human"), render_width,
+    render_trajectories (draw the paths of the step's last shot, sampled from the physics), runout (nine-ball
     runout drill: balls scattered at random, cue ball in hand, no opponent; +1 when the learner
     wins the game, -1 as soon as it loses the table, see `runout_start`).
 
@@ -249,7 +250,8 @@ class PoolEnv(gym.Env):
     def __init__(self, discipline="nine_ball", *, table=None, physics=None, noise="none",
                  opponent="geometric", opponent_kwargs=None, reward="result", rules=None,
                  action_mode="box", max_shots=100, learner_seat=0, phi_mode="relative",
-                 render_mode=None, render_width=640, runout=False, illegal_macro="substitute"):
+                 render_mode=None, render_width=640, runout=False, illegal_macro="substitute",
+                 render_trajectories=False):
         if action_mode not in ACTION_MODES:
             raise ValueError(f"action_mode must be one of {ACTION_MODES}, got {action_mode!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -287,6 +289,7 @@ class PoolEnv(gym.Env):
             self.action_space = spaces.Discrete(self.codec.n_macro)
         self.render_mode = render_mode
         self.render_width = render_width
+        self.render_trajectories = bool(render_trajectories)
         self.timer = physics_io.Timer()
         self.runout = bool(runout)
         if self.runout:
@@ -437,7 +440,16 @@ class PoolEnv(gym.Env):
 
             self._renderer = TableRenderer(self.table, self.render_width, self.R, max(self.disc.n_balls, 16))
         st = self.session.state
-        frame = self._renderer.render(st.positions(), st.on_mask())
+        paths = None
+        if self.render_trajectories and self.session.log.shots:
+            from poolgym.render.trajectory import polylines, sample_shot
+
+            kw = self.models.kwargs()
+            kw.pop("max_events", None)
+            _, rvw, s0, row = self.session.log.shots[-1]
+            _, pos, on = sample_shot(self.table, rvw, s0, row, n_samples=40, **kw)
+            paths = polylines(pos, on)
+        frame = self._renderer.render(st.positions(), st.on_mask(), trajectories=paths)
         if self.render_mode == "rgb_array":
             return frame
         if self._window is None:

@@ -37,6 +37,7 @@ class StepLog:
     """What happened during one env step (learner's actions and the opponent's replies)."""
 
     verdicts: list = field(default_factory=list)  # (seat, Verdict)
+    shots: list = field(default_factory=list)  # (seat, rvw, s, shot row) as simulated
     components: dict = field(default_factory=lambda: dict.fromkeys(SHAPING_KEYS, 0.0))
 
 
@@ -168,7 +169,8 @@ class Session:
 
     def resolve(self, rec) -> None:
         """Adjudicate the pending shot with its physics record, then continue play."""
-        seat, a, _, _, _ = self.pending
+        seat, a, rvw, s, row = self.pending
+        self.log.shots.append((seat, rvw, s, row))
         self.pending = None
         t0 = time.perf_counter()
         self.state, v = self.disc.apply_shot_record(self.state, a, rec)

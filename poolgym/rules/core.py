@@ -37,6 +37,14 @@ __all__ = [
 ]
 
 
+#: Registry of discipline implementations: name -> "module:Class" (imported lazily).
+DISCIPLINE_PATHS = {
+    "nine_ball": "poolgym.rules.nine_ball:NineBall",
+    "eight_ball": "poolgym.rules.eight_ball:EightBall",
+    "straight_pool": "poolgym.rules.straight_pool:StraightPool",
+}
+
+
 class IllegalActionError(ValueError):
     """An action the rules do not allow in this state (wrong phase, option not offered,
     bad placement, calling a pocketed ball, acting after the game is over, ...).
@@ -388,8 +396,16 @@ class GameState:
         return self.phase is Phase.GAME_OVER
 
     def replace(self, **changes: Any) -> "GameState":
-        """A copy with ``changes`` applied (dataclasses.replace)."""
-        return dataclasses.replace(self, **changes)
+        """A copy with ``changes`` applied (like dataclasses.replace, without re-running
+        __init__: GameState has no __post_init__, so this is equivalent and ~10x faster)."""
+        bad = changes.keys() - _STATE_FIELDS
+        if bad:
+            raise TypeError(f"GameState has no field(s) {sorted(bad)}")
+        new = object.__new__(GameState)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d.update(changes)
+        return new
 
     def to_json(self) -> str:
         from .serialize import to_json
@@ -402,6 +418,9 @@ class GameState:
         if not isinstance(obj, GameState):
             raise ValueError("JSON does not hold a GameState")
         return obj
+
+
+_STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(GameState))
 
 
 @dataclass(frozen=True)

@@ -429,11 +429,7 @@ class DisciplineBase:
 
 
 # ----------------------------------------------------------------------------- registry
-_PATHS = {
-    "nine_ball": "poolgym.rules.nine_ball:NineBall",
-    "eight_ball": "poolgym.rules.eight_ball:EightBall",
-    "straight_pool": "poolgym.rules.straight_pool:StraightPool",
-}
+from .core import DISCIPLINE_PATHS as _PATHS  # noqa: E402
 
 
 class _Registry(Mapping):

@@ -19,13 +19,14 @@ Pure functions; disciplines call them and may override any of them by rule text.
 """
 from __future__ import annotations
 
+import math
 from typing import Optional, Sequence
 
 import numpy as np
 
 from . import queries as q
 from .core import BreakOrder, Foul, FoulKind, GameState, RulesConfig
-from .geometry import Rail, segment_rails, spot_balls
+from .geometry import Rail, ball_radius, segment_rails, separate_overlaps, spot_balls
 from .shot_record import EventKind, Motion, ShotRecord
 
 __all__ = [
@@ -34,6 +35,9 @@ __all__ = [
     "cue_ball_fouls", "G_SCRATCH", "G_CUE_OFF", "G_OBJ_OFF", "G_NO_HIT", "G_BAD_HIT", "G_NO_RAIL",
     "G_FROZEN", "G_KITCHEN", "G_DOUBLE_HIT", "double_hit",
 ]
+
+_POCKETED = int(Motion.POCKETED)
+_OFF = int(Motion.OFF_TABLE)
 
 G_SCRATCH = Foul(FoulKind.SCRATCH, "G-3.20")
 G_CUE_OFF = Foul(FoulKind.CUE_BALL_OFF_TABLE, "G-3.28")
@@ -77,6 +81,7 @@ def standard_fouls(
     no_hit: Foul = G_NO_HIT,
     no_rail: Foul = G_NO_RAIL,
     obj_off: Foul = G_OBJ_OFF,
+    facts: Optional["q.ShotFacts"] = None,
 ) -> tuple:
     """Fouls of an ordinary stroke per general.md 7.2, most severe first (G-3.30).
 
@@ -84,43 +89,46 @@ def standard_fouls(
     kitchen: the cue ball was in hand behind the head string (G-3.10, G-3.39, GW-P4).
     require_rail / require_hit: False on a push-out (9B-5.6 excepts 9B-5.8 and 9B-5.9).
     Rule IDs can be replaced by the discipline's (e.g. ``bad_hit=Foul(..., "9B-5.8")``).
+    facts: precomputed ``queries.shot_facts(rec, table, legal_first, split_eps)`` (else computed).
     """
-    fouls = cue_ball_fouls(rec)
     legal = tuple(legal_first)
-    first, t0 = q.first_contact(rec, legal if legal else None, config.split_hit_eps)
+    f = facts if facts is not None else q.shot_facts(rec, table, legal if legal else None, config.split_hit_eps)
+    fouls = []
+    if f.cue_pocketed:
+        fouls.append(G_SCRATCH)
+    if f.cue_off:
+        fouls.append(G_CUE_OFF)
+    first, t0 = f.first, f.t0
     if kitchen:
         # G-3.39: legal if the first object ball's base is outside the kitchen (on or
         # beyond the head string, G-3.16) or the cue ball crossed the head string first.
         # G-3.10 / GW-P4: the cue ball must cross the head string or contact a ball.
         if first is None:
-            if not q.cue_left_kitchen_before_contact(rec, table, float("inf")):
+            # (with require_hit the shot is a foul anyway: skip the costly exact path check)
+            if not q.cue_left_kitchen_before_contact(rec, table, float("inf"), exact=not require_hit):
                 fouls.append(G_KITCHEN)
         elif rec.pos0[first, 1] < float(table.head_string_y):
             if not q.cue_left_kitchen_before_contact(rec, table, t0):
                 fouls.append(G_KITCHEN)
             elif config.kitchen_return_requires_foot_rail:
-                t, b, rails = q.cushion_events(rec, table)
-                if not np.any((b == rec.cue_ball) & (t < t0) & (rails == int(Rail.FOOT))):
+                if not any(t < t0 and b == rec.cue_ball and r == int(Rail.FOOT) for t, b, r in f.cushions):
                     fouls.append(Foul(FoulKind.KITCHEN_RULE, "GB-7"))
     if require_hit:
         if first is None:
             fouls.append(no_hit)
         elif legal and first not in legal:
             fouls.append(bad_hit)
-    if require_rail and first is not None and not q.any_pocketed(rec):
-        frozen_ok = True
-        rails0, to_cue = (None, None)
+    if require_rail and first is not None and not f.pocketed:
+        rails0 = to_cue = 0
         if config.frozen_rule_enabled:
-            rails0, to_cue = q.frozen_at_start(rec, table, R, config.frozen_eps)
-        if rails0 is not None and (rails0[first] or to_cue[first]):
-            frozen_ok = q.frozen_rule_satisfied(rec, table, first, t0, int(rails0[first]))
-            if not frozen_ok:
+            rails0, to_cue = q.frozen_ball(rec, table, R, config.frozen_eps, first)
+        if rails0 or to_cue:
+            if not q.frozen_rule_satisfied(rec, table, first, t0, rails0):
                 fouls.append(G_FROZEN)
-        elif q.rails_after_first_contact(rec, table, t0) == 0:
+        elif f.rails_after(t0) == 0:
             fouls.append(no_rail)
-    if jumped_is_foul:
-        if any(b != rec.cue_ball for b in q.jumped_off_table(rec)):
-            fouls.append(obj_off)
+    if jumped_is_foul and f.jumped and any(b != rec.cue_ball for b in f.jumped):
+        fouls.append(obj_off)
     if config.double_hit_gap > 0 and first is not None and double_hit(rec, first, R, config.double_hit_gap):
         fouls.append(G_DOUBLE_HIT)
     return tuple(fouls)
@@ -144,9 +152,39 @@ def double_hit(rec: ShotRecord, first: int, R: float, gap: float) -> bool:
 
 def after_shot(state: GameState, rec: ShotRecord):
     """(pos, on_table) tuples after the stroke: pocketed (G-3.11, C-19) and jumped
-    (G-3.28) balls leave the table; the others rest at their final positions."""
-    on = rec.on0 & (rec.pocket < 0) & (rec.s1 != int(Motion.POCKETED)) & (rec.s1 != int(Motion.OFF_TABLE))
-    return tuple(rec.pos1.reshape(-1).tolist()), tuple(bool(v) for v in on)
+    (G-3.28) balls leave the table; the others rest at their final positions (overlaps
+    of at most 0.1 mm left by the physics' rounding are separated, geometry.separate_overlaps)."""
+    pk = rec.pocket.tolist()
+    s1 = rec.s1.tolist()
+    on = tuple(bool(o) and p < 0 and v != _POCKETED and v != _OFF
+               for o, p, v in zip(rec.on0.tolist(), pk, s1))
+    flat = rec.pos1.ravel().tolist()
+    R = ball_radius()
+    if _min_gap(flat, on, R) < 1e-9:
+        P = separate_overlaps(rec.pos1, np.asarray(on), R)
+        flat = P.ravel().tolist()
+    return tuple(flat), on
+
+
+def _min_gap(flat: list, on: tuple, R: float) -> float:
+    """Smallest centre distance minus 2R over pairs of balls on the table (pure Python:
+    faster than numpy for <= 16 balls)."""
+    idx = [k for k, o in enumerate(on) if o]
+    best = math.inf
+    d2r = 4 * R * R
+    for a in range(len(idx)):
+        i = 2 * idx[a]
+        xi, yi = flat[i], flat[i + 1]
+        for b in range(a + 1, len(idx)):
+            j = 2 * idx[b]
+            dx = flat[j] - xi
+            dy = flat[j + 1] - yi
+            d2 = dx * dx + dy * dy
+            if d2 < best:
+                best = d2
+    if best is math.inf:
+        return math.inf
+    return math.sqrt(best) - 2 * R if best < d2r * 1.0001 else 1.0
 
 
 def spot(state: GameState, balls: Sequence[int], table, R: float) -> GameState:
@@ -211,7 +249,8 @@ def lag_start_position(seat: int, table, R: float) -> tuple:
 def lag_outcome(rec: ShotRecord, table, R: float, seat: int) -> float:
     """G-3.6 result of one lag shot: distance (m) from the ball to the head-rail cushion
     nose, or -1.0 if the lag is automatically lost:
-    (a) it crosses into the opponent's half (its centre ends across the long string);
+    (a) it crosses into the opponent's half (its centre crosses the long string: final
+        position, event positions if recorded, or the re-simulated path of the lone lag ball);
     (b) it fails to contact the foot rail; (c) it drops into a pocket; (d) it jumps off
     the table; (e) it touches a long rail; (f) it rests within the corner pocket jaws
     beyond the nose of the head rail (centre closer than R to the head rail line);
@@ -224,6 +263,9 @@ def lag_outcome(rec: ShotRecord, table, R: float, seat: int) -> float:
     x1, y1 = float(rec.pos1[c, 0]), float(rec.pos1[c, 1])
     if (seat == 0 and x1 > half) or (seat == 1 and x1 < half):
         return -1.0  # (a)
+    xs = _lag_path_x(rec, table)
+    if xs is not None and ((seat == 0 and np.any(xs > half)) or (seat == 1 and np.any(xs < half))):
+        return -1.0  # (a) crossed the long string and came back
     if rec.ev_xy is not None:
         m = rec.ev_i == c
         xs = rec.ev_xy[m, 0]
@@ -241,6 +283,34 @@ def lag_outcome(rec: ShotRecord, table, R: float, seat: int) -> float:
     if y1 < R * (1 - 1e-9):
         return -1.0  # (f)
     return y1 - R
+
+
+def _lag_path_x(rec: ShotRecord, table, n_samples: int = 24):
+    """x of the lag ball sampled along its path (it is alone on the table, so its path is
+    re-simulated exactly from the played shot with ``physics.simulate(t_final=...)``);
+    None without a shot or without the physics."""
+    if rec.shot is None or rec.ev_t.size == 0:
+        return None
+    try:
+        import physics
+    except ImportError:
+        return None
+    if not isinstance(table, getattr(physics, "Table", ())):
+        return None
+    c = rec.cue_ball
+    R = float(physics.BallParams().R)
+    rvw = np.zeros((1, 3, 3))
+    rvw[0, 0, :2] = rec.pos0[c]
+    rvw[0, 0, 2] = R
+    t_end = float(rec.ev_t[-1])
+    ts = np.unique(np.concatenate([rec.ev_t[rec.ev_i == c], np.linspace(0.0, t_end, n_samples)]))
+    xs = []
+    try:
+        for t in ts:
+            xs.append(float(physics.simulate(table, rvw, np.asarray(rec.shot, np.float64), t_final=float(t)).rvw[0, 0, 0]))
+    except ValueError:
+        return None
+    return np.asarray(xs)
 
 
 def lag_winner(results: Sequence[float]) -> Optional[int]:

@@ -381,3 +381,38 @@ def frozen_to_rails(pos: np.ndarray, on: np.ndarray, table, R: float, eps: float
     m |= (P[:, 0] >= w - lim).astype(np.uint8) << int(Rail.RIGHT)
     m[~np.asarray(on, dtype=bool)] = 0
     return m
+
+
+def separate_overlaps(pos: np.ndarray, on: np.ndarray, R: float, max_fix: float = 1e-4,
+                      margin: float = 1e-9) -> np.ndarray:
+    """Push apart on-table balls that overlap by at most ``max_fix`` (numerical residue of
+    the physics' final positions) so that every pair is >= 2R + margin apart; returns the
+    (possibly) corrected (N, 2) array. Larger overlaps are left alone (the physics' own
+    guarantee is then broken and its validation will say so)."""
+    P = np.array(pos, dtype=np.float64).reshape(-1, 2)
+    idx = np.flatnonzero(np.asarray(on, dtype=bool))
+    if idx.size < 2:
+        return P
+    Q = P[idx]
+    D = Q[:, None, :] - Q[None, :, :]
+    d2 = (D * D).sum(-1)
+    d2.flat[:: idx.size + 1] = np.inf
+    if d2.min() >= (2 * R + margin) ** 2:
+        return P
+    for _ in range(8):
+        Q = P[idx]
+        d = np.hypot(Q[:, None, 0] - Q[None, :, 0], Q[:, None, 1] - Q[None, :, 1])
+        iu = np.triu_indices(idx.size, 1)
+        gap = d[iu] - 2 * R
+        bad = np.flatnonzero((gap < margin) & (gap > -max_fix))
+        if bad.size == 0:
+            break
+        for k in bad:
+            i, j = idx[iu[0][k]], idx[iu[1][k]]
+            v = P[j] - P[i]
+            n = float(np.hypot(v[0], v[1]))
+            u = v / n if n > 0 else np.array([1.0, 0.0])
+            push = (2 * R + 2 * margin - n) / 2
+            P[i] -= u * push
+            P[j] += u * push
+    return P

@@ -108,7 +108,23 @@ NINE = 9
 class NineBall(DisciplineBase):
     """WPA nine-ball (see the module docstring for the rules and their IDs).
 
-    Seats 0 and 1. Ball rows: 0 cue ball, k = ball k (N = 10).
+    Seats 0 and 1. Ball rows: 0 cue ball, k = ball k (N = 10). Config:
+    :class:`NineBallConfig`; discipline state in ``state.extra`` (:class:`NineBallExtra`);
+    the three-foul warning is ``state.consecutive_fouls``.
+
+    >>> from poolgym.rules import PlaceCueBall, ShotAction
+    >>> from poolgym.rules.testing import record
+    >>> d = NineBall()
+    >>> s = d.initial_state(NineBallConfig(), seed=1)
+    >>> s.phase.value, s.cue_ball.value, d.legal_actions(s).must_place
+    ('break', 'in_hand_kitchen', True)
+    >>> s, _ = d.apply(s, PlaceCueBall(0.635, 0.4))
+    >>> s2, v = d.apply_shot_record(s, ShotAction(8.0, 90.0), record(s, hit=1, obj_rails=(2, 3, 4)))
+    >>> [(f.kind.value, f.rule) for f in v.fouls], v.cue_ball.value, s2.consecutive_fouls
+    ([('illegal_break', '9B-5.4')], 'in_hand_anywhere', (1, 0))
+    >>> s3, v = d.apply_shot_record(s, ShotAction(8.0, 90.0), record(s, hit=1, pocketed={9: 2}))
+    >>> v.game_over, v.winner, v.rule_refs
+    (True, 0, ('9B-5.4', '9B-5.14'))
     """
 
     name = "nine_ball"
@@ -168,22 +184,23 @@ class NineBall(DisciplineBase):
         lowest = state.lowest_ball()
         is_break = state.phase is Phase.BREAK
         push = bool(action.push_out) and not is_break
-        pocketed = q.pocketed(rec)
-        jumped_obj = tuple(b for b in q.jumped_off_table(rec) if b != 0)
+        f = q.shot_facts(rec, table, (lowest,) if lowest is not None else None, cfg.split_hit_eps)
+        pocketed = f.pocketed
+        jumped_obj = tuple(b for b in f.jumped if b != 0)
         kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
         refs = []
         if is_break:
             refs.append("9B-5.4")
             fouls = list(general.standard_fouls(
                 rec, table, R, cfg, (lowest,), kitchen=kitchen, require_rail=False, jumped_is_foul=True,
-                bad_hit=F_BREAK_BAD_HIT, no_hit=F_BREAK_NO_HIT, obj_off=F_BREAK_OBJ_OFF))
-            if not pocketed and len(q.balls_to_rail(rec, table)) < cfg.break_min_rail_balls:
+                bad_hit=F_BREAK_BAD_HIT, no_hit=F_BREAK_NO_HIT, obj_off=F_BREAK_OBJ_OFF, facts=f))
+            if not pocketed and len(f.object_balls_to_rail(rec.cue_ball)) < cfg.break_min_rail_balls:
                 fouls.append(F_BREAK)
         else:
             fouls = list(general.standard_fouls(
                 rec, table, R, cfg, (lowest,), kitchen=kitchen, require_rail=not push, require_hit=not push,
                 jumped_is_foul=cfg.jumped_ball_is_foul, bad_hit=F_BAD_HIT, no_hit=F_NO_HIT, no_rail=F_NO_RAIL,
-                obj_off=F_OBJ_OFF))
+                obj_off=F_OBJ_OFF, facts=f))
             if push:
                 refs.append("9B-5.6")
         pos, on = general.after_shot(state, rec)

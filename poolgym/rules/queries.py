@@ -7,6 +7,7 @@ pocket) -- both are the ball touching a cushion.
 """
 from __future__ import annotations
 
+import math
 from typing import Optional, Sequence
 
 import numpy as np
@@ -15,17 +16,99 @@ from .geometry import Rail, jaw_rails, segment_rails
 from .shot_record import EventKind, Motion, ShotRecord
 
 __all__ = [
-    "first_contact", "first_ball_hit", "cushion_events", "rails_after_first_contact",
+    "ShotFacts", "shot_facts", "first_contact", "first_ball_hit", "cushion_events", "rails_after_first_contact",
     "balls_to_rail", "frozen_at_start", "cue_left_kitchen_before_contact", "pocketed",
     "pocketed_with_pockets", "cue_scratched", "jumped_off_table", "cue_off_table",
     "is_bank", "is_kick", "is_combination", "is_carom", "contacts_of", "object_ball_cushion_after",
-    "frozen_rule_satisfied", "any_pocketed",
+    "frozen_rule_satisfied", "any_pocketed", "frozen_ball",
 ]
 
 _BB = int(EventKind.BALL_BALL)
 _BC = int(EventKind.BALL_CUSHION)
 _BJ = int(EventKind.BALL_JAW)
 _PK = int(EventKind.POCKET)
+_OFF = int(Motion.OFF_TABLE)
+
+
+class ShotFacts:
+    """The rule-relevant facts of one shot, extracted in one pass over the event log
+    (the fast path used by the referees; each field is also available from the single
+    queries above).
+
+    first / t0: first object ball contacted (split hits resolved for ``legal``) and time.
+    cue_pocketed / cue_off: G-3.20 / G-3.28 for the cue ball.
+    pocketed: object balls pocketed (ascending); jumped: balls off the table (ascending,
+    cue ball included). cushions: list of (t, ball, rail) cushion contacts in time order.
+    """
+
+    __slots__ = ("first", "t0", "cue_pocketed", "cue_off", "pocketed", "jumped", "cushions")
+
+    def rails_after(self, t: float) -> int:
+        """Cushion contacts (any ball) strictly after ``t``."""
+        return sum(1 for c in self.cushions if c[0] > t)
+
+    def object_balls_to_rail(self, cue_ball: int = 0) -> set:
+        """Distinct object balls with a cushion contact (break requirement)."""
+        return {b for _, b, _ in self.cushions if b != cue_ball}
+
+
+def shot_facts(rec: ShotRecord, table, legal: Optional[Sequence[int]] = None, split_eps: float = 0.0) -> ShotFacts:
+    """:class:`ShotFacts` of ``rec`` (one Python pass over the events)."""
+    c = rec.cue_ball
+    kind = rec.ev_kind.tolist()
+    ei = rec.ev_i.tolist()
+    ej = rec.ev_j.tolist()
+    et = rec.ev_t.tolist()
+    lut, n_seg = _rail_lut(table)
+    lut_l = _rail_lut_list(table)
+    n_lut = len(lut_l)
+    first = None
+    t0 = math.inf
+    alt = None
+    cush = []
+    for k in range(len(kind)):
+        kk = kind[k]
+        if kk == _BB:
+            i = ei[k]
+            j = ej[k]
+            if i == c or j == c:
+                o = j if i == c else i
+                t = et[k]
+                if first is None:
+                    first, t0 = o, t
+                elif alt is None and legal is not None and first not in legal and o in legal and t <= t0 + split_eps:
+                    alt = (o, t)
+        elif kk == _BC:
+            q = ej[k]
+            cush.append((et[k], ei[k], lut_l[q if q < n_seg else n_seg - 1] if n_seg else 0))
+        elif kk == _BJ:
+            q = n_seg + ej[k]
+            cush.append((et[k], ei[k], lut_l[q if q < n_lut else n_lut - 1] if n_lut else 0))
+    if alt is not None:
+        first, t0 = alt
+    f = ShotFacts()
+    f.first = first
+    f.t0 = t0
+    pk = rec.pocket.tolist()
+    s1 = rec.s1.tolist()
+    f.cue_pocketed = pk[c] >= 0
+    f.cue_off = s1[c] == _OFF
+    f.pocketed = tuple(k for k, p in enumerate(pk) if p >= 0 and k != c)
+    f.jumped = tuple(k for k, v in enumerate(s1) if v == _OFF)
+    f.cushions = cush
+    return f
+
+
+def _rail_lut_list(table) -> list:
+    hit = _LUT_L.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    lst = _rail_lut(table)[0].tolist()
+    _LUT_L[id(table)] = (table, lst)
+    return lst
+
+
+_LUT_L: dict = {}
 
 
 def first_contact(rec: ShotRecord, legal: Optional[Sequence[int]] = None, split_eps: float = 0.0):
@@ -59,21 +142,28 @@ def first_ball_hit(rec: ShotRecord, legal: Optional[Sequence[int]] = None, split
 
 def cushion_events(rec: ShotRecord, table):
     """(t, ball, rail) arrays of every cushion contact (segments and jaws)."""
-    m_s = rec.ev_kind == _BC
-    m_j = rec.ev_kind == _BJ
-    m = m_s | m_j
+    kind = rec.ev_kind
+    m = (kind == _BC) | (kind == _BJ)
     t = rec.ev_t[m]
-    b = rec.ev_i[m].astype(np.int64)
-    j = rec.ev_j[m].astype(np.int64)
-    srails = segment_rails(table)
-    jrails = jaw_rails(table)
-    rails = np.empty(t.shape[0], np.int8)
-    is_seg = m_s[m]
-    if is_seg.any():
-        rails[is_seg] = srails[np.clip(j[is_seg], 0, len(srails) - 1)]
-    if (~is_seg).any():
-        rails[~is_seg] = jrails[np.clip(j[~is_seg], 0, max(len(jrails) - 1, 0))] if len(jrails) else 0
-    return t, b, rails
+    b = rec.ev_i[m]
+    if t.size == 0:
+        return t, b, np.zeros(0, np.int8)
+    lut, n_seg = _rail_lut(table)
+    j = rec.ev_j[m].astype(np.intp) + np.where(kind[m] == _BJ, n_seg, 0)
+    return t, b, lut[np.clip(j, 0, lut.size - 1)]
+
+
+_LUT: dict = {}
+
+
+def _rail_lut(table):
+    hit = _LUT.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit[1], hit[2]
+    s, j = segment_rails(table), jaw_rails(table)
+    lut = np.concatenate([s, j]).astype(np.int8)
+    _LUT[id(table)] = (table, lut, len(s))
+    return lut, len(s)
 
 
 def rails_after_first_contact(rec: ShotRecord, table, t0: float) -> int:
@@ -105,7 +195,10 @@ def contacts_of(rec: ShotRecord, ball: int):
 
 def pocketed(rec: ShotRecord) -> tuple:
     """Object balls pocketed on this shot, ascending (C-19 physical definition)."""
-    return tuple(int(k) for k in np.flatnonzero(rec.pocket >= 0) if k != rec.cue_ball)
+    m = rec.pocket >= 0
+    if not m.any():
+        return ()
+    return tuple(int(k) for k in np.flatnonzero(m) if k != rec.cue_ball)
 
 
 def any_pocketed(rec: ShotRecord) -> bool:
@@ -125,7 +218,10 @@ def cue_scratched(rec: ShotRecord) -> bool:
 
 def jumped_off_table(rec: ShotRecord) -> tuple:
     """G-3.28: balls that ended off the playing surface (object and cue), ascending."""
-    return tuple(int(k) for k in np.flatnonzero(rec.s1 == int(Motion.OFF_TABLE)))
+    m = rec.s1 == _OFF
+    if not m.any():
+        return ()
+    return tuple(int(k) for k in np.flatnonzero(m))
 
 
 def cue_off_table(rec: ShotRecord) -> bool:
@@ -147,6 +243,19 @@ def frozen_at_start(rec: ShotRecord, table, R: float, eps: float):
     to_cue = (d <= 2 * R + eps) & rec.on0
     to_cue[c] = False
     return rails, to_cue
+
+
+def frozen_ball(rec: ShotRecord, table, R: float, eps: float, ball: int):
+    """(rail bitmask, frozen_to_cue) of one ball at the start (scalar form of
+    :func:`frozen_at_start`)."""
+    x, y = float(rec.pos0[ball, 0]), float(rec.pos0[ball, 1])
+    lim = R + eps
+    w, l = float(table.w), float(table.l)
+    m = ((y <= lim) << int(Rail.HEAD)) | ((y >= l - lim) << int(Rail.FOOT)) | \
+        ((x <= lim) << int(Rail.LEFT)) | ((x >= w - lim) << int(Rail.RIGHT))
+    c = rec.cue_ball
+    to_cue = bool(math.hypot(x - float(rec.pos0[c, 0]), y - float(rec.pos0[c, 1])) <= 2 * R + eps)
+    return int(m), to_cue
 
 
 def frozen_rule_satisfied(rec: ShotRecord, table, ball: int, t0: float, frozen_rails: int) -> bool:
@@ -180,16 +289,16 @@ def frozen_rule_satisfied(rec: ShotRecord, table, ball: int, t0: float, frozen_r
     return False
 
 
-def cue_left_kitchen_before_contact(rec: ShotRecord, table, t_contact: float) -> bool:
+def cue_left_kitchen_before_contact(rec: ShotRecord, table, t_contact: float, exact: bool = True) -> bool:
     """G-3.39 / GW-P4: did the cue-ball centre cross the head string before ``t_contact``
     (use ``inf`` for "at any time")?
 
-    Exact when the record carries ``ev_xy`` (position of ball i at each event): the cue
-    ball is beyond the head string at some event before the contact, or its final
-    position is beyond it. Without ``ev_xy``: beyond-the-string is inferred from a cushion
-    contact of the cue ball before ``t_contact`` on the foot rail or on a long-rail
-    segment/jaw lying wholly beyond the head string, or (for ``t_contact = inf``) from the
-    final position.
+    Exact when the record carries ``ev_xy`` (position of ball i at each event). Otherwise:
+    (1) a cushion contact of the cue ball before ``t_contact`` on a segment / jaw lying
+    wholly beyond the head string (foot rail, upper long rails), or for ``t_contact = inf``
+    a final position beyond it, proves the crossing; (2) else, when the record carries the
+    played ``shot`` and the physics is importable, the cue ball's path alone is re-simulated
+    and sampled (``_cue_crossed_resimulated``); (3) else not crossed.
     """
     c = rec.cue_ball
     hs = float(table.head_string_y)
@@ -200,6 +309,49 @@ def cue_left_kitchen_before_contact(rec: ShotRecord, table, t_contact: float) ->
         if np.any(rec.ev_xy[m, 1] >= hs):
             return True
         return False
+    if _cue_crossed_heuristic(rec, table, t_contact, hs):
+        return True
+    if not exact:
+        return False
+    res = _cue_crossed_resimulated(rec, table, t_contact, hs)
+    return bool(res) if res is not None else False
+
+
+def _cue_crossed_resimulated(rec: ShotRecord, table, t_contact: float, hs: float, n_samples: int = 24):
+    """Re-run the cue ball alone (its path before its first ball contact does not depend on
+    the other balls) with ``physics.simulate_batch(t_final=...)`` at sample times in
+    [0, t_contact] (every cue-ball event time plus a uniform grid) and report whether its
+    centre reached the head string. None if the record has no shot or physics is absent."""
+    if rec.shot is None:
+        return None
+    try:
+        import physics
+    except ImportError:
+        return None
+    if not isinstance(table, getattr(physics, "Table", ())):
+        return None
+    c = rec.cue_ball
+    t_end = t_contact
+    if not np.isfinite(t_end):
+        t_end = float(rec.ev_t[-1]) if rec.ev_t.size else 0.0
+    ev = rec.ev_t[(rec.ev_i == c) & (rec.ev_t < t_end)]
+    ts = np.unique(np.concatenate([ev, np.linspace(0.0, t_end, n_samples)]))
+    R = float(physics.BallParams().R)
+    rvw = np.zeros((ts.size, 1, 3, 3))
+    rvw[:, 0, 0, :2] = rec.pos0[c]
+    rvw[:, 0, 0, 2] = R
+    ys = []
+    try:
+        for t in ts:  # t_final is per call; the cue ball alone is cheap
+            res = physics.simulate(table, rvw[0], np.asarray(rec.shot, dtype=np.float64), t_final=float(t))
+            ys.append(float(res.rvw[0, 0, 1]))
+    except ValueError:
+        return None
+    return bool(max(ys) >= hs)
+
+
+def _cue_crossed_heuristic(rec: ShotRecord, table, t_contact: float, hs: float) -> bool:
+    c = rec.cue_ball
     m_s = (rec.ev_kind == _BC) & (rec.ev_i == c) & (rec.ev_t < t_contact)
     if m_s.any():
         seg = np.asarray(table.segments, dtype=np.float64).reshape(-1, 2, 2)

@@ -65,18 +65,32 @@ def to_obj(x: Any) -> Any:
     raise ValueError(f"serialize: cannot encode {type(x).__name__}")
 
 
+def _lookup(name: str):
+    cls = _TYPES.get(name)
+    if cls is None:
+        # discipline modules register their types on import: load them and retry
+        import importlib
+        for path in core.DISCIPLINE_PATHS.values():
+            try:
+                importlib.import_module(path.split(":")[0])
+            except Exception:  # a discipline module that does not import cannot hold the type
+                pass
+        cls = _TYPES.get(name)
+    return cls
+
+
 def from_obj(o: Any) -> Any:
     """Inverse of :func:`to_obj`."""
     if isinstance(o, list):
         return tuple(from_obj(v) for v in o)
     if isinstance(o, dict):
         if "__e__" in o:
-            cls = _TYPES.get(o["__e__"])
+            cls = _lookup(o["__e__"])
             if cls is None:
                 raise ValueError(f"serialize: unknown enum {o['__e__']!r}")
             return cls(o["v"])
         if "__t__" in o:
-            cls = _TYPES.get(o["__t__"])
+            cls = _lookup(o["__t__"])
             if cls is None:
                 raise ValueError(f"serialize: unknown type {o['__t__']!r}")
             kw = {k: from_obj(v) for k, v in o.items() if k != "__t__"}

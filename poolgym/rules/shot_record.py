@@ -41,6 +41,8 @@ except Exception:  # pragma: no cover - physics not built yet: same values as th
         SLIDING_STATIONARY = 9
         SLIDING_SPINNING = 10
 
+_POCKETED = int(Motion.POCKETED)
+
 __all__ = ["ShotRecord", "EventKind", "Motion", "record_to_obj", "record_from_obj"]
 
 
@@ -57,6 +59,8 @@ class ShotRecord:
         test G-3.39 when the physics provides it; None otherwise).
     cue_ball: row of the struck ball (0).
     status: physics status (0 OK, 1 event log overflow, 2 max iterations).
+    shot: optional (5,) shot actually played (after noise) -- lets queries re-run the
+        cue ball's path (G-3.39 kitchen crossing) with ``physics.simulate(t_final=...)``.
     """
 
     pos0: np.ndarray
@@ -71,6 +75,7 @@ class ShotRecord:
     ev_xy: Optional[np.ndarray] = None
     cue_ball: int = 0
     status: int = 0
+    shot: Optional[np.ndarray] = None
 
     @property
     def n_balls(self) -> int:
@@ -100,6 +105,26 @@ class ShotRecord:
             ev_xy=ev_xy,
             cue_ball=int(getattr(res, "cue_ball", 0)),
             status=int(getattr(res, "status", 0)),
+            shot=None if getattr(res, "shot", None) is None else np.asarray(res.shot, dtype=np.float64).reshape(5),
+        )
+
+    @classmethod
+    def from_batch(cls, batch, k: int) -> "ShotRecord":
+        """Record of table ``k`` of a ``physics.BatchResult`` (no intermediate SimResult)."""
+        n = int(batch.n_events[k])
+        return cls(
+            pos0=batch.rvw0[k, :, 0, :2],
+            on0=batch.s0[k] != _POCKETED,
+            pos1=batch.rvw[k, :, 0, :2],
+            s1=batch.s[k],
+            pocket=batch.pocket[k],
+            ev_t=batch.ev_t[k, :n],
+            ev_kind=batch.ev_kind[k, :n],
+            ev_i=batch.ev_i[k, :n],
+            ev_j=batch.ev_j[k, :n],
+            cue_ball=int(batch.cue_ball[k]),
+            status=int(batch.status[k]),
+            shot=batch.shot[k],
         )
 
     @classmethod
@@ -166,6 +191,8 @@ def record_to_obj(rec: ShotRecord) -> dict:
         "ev": [[float(t), int(k), int(i), int(j)] for t, k, i, j in zip(rec.ev_t, rec.ev_kind, rec.ev_i, rec.ev_j)],
         "cue_ball": int(rec.cue_ball), "status": int(rec.status),
     }
+    if rec.shot is not None:
+        out["shot"] = np.asarray(rec.shot).tolist()
     if rec.ev_xy is not None:
         out["ev_xy"] = np.asarray(rec.ev_xy).tolist()
     return out
@@ -180,4 +207,5 @@ def record_from_obj(o: dict) -> ShotRecord:
         ev_kind=ev[:, 1].astype(np.int8), ev_i=ev[:, 2].astype(np.int16), ev_j=ev[:, 3].astype(np.int16),
         ev_xy=None if o.get("ev_xy") is None else np.asarray(o["ev_xy"], np.float64),
         cue_ball=int(o.get("cue_ball", 0)), status=int(o.get("status", 0)),
+        shot=None if o.get("shot") is None else np.asarray(o["shot"], np.float64),
     )

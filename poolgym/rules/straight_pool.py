@@ -500,7 +500,8 @@ class StraightPool(DisciplineBase):
         jumped_obj = tuple(b for b in q.jumped_off_table(rec) if b != rec.cue_ball)
         cue_gone = q.cue_scratched(rec) or q.cue_off_table(rec)
         called = action.called_ball
-        call_made = called is not None and int(rec.pocket[called]) == int(action.called_pocket)
+        call_made = (called is not None and not action.safety
+                     and int(rec.pocket[called]) == int(action.called_pocket))
         refs = []
         nc_code = 0
         third_by_nc = False

@@ -768,7 +768,21 @@ def test_config_validation_and_json():
 
 def test_wrong_discipline_state_rejected():
     """Bad actions: a nine-ball state is not an eight-ball state; an unknown action type
-    raises; options outside an option phase raise. State unchanged."""
+    raises; options outside an option phase raise; a shot while an option is pending
+    raises. State unchanged."""
+    nine = get_discipline("nine_ball").initial_state(None, seed=0)
+    with pytest.raises(IllegalActionError):
+        D.apply(nine, PlaceCueBall(0.6, 0.3))
+    b = ready_break()
+    pending, _ = D.apply_shot_record(b, BREAK, record(b, hit=apex(b), obj_rails=(1,)))
+    before = snapshot(pending)
+    with pytest.raises(IllegalActionError):
+        D.apply(pending, call(1, 0))
+    with pytest.raises(IllegalActionError):
+        D.apply(pending, ChooseOption(Option.SPOT_EIGHT_AND_PLAY))
+    with pytest.raises(IllegalActionError):
+        D.apply(pending, ChooseOption("accept_table"))
+    assert snapshot(pending) == before
     s = play()
     before = snapshot(s)
     with pytest.raises(IllegalActionError):

@@ -8,6 +8,7 @@ spotted), exactly one seat acts and has a legal action, groups are consistent, n
 balls overlap, the state round-trips through JSON, and the game terminates.
 """
 import math
+import os
 
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ from poolgym.rules import (ChooseOption, CueBallPlacement, GameState, IllegalAct
                            PlaceCueBall, ShotAction)
 from poolgym.rules.eight_ball import EIGHT, EightBallConfig, LossReason, EightOnBreak, JumpedObjectBalls, legal_object_balls
 from poolgym.rules.game import get_discipline
-from poolgym.rules.geometry import ball_radius, placement_error
+from poolgym.rules.geometry import Rail, ball_radius, placement_error
 
 physics = pytest.importorskip("physics")
 if not hasattr(physics, "simulate"):  # pragma: no cover - physics still being written
@@ -49,6 +50,8 @@ def random_action(state, rng):
         return ChooseOption(spec.options[rng.integers(len(spec.options))])
     if spec.must_place:
         return random_placement(state, rng)
+    if spec.phase is Phase.LAG:  # G-3.6: toward the foot rail and back
+        return ShotAction(V0=float(rng.uniform(1.5, 3.5)), phi=float(90.0 + rng.normal(0, 1.0)))
     P = state.positions()
     cue = P[0]
     targets = spec.target_balls
@@ -63,7 +66,7 @@ def random_action(state, rng):
         phi = rng.uniform(0, 360)
     V0 = float(rng.uniform(0.5, 5.0))
     a, b_ = (float(v) for v in rng.uniform(-0.3, 0.3, 2))
-    if rng.random() < 0.1:
+    if rng.random() < 0.1 or (spec.call_required and not spec.callable_balls):
         return ShotAction(V0=V0, phi=float(phi), a=a, b=b_, safety=True)
     if spec.callable_balls and (spec.call_required or rng.random() < 0.5):
         cb = int(spec.callable_balls[rng.integers(len(spec.callable_balls))])
@@ -123,7 +126,7 @@ def play_game(seed, config=None, max_actions=3000):
     raise AssertionError(f"game {seed} did not end in {max_actions} actions")
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(12))
 def test_random_games_terminate_with_invariants(seed):
     """Seeded random games under the real physics end (win, loss or the max_shots draw)
     and keep every invariant; the same seed replays identically."""
@@ -138,7 +141,7 @@ def test_random_games_terminate_with_invariants(seed):
     EightBallConfig(eight_on_break=EightOnBreak.INFORMAL_OPPONENT_OPTION, jumped_object_balls=JumpedObjectBalls.SPOT,
                     require_call_every_shot=False, stalemate_innings=4, three_foul_loss=True),
     EightBallConfig(table="7ft", rack_pattern="alternating", group_assignment="first_ball_pocketed_on_break",
-                    max_shots=60),
+                    max_shots=60, lag=True),
 ], ids=["informal-options", "7ft-alternating"])
 def test_random_games_variants(config):
     """Random games with the informal variants (C-01, C-02, C-04, C-11, C-59, 8B-4.2
@@ -149,10 +152,72 @@ def test_random_games_variants(config):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("POOLGYM_SLOW"), reason="set POOLGYM_SLOW=1 (1000 games, ~3-5 min)")
 def test_many_random_games():
-    """Slow: 100 seeded random games (run with ``-m slow``)."""
+    """Slow: 1000 seeded random games (3-5 minutes on one core):
+    ``POOLGYM_SLOW=1 python -m pytest -m slow tests/rules/test_eight_ball_random.py``."""
     ends = {"win": 0, "draw": 0}
-    for seed in range(1000, 1100):
+    for seed in range(1000, 2000):
         s, _, _ = play_game(seed)
         ends["draw" if s.winner is None else "win"] += 1
     assert ends["win"] > 0
+
+
+def _fuzz_state(rng):
+    """A random legal-looking position: break, or play with a random subset of balls, random
+    groups, cue ball in position or in hand (kitchen / anywhere)."""
+    from poolgym.rules.testing import make_state
+    if rng.random() < 0.25:
+        s = D.initial_state(None, seed=int(rng.integers(1 << 30)))
+        return D.apply(s, PlaceCueBall(float(rng.uniform(0.1, 1.1)), float(rng.uniform(0.1, 0.6))))[0]
+    balls = {}
+    cols = rng.permutation(15)
+    for k, b in enumerate(range(1, 16)):
+        if b == EIGHT or rng.random() < 0.6:
+            balls[b] = (0.15 + 0.2 * (cols[k] % 5) + rng.uniform(-0.02, 0.02), 0.9 + 0.3 * (cols[k] // 5))
+    groups = [(0, 0), (1, 2), (2, 1)][rng.integers(3)]
+    where = [CueBallPlacement.IN_POSITION, CueBallPlacement.IN_HAND_ANYWHERE, CueBallPlacement.IN_HAND_KITCHEN][
+        rng.integers(3)]
+    cue = (0.635, 0.4) if where is CueBallPlacement.IN_POSITION else None
+    s = make_state("eight_ball", balls, cue, config=EightBallConfig(), groups=groups, cue_ball=where,
+                   seat=int(rng.integers(2)))
+    if cue is None:
+        s = D.apply(s, PlaceCueBall(0.635, 0.3))[0]
+    return s
+
+
+def test_fuzz_hand_built_records_never_crash():
+    """Random shot outcomes (first ball, cushions, pockets, scratches, jumped balls) on
+    random positions: the referee never raises and its result is a consistent state
+    (balls that left the table are exactly the pocketed/jumped ones, JSON round trip)."""
+    from poolgym.rules.testing import record
+    rng = np.random.default_rng(2024)
+    for _ in range(400):
+        s = _fuzz_state(rng)
+        spec = D.legal_actions(s)
+        on = list(s.balls_on_table())
+        hit = int(rng.choice(on)) if on and rng.random() < 0.9 else None
+        pk = {int(b): int(rng.integers(6)) for b in on if rng.random() < 0.15}
+        off = tuple(int(b) for b in on if b not in pk and rng.random() < 0.04)
+        if rng.random() < 0.05:
+            off = off + (0,)
+        rails = tuple(int(b) for b in on if rng.random() < 0.3)
+        rec = record(s, hit=hit, obj_rails=rails, pocketed=pk, off_table=off,
+                     scratch=int(rng.integers(6)) if (rng.random() < 0.1 and 0 not in off) else None,
+                     cue_rail=Rail.LEFT if rng.random() < 0.3 else None)
+        if s.phase is Phase.BREAK:
+            act = ShotAction(V0=8.0, phi=90.0)
+        elif rng.random() < 0.15 or not spec.callable_balls:
+            act = ShotAction(V0=2.0, phi=0.0, safety=True)
+        else:
+            act = ShotAction(V0=2.0, phi=0.0, called_ball=int(rng.choice(spec.callable_balls)),
+                             called_pocket=int(rng.integers(6)))
+        s2, v = D.apply_shot_record(s, act, rec)
+        assert GameState.from_json(s2.to_json()) == s2
+        gone = {b for b in on if not s2.on_table[b]}
+        left = set(pk) | set(b for b in off if b != 0)
+        assert gone == left - set(v.spotted) or s2.phase is Phase.BREAK
+        assert v.next_seat == s2.seat_to_act
+        if s2.phase is not Phase.GAME_OVER:
+            spec2 = D.legal_actions(s2)
+            assert spec2.can_shoot or spec2.must_place or spec2.options

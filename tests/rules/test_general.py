@@ -568,3 +568,20 @@ def test_warning_state_visible():
     s2, _ = D.apply_shot_record(s, SHOT, record(s))
     assert s2.consecutive_fouls == (1, 0)
     assert GameState.from_json(s2.to_json()).consecutive_fouls == (1, 0)
+
+
+def test_lag_crossing_detected_on_path():
+    """G-3.6 (a) / GB-5 (1): a lag ball that crosses the long string and comes back is
+    detected on its re-simulated path (real physics), not only by its final position."""
+    physics = pytest.importorskip("physics")
+    from poolgym.rules.game import simulate_record
+    s = D.initial_state(NineBallConfig(lag=True), seed=1)
+    lag_state = D._lag_state(s)
+    x0, y0 = general.lag_start_position(0, T, R)
+    # straight up the table: stays in its lane
+    r = simulate_record(lag_state, ShotAction(V0=2.3, phi=90.0), only=(0,))
+    assert general._lag_path_x(r, T).max() < T.w / 2
+    # angled across the long string toward the right rail and back off it
+    r = simulate_record(lag_state, ShotAction(V0=2.0, phi=60.0), only=(0,))
+    xs = general._lag_path_x(r, T)
+    assert xs.max() > T.w / 2 and general.lag_outcome(r, T, R, 0) == -1.0

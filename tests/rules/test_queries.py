@@ -85,3 +85,56 @@ def test_from_sim_real_physics():
     r = ShotRecord.from_sim(res)
     assert q.first_ball_hit(r) == 1 and r.ev_kind[0] == int(EventKind.STRIKE)
     assert r.pos0.shape == (3, 2) and r.on0.all()
+
+
+def test_kitchen_crossing_resimulated_with_physics():
+    """G-3.39: with a simulated record (which carries the played shot) the cue ball's path
+    before its first contact is re-simulated: a kick off the lower long rail beyond the
+    head string that returns to a kitchen ball crosses; a direct backward shot does not."""
+    physics = pytest.importorskip("physics")
+    from poolgym.rules.game import simulate_record
+    from poolgym.rules.testing import make_state
+    from poolgym.rules import Phase, CueBallPlacement, ShotAction
+    hs = float(T.head_string_y)
+    s = make_state("nine_ball", {1: (0.25, 0.3), 2: (1.0, 2.0)}, (0.9, 0.45), phase=Phase.PLAY,
+                   cue_ball=CueBallPlacement.IN_HAND_KITCHEN)
+    # aim at the left rail at y = 0.95 (beyond the head string): comes back down toward ball 1
+    phi = float(np.degrees(np.arctan2(0.95 - 0.45, R - 0.9)))
+    r = simulate_record(s, ShotAction(2.0, phi))
+    first, t = q.first_contact(r)
+    assert r.shot is not None
+    assert q._cue_crossed_resimulated(r, T, t if first is not None else np.inf, hs) is True
+    r = simulate_record(s, ShotAction(1.0, float(np.degrees(np.arctan2(0.3 - 0.45, 0.25 - 0.9)))))
+    first, t = q.first_contact(r)
+    assert first == 1 and not q.cue_left_kitchen_before_contact(r, T, t)
+
+
+def test_shot_facts_agree_with_single_queries():
+    """The one-pass ShotFacts (fast path) equals the single queries on simulated shots."""
+    pytest.importorskip("physics")
+    from poolgym.rules import Phase, ShotAction, get_discipline
+    from poolgym.rules.game import simulate_record
+    from poolgym.rules.testing import random_action
+
+    d = get_discipline("nine_ball")
+    n = 0
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        s = d.initial_state(None, seed)
+        while s.phase is not Phase.GAME_OVER:
+            a = random_action(s, rng)
+            if not isinstance(a, ShotAction):
+                s, _ = d.apply(s, a)
+                continue
+            r = simulate_record(s, a)
+            low = (s.lowest_ball(),)
+            f = q.shot_facts(r, T, low, 1e-4)
+            assert (f.first, f.t0) == q.first_contact(r, low, 1e-4) or (f.first is None and q.first_contact(r)[0] is None)
+            assert f.pocketed == q.pocketed(r) and f.jumped == q.jumped_off_table(r)
+            assert f.cue_pocketed == q.cue_scratched(r) and f.cue_off == q.cue_off_table(r)
+            assert sorted(f.object_balls_to_rail()) == q.balls_to_rail(r, T).tolist()
+            if f.first is not None:
+                assert f.rails_after(f.t0) == q.rails_after_first_contact(r, T, f.t0)
+            s, _ = d.apply_shot_record(s, a, r)
+            n += 1
+    assert n > 20

@@ -52,7 +52,7 @@ import math
 from numba import njit
 
 #: nominal RK4 steps per phase (compression, restitution)
-N_STEPS = 40
+N_STEPS = 24
 #: slip speeds below SLIP_TOL * (|v| + R |w|) count as zero (stick test)
 SLIP_TOL = 1e-9
 #: a sliding contact whose slip falls below CAPTURE_TOL * (|v| + R |w|) sticks if it can
@@ -147,9 +147,8 @@ def _rates(vx, vy, wx, wy, wz, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_w, tol):
 
 
 @njit(cache=True)
-def _rk4(vx, vy, wx, wy, wz, E, h, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_w, tol):
-    """One classical RK4 step of size h in P for the state (v, w, E)."""
-    k1 = _rates(vx, vy, wx, wy, wz, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_w, tol)
+def _rk4(vx, vy, wx, wy, wz, E, h, k1, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_w, tol):
+    """One classical RK4 step of size h in P for the state (v, w, E); k1 = rates at the start."""
     hh = 0.5 * h
     k2 = _rates(vx + hh * k1[0], vy + hh * k1[1], wx + hh * k1[2], wy + hh * k1[3],
                 wz + hh * k1[4], oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_w, tol)
@@ -167,14 +166,27 @@ def _rk4(vx, vy, wx, wy, wz, E, h, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_w, t
 
 
 @njit(cache=True)
-def _landing(sx, sy, dsx, dsy, tol):
-    """Step keeping a shrinking slip speed at >= 20% of its value (inf if not shrinking)."""
+def _landing(sx, sy, dsx, dsy, tol, stiff):
+    """Step limit set by a contact's slip (inf if it does not limit the step).
+
+    Sliding friction pulls the slip towards its own direction at a rate ``stiff / |slip|``
+    (``stiff`` = 3.5 mu / M, the slip's response to its own friction): the step keeps that
+    product below 0.5. The slip direction may turn by at most ~0.25 rad per step (it turns fast
+    when the slip passes close to zero), and a shrinking slip speed may fall by at most 80% per
+    step, so that a vanishing slip is approached geometrically and no RK4 stage sees it pass by
+    the origin.
+    """
     n = math.sqrt(sx * sx + sy * sy)
+    h = math.inf
     if n > tol:
+        h = 0.5 * n / stiff
+        perp = abs(sx * dsy - sy * dsx) / n
+        if perp > 0.0:
+            h = min(h, 0.25 * n / perp)
         r = (sx * dsx + sy * dsy) / n
         if r < 0.0:
-            return 0.8 * n / -r
-    return math.inf
+            h = min(h, 0.8 * n / -r)
+    return h
 
 
 @njit(cache=True)
@@ -183,7 +195,7 @@ def _advance(vx, vy, wx, wy, wz, E, oIx, oIy, oCx, oCy, h_nom, phase, E_end,
     """One step of the event-landing integrator; returns the new state and offsets.
 
     Chooses the step (nominal, shortened to approach a vanishing slip geometrically and to land
-    on the end of the phase by a Newton step), takes it with RK4, then lets every sliding contact
+    on the end of the phase by a Newton step, signed in restitution), takes it with RK4, then lets every sliding contact
     whose slip fell below ``cap`` stick if the stick friction fits in its cone.
     """
     d = _rates(vx, vy, wx, wy, wz, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_w, tol)
@@ -193,14 +205,24 @@ def _advance(vx, vy, wx, wy, wz, E, oIx, oIy, oCx, oCy, h_nom, phase, E_end,
     sCx = vx - wy * R - oCx
     sCy = vy + wx * R - oCy
     step = min(step, _landing(sIx, sIy, d[0] + d[3] * R * s - d[4] * R * c,
-                              -d[1] * s + d[2] * R, tol))
-    step = min(step, _landing(sCx, sCy, d[0] - d[3] * R, d[1] + d[2] * R, tol))
+                              -d[1] * s + d[2] * R, tol, 3.5 * mu_w / M))
+    step = min(step, _landing(sCx, sCy, d[0] - d[3] * R, d[1] + d[2] * R, tol,
+                              3.5 * mu_s * (s + mu_w * c) / M))
     if phase == 0:
         if d[1] < 0.0 and vy / -d[1] <= step:
             step = vy / -d[1]
-    elif d[5] < 0.0 and (E - E_end) / -d[5] <= step:
-        step = (E - E_end) / -d[5]
-    vx, vy, wx, wy, wz, E = _rk4(vx, vy, wx, wy, wz, E, step, oIx, oIy, oCx, oCy,
+    else:
+        # E(P + h) ~ E + E' h + E'' h^2 / 2 = E_end, E' = v_y c < 0, E'' = c dv_y/dP; the root
+        # is signed so that an overshoot is stepped back
+        C = E - E_end
+        B = d[5]
+        A2 = 0.5 * c * d[1]
+        disc = B * B - 4.0 * A2 * C
+        if B < 0.0 and disc > 0.0:
+            h_end = 2.0 * C / (-B + math.sqrt(disc))
+            if h_end <= step:
+                step = h_end
+    vx, vy, wx, wy, wz, E = _rk4(vx, vy, wx, wy, wz, E, step, d, oIx, oIy, oCx, oCy,
                                  M, R, s, c, mu_s, mu_w, tol)
     # capture: a nearly vanished slip sticks when the cone allows it
     sIx = vx + wy * R * s - wz * R * c
@@ -262,7 +284,7 @@ def solve_frame(vx, vy, wx, wy, wz, M, R, h, ee, mu_s, mu_w):
     E_end = (1.0 - ee * ee) * Wc
     h_nom = h_nom * ee
     E_tol = 1e-13 * Wc
-    while steps < MAX_STEPS and E - E_end > E_tol and h_nom > 0.0:
+    while steps < MAX_STEPS and abs(E - E_end) > E_tol and h_nom > 0.0:
         steps += 1
         vx, vy, wx, wy, wz, E, oIx, oIy, oCx, oCy = _advance(
             vx, vy, wx, wy, wz, E, oIx, oIy, oCx, oCy, h_nom, 1, E_end,

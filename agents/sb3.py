@@ -1,0 +1,355 @@
+"""Stable-Baselines3 glue: PPO, SAC and MaskablePPO training with tuned defaults, evaluation on
+seeded positions, and `SB3Agent`, which makes a trained policy an `Agent`.
+
+Training (`train`) runs on the native batched SB3 vector env (`poolgym.envs.sb3.NativeSB3VecEnv`,
+one `physics.simulate_batch` call per round of shots), writes TensorBoard logs under
+``<out>/tb``, saves checkpoints ``<out>/checkpoints/model_<steps>.zip`` every
+`checkpoint_every` steps and ``<out>/model.zip`` at the end, and records a learning curve
+(`eval_every` steps: success rate and mean return of the deterministic policy on
+`eval_episodes` seeded positions that are disjoint from the test seeds).
+
+Reproducibility: SB3's `seed`, seeded tables, `torch.set_num_threads(1)` and deterministic
+evaluation make a rerun give identical numbers on the same machine and library versions.
+
+Default hyperparameters (`DEFAULTS`) per (algorithm, env id) were tuned on this code base for
+short CPU budgets; ``hyperparams`` overrides any of them. MaskablePPO uses the env's discrete
+macro actions (``action_mode="macro"``, `action_masks()`).
+
+`SB3Agent` plays any discipline: it encodes the seat's observation with the env's public codec
+(`poolgym.envs.codec.Codec`) and decodes the policy output into rules actions. A policy trained
+on the one-ball pot drill (``poolgym/PotDrill-v0``) is used in full games as a *shot maker*: for
+the shot, it sees the cue ball and the object ball the geometric player would choose (as a pot
+drill position), and its stroke is played with that ball called; placements, options, breaks
+and safeties are the geometric player's.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from agents.base import Observation
+from agents.geometric import GeometricAgent
+from agents.view import Decision, view_of
+
+ALGOS = ("ppo", "sac", "maskable_ppo")
+
+#: Tuned defaults: (algo, env id) -> kwargs of the SB3 constructor; "*" = any env.
+DEFAULTS: dict[tuple[str, str], dict] = {
+    ("ppo", "poolgym/PotDrill-v0"): dict(
+        n_steps=256, batch_size=512, n_epochs=10, learning_rate=1e-3, gamma=0.0, gae_lambda=1.0,
+        ent_coef=0.0, clip_range=0.2, policy_kwargs=dict(net_arch=[128, 128], log_std_init=-1.0)),
+    ("maskable_ppo", "poolgym/PotDrill-v0"): dict(
+        n_steps=128, batch_size=256, n_epochs=10, learning_rate=1e-3, gamma=0.0, gae_lambda=1.0,
+        ent_coef=0.0, policy_kwargs=dict(net_arch=[128, 128])),
+    ("sac", "poolgym/PotDrill-v0"): dict(
+        learning_rate=1e-3, buffer_size=200_000, learning_starts=2000, batch_size=256, gamma=0.0,
+        train_freq=1, gradient_steps=1, policy_kwargs=dict(net_arch=[128, 128])),
+    ("ppo", "*"): dict(n_steps=256, batch_size=256, n_epochs=10, learning_rate=3e-4, gamma=0.99,
+                       gae_lambda=0.95, ent_coef=0.0, policy_kwargs=dict(net_arch=[256, 256])),
+    ("maskable_ppo", "*"): dict(n_steps=256, batch_size=256, n_epochs=10, learning_rate=3e-4, gamma=0.99,
+                                gae_lambda=0.95, policy_kwargs=dict(net_arch=[256, 256])),
+    ("sac", "*"): dict(learning_rate=3e-4, buffer_size=300_000, learning_starts=5000, batch_size=256,
+                       gamma=0.99, policy_kwargs=dict(net_arch=[256, 256])),
+}
+
+
+def default_hyperparams(algo: str, env_id: str) -> dict:
+    """The tuned defaults for `algo` on `env_id` (a copy)."""
+    if algo not in ALGOS:
+        raise ValueError(f"algo: expected one of {ALGOS}, got {algo!r}")
+    import copy
+
+    return copy.deepcopy(DEFAULTS.get((algo, env_id), DEFAULTS[(algo, "*")]))
+
+
+def _algo_class(algo: str):
+    if algo == "ppo":
+        from stable_baselines3 import PPO
+
+        return PPO
+    if algo == "sac":
+        from stable_baselines3 import SAC
+
+        return SAC
+    if algo == "maskable_ppo":
+        from sb3_contrib import MaskablePPO
+
+        return MaskablePPO
+    raise ValueError(f"algo: expected one of {ALGOS}, got {algo!r}")
+
+
+def make_vec_env(env_id: str, n_envs: int, seed: int, env_kwargs: dict | None = None, algo: str = "ppo"):
+    """Native batched SB3 VecEnv of `env_id` (macro actions for MaskablePPO)."""
+    from poolgym.envs.sb3 import NativeSB3VecEnv
+
+    kw = dict(env_kwargs or {})
+    if algo == "maskable_ppo":
+        kw.setdefault("action_mode", "macro")
+    return NativeSB3VecEnv(env_id, num_envs=int(n_envs), seed=int(seed), **kw)
+
+
+@dataclass
+class EvalResult:
+    """Deterministic-policy evaluation on seeded positions."""
+
+    episodes: int
+    mean_return: float
+    success_rate: float  # fraction of episodes with a positive return (PotDrill: pocketed)
+
+    def as_dict(self) -> dict:
+        return dict(episodes=self.episodes, mean_return=self.mean_return, success_rate=self.success_rate)
+
+
+def evaluate(model, env_id: str, episodes: int, seed: int, env_kwargs: dict | None = None,
+             algo: str = "ppo", n_envs: int = 100, deterministic: bool = True) -> EvalResult:
+    """Play `episodes` episodes from seeded positions (table i of the batch seeded seed + i; later
+    episodes continue each table's stream) and report the mean return and the success rate."""
+    n_envs = int(min(n_envs, episodes))
+    venv = make_vec_env(env_id, n_envs, seed, env_kwargs, algo)
+    try:
+        obs = venv.reset()
+        returns: list[float] = []
+        ep_ret = np.zeros(n_envs)
+        quota = [episodes // n_envs + (1 if i < episodes % n_envs else 0) for i in range(n_envs)]
+        counts = [0] * n_envs
+        while len(returns) < episodes:
+            if algo == "maskable_ppo":
+                masks = np.stack(venv.env_method("action_masks")) if False else venv.action_masks()
+                act, _ = model.predict(obs, deterministic=deterministic, action_masks=masks)
+            else:
+                act, _ = model.predict(obs, deterministic=deterministic)
+            obs, rew, done, _ = venv.step(act)
+            ep_ret += rew
+            for i in np.flatnonzero(done):
+                if counts[i] < quota[i]:
+                    returns.append(float(ep_ret[i]))
+                    counts[i] += 1
+                ep_ret[i] = 0.0
+    finally:
+        venv.close()
+    r = np.array(returns[:episodes])
+    return EvalResult(len(r), float(r.mean()) if len(r) else 0.0, float((r > 0).mean()) if len(r) else 0.0)
+
+
+def _latest_checkpoint(ckpt_dir: str):
+    if not os.path.isdir(ckpt_dir):
+        return None, 0
+    best, steps = None, 0
+    for f in os.listdir(ckpt_dir):
+        if f.startswith("model_") and f.endswith(".zip"):
+            try:
+                n = int(f[6:-4])
+            except ValueError:
+                continue
+            if n > steps:
+                best, steps = os.path.join(ckpt_dir, f), n
+    return best, steps
+
+
+def train(env_id: str, algo: str = "ppo", total_timesteps: int = 20_000, seed: int = 0, out_dir: str = "runs/train",
+          n_envs: int = 8, hyperparams: dict | None = None, env_kwargs: dict | None = None,
+          checkpoint_every: int = 10_000, eval_every: int = 5_000, eval_episodes: int = 50,
+          eval_seed: int = 1_000_000, progress: bool = False, resume: bool = True,
+          torch_threads: int = 1, tensorboard: bool = True) -> dict:
+    """Train `algo` on `env_id`; returns {"model": path, "curve": rows, "timesteps": n}.
+
+    The learning curve is written to ``<out_dir>/learning_curve.csv`` (timesteps, eval success
+    rate, eval mean return, training episode mean return). If `resume` and checkpoints exist,
+    training continues from the latest one (the curve keeps its earlier rows).
+    """
+    import torch
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    torch.set_num_threads(int(torch_threads))
+    os.makedirs(out_dir, exist_ok=True)
+    ckpt_dir = os.path.join(out_dir, "checkpoints")
+    os.makedirs(ckpt_dir, exist_ok=True)
+    curve_path = os.path.join(out_dir, "learning_curve.csv")
+    cls = _algo_class(algo)
+    hp = default_hyperparams(algo, env_id)
+    hp.update(hyperparams or {})
+    venv = make_vec_env(env_id, n_envs, seed, env_kwargs, algo)
+    tb = os.path.join(out_dir, "tb") if tensorboard else None
+    if tb is not None:
+        try:
+            import tensorboard  # noqa: F401
+        except ImportError:  # pragma: no cover - optional
+            tb = None
+    ckpt, done_steps = _latest_checkpoint(ckpt_dir) if resume else (None, 0)
+    rows: list[dict] = []
+    if ckpt is not None:
+        model = cls.load(ckpt, env=venv, tensorboard_log=tb)
+        if os.path.exists(curve_path):
+            with open(curve_path) as f:
+                rows = [r for r in csv.DictReader(f) if int(r["timesteps"]) <= done_steps]
+    else:
+        model = cls("MlpPolicy", venv, seed=int(seed), verbose=0, tensorboard_log=tb, **hp)
+
+    def write_curve():
+        with open(curve_path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=["timesteps", "eval_success_rate", "eval_mean_return",
+                                              "train_mean_return"], lineterminator="\n")
+            w.writeheader()
+            for r in rows:
+                w.writerow(r)
+
+    class Curve(BaseCallback):
+        """Learning-curve points and checkpoints at fixed timestep marks."""
+
+        def __init__(self):
+            super().__init__()
+            self.next_eval = (done_steps // eval_every + 1) * eval_every
+            self.next_ckpt = (done_steps // checkpoint_every + 1) * checkpoint_every
+            self.ep_returns: list[float] = []
+            self.acc = np.zeros(n_envs)
+
+        def _on_step(self) -> bool:
+            rew = self.locals.get("rewards")
+            dones = self.locals.get("dones")
+            if rew is not None and dones is not None:
+                self.acc += np.asarray(rew, float)
+                for i in np.flatnonzero(dones):
+                    self.ep_returns.append(float(self.acc[i]))
+                    self.acc[i] = 0.0
+            n = self.num_timesteps
+            if n >= self.next_eval:
+                ev = evaluate(self.model, env_id, eval_episodes, eval_seed, env_kwargs, algo)
+                tr = float(np.mean(self.ep_returns)) if self.ep_returns else 0.0
+                self.ep_returns = []
+                rows.append(dict(timesteps=n, eval_success_rate=f"{ev.success_rate:.6f}",
+                                 eval_mean_return=f"{ev.mean_return:.6f}", train_mean_return=f"{tr:.6f}"))
+                self.logger.record("eval/success_rate", ev.success_rate)
+                write_curve()
+                self.next_eval += eval_every
+            if n >= self.next_ckpt:
+                self.model.save(os.path.join(ckpt_dir, f"model_{n}.zip"))
+                self.next_ckpt += checkpoint_every
+            return True
+
+    remaining = max(int(total_timesteps) - done_steps, 0)
+    if remaining > 0:
+        model.learn(total_timesteps=remaining, callback=Curve(), progress_bar=bool(progress),
+                    reset_num_timesteps=ckpt is None, tb_log_name=algo)
+    path = os.path.join(out_dir, "model.zip")
+    model.save(path)
+    write_curve()
+    venv.close()
+    return dict(model=path, curve=rows, timesteps=int(model.num_timesteps))
+
+
+def load(path: str, algo: str = "ppo"):
+    """Load a saved model (no env attached)."""
+    return _algo_class(algo).load(path, device="cpu")
+
+
+class SB3Agent(GeometricAgent):
+    """A trained SB3 policy as an `Agent` (see module docstring).
+
+    Args:
+        seed: RNG seed (used by the geometric fallbacks).
+        model: a path to a saved model (.zip) or a loaded SB3 model.
+        algo: 'ppo', 'sac' or 'maskable_ppo' (how to load `model` from a path).
+        env_id: the id the policy was trained on (decides the encoding: the pot drill's
+            two-ball layout, or the full discipline).
+        env_kwargs: kwargs the training env had (phi_mode, action_mode).
+        deterministic: use the policy's mean / mode action.
+    """
+
+    name = "sb3"
+
+    def __init__(self, seed: int | None = None, model: Any = None, algo: str = "ppo",
+                 env_id: str = "poolgym/PotDrill-v0", env_kwargs: dict | None = None,
+                 deterministic: bool = True, noise="icga"):
+        super().__init__(seed=seed, noise=noise)
+        if model is None:
+            raise ValueError("model: SB3Agent needs a trained model (a path or an SB3 model)")
+        self.model = load(model, algo) if isinstance(model, (str, os.PathLike)) else model
+        self.algo = algo
+        self.env_id = env_id
+        self.env_kwargs = dict(env_kwargs or {})
+        self.deterministic = bool(deterministic)
+        self._codecs: dict = {}
+
+    def _codec(self, discipline: str, n_balls: int, n_players: int, table):
+        key = (discipline, id(table))
+        c = self._codecs.get(key)
+        if c is None:
+            from poolgym.envs.codec import Codec
+
+            max_shots = 1 if self.env_id.endswith("PotDrill-v0") else int(self.env_kwargs.get("max_shots", 100))
+            c = Codec(n_balls, n_players, table, phi_mode=self.env_kwargs.get("phi_mode", "relative"),
+                      max_shots=max_shots)
+            self._codecs[key] = c
+        return c
+
+    def _predict(self, o: np.ndarray, mask=None):
+        if self.algo == "maskable_ppo":
+            a, _ = self.model.predict(o, deterministic=self.deterministic, action_masks=mask)
+        else:
+            a, _ = self.model.predict(o, deterministic=self.deterministic)
+        return a
+
+    def act(self, obs: Observation):
+        v = view_of(obs)
+        drill = self.env_id.endswith("PotDrill-v0")
+        if drill:
+            if v.decision is not Decision.SHOOT or v.is_break or v.is_lag or v.options:
+                return super().act(obs)
+            return self._drill_shot(obs, v)
+        return self._full_policy(obs)
+
+    def _full_policy(self, obs: Observation):
+        state, spec = obs.state, obs.spec
+        c = self._codec(obs.discipline, state.n_balls, state.n_players, obs.table)
+        o = c.encode(state, spec, obs.seat)
+        if self.algo == "maskable_ppo":
+            mask = c.macro_mask(state, spec)
+            acts = c.decode_macro(int(self._predict(o, mask)), state, spec)
+        else:
+            acts = c.decode_box(self._predict(o), state, spec)
+        return acts[0]
+
+    def _drill_shot(self, obs: Observation, v):
+        """Pot-drill policy as the shot maker: cue ball + the geometric player's chosen ball."""
+        from poolgym.envs.drills import PotDrill
+        from poolgym.rules.core import ShotAction
+
+        cands = self.candidates(v)
+        if not cands or cands[0].p_make < self.min_p:
+            return super().act(obs)
+        best = cands[0]
+        drill = _pot_drill()
+        st = drill.initial_state(drill.default_config(), 0)
+        st = st.replace(pos=(float(v.balls[0][0]), float(v.balls[0][1]),
+                             float(v.balls[best.ball][0]), float(v.balls[best.ball][1])),
+                        on_table=(True, True))
+        spec = drill.legal_actions(st)
+        c = self._codec("pot_drill", 2, 1, obs.table)
+        o = c.encode(st, spec, 0)
+        if self.algo == "maskable_ppo":
+            acts = c.decode_macro(int(self._predict(o, c.macro_mask(st, spec))), st, spec)
+        else:
+            acts = c.decode_box(self._predict(o), st, spec)
+        shot = [a for a in acts if isinstance(a, ShotAction)][0]
+        call = v.call_required or bool(v.callable_balls)
+        _ = PotDrill
+        return ShotAction(V0=shot.V0, phi=shot.phi, theta=shot.theta, a=shot.a, b=shot.b,
+                          called_ball=best.ball if call else None,
+                          called_pocket=best.pocket if call else None)
+
+
+_DRILL = None
+
+
+def _pot_drill():
+    global _DRILL
+    if _DRILL is None:
+        from poolgym.envs.drills import PotDrill
+
+        _DRILL = PotDrill()
+    return _DRILL

@@ -1,0 +1,209 @@
+"""`search`: sample shots around the geometric ones, simulate them all in one batch, score the
+outcomes by the next shot's quality.
+
+In the spirit of the Computational Pool Tournament winners PickPocket (M. Smith, "PickPocket:
+A computer billiards shark", Artificial Intelligence 171, 2007) and CueCard (C. Archibald,
+A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJCAI 2009):
+
+1. Candidates. The `top_k` best direct pots of the geometric player (agents.geometry), each at
+   `speed_factors` times its planned speed and with top / centre / bottom spin `spins` (b),
+   plus `n_safeties` safety strokes (the geometric safety at several speeds and small angle
+   offsets), for at most ``top_k * len(speed_factors) * len(spins) + n_safeties`` shots.
+2. Simulation. Every candidate is repeated `samples` times with execution noise drawn from the
+   agent's RNG (the noise model the agent plans for, default ICGA; common random numbers: the
+   same draws for every candidate) and the whole set goes through ONE
+   `physics.simulate_batch` call.
+3. Adjudication. Each outcome is ruled by the referee (`apply_shot_record`), giving the next
+   state exactly as the game would.
+4. Value of an outcome, from the shooter's seat ``me``:
+   * game over: 1 for a win, 0 for a loss, 1/2 for a draw;
+   * ``me`` to act again: ``0.4 + 0.6 q_me`` where ``q_me`` is the make probability of the
+     best next pot (ball in hand: `BIH_QUALITY`);
+   * the opponent to act: ``0.4 (1 - q_opp)`` (ball in hand for the opponent: q_opp =
+     `BIH_QUALITY`); an option phase for the opponent counts as the opponent to act.
+   * 14.1: points scored this shot add ``POINT_VALUE`` each (fouls subtract).
+   The candidate with the best mean value over its noise samples is played (ties: first).
+
+Breaks, lags, push-outs, options and cue-ball placement are the geometric player's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import Observation
+from agents.geometric import GeometricAgent
+from agents.geometry import V0_MAX, V0_MIN, best_p_from
+from agents.view import Decision, view_of
+
+BIH_QUALITY = 0.85
+POINT_VALUE = 0.02
+
+_DISCS: dict = {}
+
+
+def _discipline(name: str):
+    """Rules discipline or drill by name (cached)."""
+    if name not in _DISCS:
+        from poolgym.envs.pool_env import get_discipline
+
+        _DISCS[name] = get_discipline(name)
+    return _DISCS[name]
+
+
+class SearchAgent(GeometricAgent):
+    """Batched Monte-Carlo shot search on top of the geometric player (see module docstring).
+
+    Args:
+        seed: RNG seed (noise samples and tie-breaks).
+        noise: execution noise assumed when sampling ('icga', 'none' or an ExecutionNoise).
+        top_k: geometric pots expanded.
+        speed_factors, spins: speed multipliers and vertical tip offsets tried per pot.
+        n_safeties: safety strokes added to the candidates.
+        samples: noisy simulations per candidate.
+    """
+
+    name = "search"
+
+    def __init__(self, seed: int | None = None, noise="icga", top_k: int = 3,
+                 speed_factors=(1.0, 1.4, 2.0), spins=(-0.3, 0.0, 0.3), n_safeties: int = 4,
+                 samples: int = 8, **kw):
+        super().__init__(seed=seed, noise=noise, **kw)
+        self.noise_spec = noise
+        self.top_k = int(top_k)
+        self.speed_factors = tuple(float(x) for x in speed_factors)
+        self.spins = tuple(float(x) for x in spins)
+        self.n_safeties = int(n_safeties)
+        self.samples = int(samples)
+        self._noise = None
+
+    def _noise_model(self):
+        if self._noise is None:
+            from poolgym.envs.physics_io import make_noise
+
+            self._noise = make_noise(self.noise_spec) or False
+        return self._noise or None
+
+    def act(self, obs: Observation):
+        v = view_of(obs)
+        if v.decision is Decision.SHOOT and not v.is_break and not v.is_lag and not v.options:
+            return self.search_shot(obs, v)
+        return super().act(obs)
+
+    # ------------------------------------------------------------------ candidates
+    def candidate_actions(self, v) -> list:
+        from poolgym.rules.core import ShotAction
+
+        out = []
+        cands = self.candidates(v)[: self.top_k]
+        call = v.call_required or bool(v.callable_balls)
+        for c in cands:
+            for f in self.speed_factors:
+                for b in self.spins:
+                    out.append(ShotAction(V0=float(np.clip(c.V0 * f, V0_MIN, V0_MAX)), phi=c.phi, b=b,
+                                          called_ball=c.ball if call else None,
+                                          called_pocket=c.pocket if call else None))
+        if self.n_safeties > 0 or not out:
+            base = self.safety(v, cands)
+            offsets = [0.0, 0.6, -0.6, 1.5, -1.5, 3.0, -3.0, 6.0, -6.0]
+            speeds = [1.0, 0.7, 1.4]
+            n = max(self.n_safeties, 1)
+            k = 0
+            for dv in speeds:
+                for dphi in offsets:
+                    if k >= n:
+                        break
+                    out.append(ShotAction(V0=float(np.clip(base.V0 * dv, V0_MIN, V0_MAX)),
+                                          phi=float((base.phi + dphi) % 360.0), called_ball=base.called_ball,
+                                          called_pocket=base.called_pocket, safety=base.safety))
+                    k += 1
+        return out
+
+    # ------------------------------------------------------------------ search
+    def perturb(self, shots: np.ndarray, S: int) -> np.ndarray:
+        """(C*S, 5) noisy copies of the C candidate shots with common random numbers: the same
+        S noise draws are added to every candidate (variance reduction for the comparison),
+        then clipped into the valid domain as `physics.ExecutionNoise.apply` does."""
+        noise = self._noise_model()
+        C = shots.shape[0]
+        out = np.repeat(shots[:, None, :], S, axis=1)
+        if noise is not None:
+            sig = np.array([noise.sigma_V0, noise.sigma_phi, noise.sigma_theta, noise.sigma_a, noise.sigma_b])
+            out = out + (self.rng.standard_normal((S, 5)) * sig)[None]
+        out = out.reshape(C * S, 5)
+        out[:, 0] = np.maximum(out[:, 0], 0.05)
+        out[:, 1] = np.mod(out[:, 1], 360.0)
+        out[:, 2] = np.clip(out[:, 2], 0.0, 90.0)
+        off = np.hypot(out[:, 3], out[:, 4])
+        over = off > 0.5
+        out[over, 3:5] *= (0.5 / off[over] * (1.0 - 1e-12))[:, None]
+        return out
+
+    def search_shot(self, obs: Observation, v):
+        import physics
+        from poolgym.rules.game import physics_inputs
+        from poolgym.rules.shot_record import ShotRecord
+
+        disc = _discipline(obs.discipline)
+        state = obs.state
+        acts = self.candidate_actions(v)
+        if len(acts) == 1:
+            return acts[0]
+        S = self.samples
+        rvw, s = physics_inputs(state)
+        B = len(acts) * S
+        shots = self.perturb(np.stack([a.shot_array() for a in acts]), S)
+        res = physics.simulate_batch(obs.table, np.broadcast_to(rvw, (B,) + rvw.shape).copy(), shots,
+                                     np.zeros(B, dtype=np.int64),
+                                     s=np.broadcast_to(s, (B,) + s.shape).copy())
+        values = np.zeros(B)
+        me = obs.seat
+        for k in range(B):
+            a = acts[k // S]
+            try:
+                rec = ShotRecord.from_sim(res[k])
+                new, verdict = disc.apply_shot_record(state, a, rec)
+            except Exception:  # noqa: BLE001 - an outcome the referee cannot rule: avoid it
+                values[k] = -1.0
+                continue
+            values[k] = self.value(disc, new, verdict, me, obs.table)
+        mean = values.reshape(len(acts), S).mean(axis=1)
+        return acts[int(np.argmax(mean))]
+
+    def value(self, disc, state, verdict, me: int, table) -> float:
+        """Value in [0, 1] (plus 14.1 points) of `state` for seat `me` (module docstring, step 4)."""
+        from poolgym.rules.core import CueBallPlacement, Phase
+
+        pts = 0.0
+        if verdict is not None and verdict.points:
+            pts = POINT_VALUE * float(verdict.points[me])
+        if state.phase is Phase.GAME_OVER:
+            return (0.5 if state.winner is None else float(state.winner == me)) + pts
+        q = self.quality(disc, state, table)
+        if state.seat_to_act == me and state.phase is not Phase.OPTION:
+            return 0.4 + 0.6 * q + pts
+        return 0.4 * (1.0 - q) + pts
+
+    def quality(self, disc, state, table) -> float:
+        """Make probability of the best next pot for the seat to act."""
+        from poolgym.rules.core import CueBallPlacement, Phase
+
+        if state.cue_ball is not CueBallPlacement.IN_POSITION and not state.cue_placed:
+            return BIH_QUALITY
+        if state.phase is Phase.OPTION:
+            spec_targets = ()
+        else:
+            spec = disc.legal_actions(state)
+            spec_targets = spec.target_balls
+            if spec.call_required and spec.callable_balls:
+                spec_targets = tuple(b for b in spec_targets if b in spec.callable_balls) or spec.callable_balls
+        if not spec_targets:
+            lb = state.lowest_ball() if state.discipline == "nine_ball" else None
+            spec_targets = (lb,) if lb is not None else state.balls_on_table()
+        from agents.view import table_geom
+
+        P = state.positions()
+        on = state.on_mask()
+        if not on[0]:
+            return BIH_QUALITY
+        return float(best_p_from(table_geom(table), P, on, P[0][None], spec_targets, self.sigma_phi)[0])

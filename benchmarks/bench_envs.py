@@ -1,0 +1,123 @@
+"""Env throughput on nine-ball: single env, SyncVectorEnv of single envs, native vector env.
+
+    python benchmarks/bench_envs.py [--steps 3000] [--sizes 64 256] [--opponent geometric]
+
+One env step = one decision of the learner (a shot with its placement, or an option);
+opponent shots played inside the step are counted separately as "shots". Actions are uniform
+random Box actions from a fixed seed. Prints steps/s, the ratio native / SyncVectorEnv at each
+N, and the native env's time split: physics (inside `physics.simulate_batch`), rules
+(adjudication and applying actions), opponent (choosing its actions), observation building
+and the rest (decoding, bookkeeping). Also times an `rgb_array` frame.
+
+Bars (issue 5): native N=256 >= 5,000 steps/s on 2 cores, >= 3x SyncVectorEnv, time outside
+physics <= time inside; rgb_array frame < 2 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+
+def _actions(space, n, rng):
+    return rng.uniform(-1, 1, (n,) + space.shape).astype(np.float32)
+
+
+def bench_single(steps, kwargs):
+    from poolgym.envs.pool_env import PoolEnv
+
+    env = PoolEnv("nine_ball", **kwargs)
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    env.timer.reset()
+    t0 = time.perf_counter()
+    n = 0
+    while n < steps:
+        _, _, term, trunc, _ = env.step(_actions(env.action_space, 1, rng)[0])
+        n += 1
+        if term or trunc:
+            env.reset()
+    dt = time.perf_counter() - t0
+    return n / dt, env.timer
+
+
+def bench_sync(N, steps, kwargs):
+    import gymnasium as gym
+
+    from poolgym.envs.pool_env import PoolEnv
+
+    venv = gym.vector.SyncVectorEnv([lambda: PoolEnv("nine_ball", **kwargs) for _ in range(N)])
+    rng = np.random.default_rng(0)
+    venv.reset(seed=0)
+    t0 = time.perf_counter()
+    n = 0
+    while n < steps:
+        venv.step(_actions(venv.single_action_space, N, rng))
+        n += N
+    dt = time.perf_counter() - t0
+    venv.close()
+    return n / dt
+
+
+def bench_native(N, steps, kwargs):
+    from poolgym.envs.vector import PoolVectorEnv
+
+    venv = PoolVectorEnv("nine_ball", num_envs=N, **kwargs)
+    rng = np.random.default_rng(0)
+    venv.reset(seed=0)
+    venv.timer.reset()
+    t0 = time.perf_counter()
+    n = 0
+    while n < steps:
+        venv.step(_actions(venv.single_action_space, N, rng))
+        n += N
+    dt = time.perf_counter() - t0
+    return n / dt, dt, venv.timer
+
+
+def bench_render(frames=500):
+    from poolgym.envs.pool_env import PoolEnv
+
+    env = PoolEnv("nine_ball", render_mode="rgb_array")
+    env.reset(seed=0)
+    env.render()
+    t0 = time.perf_counter()
+    for _ in range(frames):
+        f = env.render()
+    return (time.perf_counter() - t0) / frames * 1e3, f.shape
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--steps", type=int, default=3000, help="learner steps per configuration")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[64, 256])
+    ap.add_argument("--opponent", default="geometric", help="'geometric', 'random' or 'none' (self-play)")
+    ap.add_argument("--max-shots", type=int, default=100)
+    args = ap.parse_args(argv)
+    import numba
+
+    kwargs = {"opponent": None if args.opponent == "none" else args.opponent, "max_shots": args.max_shots}
+    print(f"nine-ball, opponent={args.opponent}, numba threads={numba.get_num_threads()}, "
+          f"{args.steps} learner steps per configuration")
+    # warm-up (numba compile / cache load)
+    bench_native(8, 16, kwargs)
+    sps, tm = bench_single(max(args.steps // 5, 200), kwargs)
+    print(f"single env            : {sps:9.0f} steps/s  ({tm.shots} shots incl. opponent)")
+    for N in args.sizes:
+        sync = bench_sync(N, args.steps, kwargs)
+        nat, dt, tm = bench_native(N, args.steps, kwargs)
+        outside = dt - tm.physics
+        print(f"SyncVectorEnv N={N:<4d}  : {sync:9.0f} steps/s")
+        print(f"native vector N={N:<4d}: {nat:9.0f} steps/s  = {nat / sync:4.1f}x Sync  "
+              f"({tm.shots / dt:7.0f} shots/s, {tm.calls} batched calls)")
+        print(f"   split: physics {tm.physics:6.2f}s  rules {tm.rules:6.2f}s  opponent {tm.other:6.2f}s  "
+              f"obs {tm.obs:6.2f}s  rest {dt - tm.physics - tm.rules - tm.other - tm.obs:6.2f}s  "
+              f"| outside/inside physics = {outside / max(tm.physics, 1e-9):4.2f}")
+    ms, shape = bench_render()
+    print(f"rgb_array frame {shape}: {ms:.3f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,252 @@
+"""The ``poolgym`` command line.
+
+::
+
+    poolgym demo [--quick] [--out runs/demo]
+    poolgym experiment run CONFIG.toml [--out DIR] [--backend local|ray] [--no-progress]
+    poolgym experiment validate CONFIG.toml
+    poolgym tournament --discipline nine_ball --agents geometric,random --games 20 --seed 0 \\
+                       --noise icga [--rules target_points=25] [--json OUT.json] [--plot OUT.png]
+    poolgym play --discipline nine_ball --agents geometric,human [--seed 0] [--noise icga]
+    poolgym bench [--quick] [NAME ...]
+    poolgym agents
+
+``demo`` runs the embedded default config (``experiments/configs/demo.toml``): a small PPO
+agent trained on the pot drill, a nine-ball tournament against the baselines, the report and a
+video in ``runs/demo/``. ``--quick`` shrinks every budget (used by the tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from importlib import resources
+
+
+def demo_config_text() -> str:
+    """The embedded demo config."""
+    return resources.files("experiments").joinpath("configs/demo.toml").read_text()
+
+
+def quick_overrides(data: dict) -> dict:
+    """Reduced budgets for ``demo --quick`` (a few seconds of training, a handful of games)."""
+    data = json.loads(json.dumps(data))
+    if "training" in data:
+        data["training"].update(total_timesteps=512, n_envs=8, eval_every=256, eval_episodes=16,
+                                checkpoint_every=256)
+        hp = dict(data["training"].get("hyperparams", {}))
+        hp.update(n_steps=32, batch_size=64, n_epochs=2)
+        data["training"]["hyperparams"] = hp
+    if "evaluation" in data:
+        data["evaluation"]["episodes"] = 32
+    if "tournament" in data:
+        data["tournament"]["games_per_pair"] = 2
+        data["tournament"]["max_shots"] = 60
+        data["tournament"]["agents"] = [a for a in data["tournament"]["agents"]
+                                        if (a if isinstance(a, str) else a.get("name")) != "search"]
+    if "video" in data:
+        data["video"]["max_shots"] = 3
+        data["video"]["fps"] = 4
+        data["video"]["format"] = "gif"
+    return data
+
+
+def _parse_rules(items) -> dict:
+    out = {}
+    for it in items or []:
+        if "=" not in it:
+            raise SystemExit(f"--rules: expected KEY=VALUE, got {it!r}")
+        k, v = it.split("=", 1)
+        try:
+            out[k] = json.loads(v)
+        except json.JSONDecodeError:
+            out[k] = v
+    return out
+
+
+def cmd_demo(args) -> int:
+    import tomllib
+
+    from experiments import config as C
+    from experiments.runner import run_experiment
+
+    data = tomllib.loads(demo_config_text())
+    if args.quick:
+        data = quick_overrides(data)
+    cfg = C.from_dict(data)
+    out = args.out or ("runs/demo-quick" if args.quick else "runs/demo")
+    root = run_experiment(cfg, out, backend=args.backend, progress=not args.no_progress)
+    print(open(os.path.join(root, "report.md")).read())
+    return 0
+
+
+def cmd_experiment(args) -> int:
+    from experiments import config as C
+
+    if args.exp_cmd == "validate":
+        cfg = C.load(args.config)
+        print(C.dumps(cfg))
+        return 0
+    from experiments.runner import run_experiment
+
+    cfg = C.load(args.config)
+    root = run_experiment(cfg, args.out, backend=args.backend, progress=not args.no_progress)
+    print(f"report: {os.path.join(root, 'report.md')}")
+    return 0
+
+
+def cmd_tournament(args) -> int:
+    from agents.tournament import AgentSpec, TournamentConfig, run_tournament
+
+    names = [a for a in args.agents.split(",") if a]
+    specs, seen = [], {}
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        specs.append(AgentSpec(n, {}, n if seen[n] == 1 else f"{n}#{seen[n]}"))
+    cfg = TournamentConfig(args.discipline, tuple(specs), args.games, args.seed, args.noise,
+                           _parse_rules(args.rules), args.max_shots)
+    res = run_tournament(cfg, progress=not args.no_progress, backend=args.backend, workers=args.workers)
+    s = res.summary()
+    print(f"{cfg.discipline}: {args.games} games per pairing, seed {args.seed}, noise {args.noise}")
+    print(f"{'agent':<14} {'W-L-D':>11} {'win rate':>9} {'Wilson 95%':>17} {'Elo':>7} {'fouls/shot':>10} "
+          f"{'legal brk':>9} {'run-outs':>8}")
+    for lab, a in s["agents"].items():
+        lo, hi = a["wilson95"]
+        print(f"{lab:<14} {a['wins']:>3}-{a['losses']:>3}-{a['draws']:>3} {a['win_rate']:>9.3f} "
+              f"[{lo:.3f}, {hi:.3f}] {a['elo']:>7.1f} {a['foul_rate']:>10.3f} {a['legal_break_rate']:>9.3f} "
+              f"{a['runouts']:>8}")
+    if s["errors"]:
+        print(f"WARNING: {s['errors']} game(s) ended by a referee/physics error: {s['error_messages'][:3]}")
+    if args.json:
+        res.write_json(args.json)
+        print(f"results: {args.json}")
+    if args.plot:
+        res.plot(args.plot)
+        print(f"plot: {args.plot}")
+    return 0
+
+
+def cmd_play(args) -> int:
+    from experiments.play import play
+
+    names = [a for a in args.agents.split(",") if a]
+    if len(names) != 2:
+        raise SystemExit("--agents: give two players, e.g. geometric,human")
+    play(args.discipline, names, seed=args.seed, noise=args.noise, max_shots=args.max_shots,
+         fps=args.fps, headless=args.headless)
+    return 0
+
+
+def _bench_dir() -> str:
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.join(os.path.dirname(here), "benchmarks")
+
+
+def cmd_bench(args) -> int:
+    import runpy
+
+    d = _bench_dir()
+    if not os.path.isdir(d):
+        raise SystemExit(f"bench: no benchmarks folder at {d} (benchmarks ship with the source checkout)")
+    files = sorted(f for f in os.listdir(d) if f.startswith("bench_") and f.endswith(".py"))
+    if args.names:
+        want = {n if n.startswith("bench_") else f"bench_{n}" for n in args.names}
+        files = [f for f in files if f[:-3] in want]
+    rc = 0
+    for f in files:
+        print(f"=== {f}", flush=True)
+        argv = sys.argv
+        sys.argv = [f] + (["--quick"] if args.quick else [])
+        try:
+            runpy.run_path(os.path.join(d, f), run_name="__main__")
+        except SystemExit as e:
+            if e.code not in (None, 0):
+                rc = int(e.code) if isinstance(e.code, int) else 1
+        finally:
+            sys.argv = argv
+    return rc
+
+
+def cmd_agents(args) -> int:
+    import agents
+
+    for n in agents.names():
+        print(n)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="poolgym", description="poolgym: pool RL environments, agents and experiments")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    d = sub.add_parser("demo", help="short training run + tournament + report + video (runs/demo)")
+    d.add_argument("--quick", action="store_true", help="reduced budgets (seconds)")
+    d.add_argument("--out", default=None, help="run folder (default runs/demo)")
+    d.add_argument("--backend", choices=("local", "ray"), default="local")
+    d.add_argument("--no-progress", action="store_true")
+    d.set_defaults(fn=cmd_demo)
+
+    e = sub.add_parser("experiment", help="run or validate an experiment config")
+    esub = e.add_subparsers(dest="exp_cmd", required=True)
+    er = esub.add_parser("run", help="run (or resume) CONFIG into its run folder")
+    er.add_argument("config")
+    er.add_argument("--out", default=None)
+    er.add_argument("--backend", choices=("local", "ray"), default="local")
+    er.add_argument("--no-progress", action="store_true")
+    ev = esub.add_parser("validate", help="validate CONFIG and print it resolved")
+    ev.add_argument("config")
+    e.set_defaults(fn=cmd_experiment)
+
+    t = sub.add_parser("tournament", help="round robin between agents")
+    t.add_argument("--discipline", default="nine_ball", help="nine_ball | eight_ball | straight_pool (or 9ball, 8ball, 14.1)")
+    t.add_argument("--agents", default="geometric,random", help="comma-separated agent names")
+    t.add_argument("--games", type=int, default=20, help="games per pairing")
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--noise", default="icga", choices=("none", "icga"))
+    t.add_argument("--rules", nargs="*", help="rule options KEY=VALUE (conflicts.md keys, e.g. target_points=25)")
+    t.add_argument("--max-shots", type=int, default=300)
+    t.add_argument("--workers", type=int, default=1, help="local processes")
+    t.add_argument("--backend", choices=("local", "ray"), default="local")
+    t.add_argument("--json", default=None, help="write results JSON here")
+    t.add_argument("--plot", default=None, help="write a PNG plot here")
+    t.add_argument("--no-progress", action="store_true")
+    t.set_defaults(fn=cmd_tournament)
+
+    pl = sub.add_parser("play", help="watch two agents, or play against one ('human'), in a pygame window")
+    pl.add_argument("--discipline", default="nine_ball")
+    pl.add_argument("--agents", default="geometric,geometric")
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--noise", default="icga", choices=("none", "icga"))
+    pl.add_argument("--max-shots", type=int, default=200)
+    pl.add_argument("--fps", type=int, default=30)
+    pl.add_argument("--headless", action="store_true", help="no window (SDL dummy driver; for tests)")
+    pl.set_defaults(fn=cmd_play)
+
+    b = sub.add_parser("bench", help="run the benchmarks (benchmarks/bench_*.py)")
+    b.add_argument("names", nargs="*", help="benchmark names (default: all)")
+    b.add_argument("--quick", action="store_true")
+    b.set_defaults(fn=cmd_bench)
+
+    a = sub.add_parser("agents", help="list the registered agents")
+    a.set_defaults(fn=cmd_agents)
+    return p
+
+
+def main(argv=None) -> int:
+    from experiments.config import ConfigError
+
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.fn(args) or 0)
+    except ConfigError as e:
+        print(f"poolgym: config error: {e}", file=sys.stderr)
+        return 2
+    except ImportError as e:
+        print(f"poolgym: {e}", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""Tournament: fixed-seed statistics, reproducibility, resume from the games file."""
+
+import json
+
+import pytest
+
+from agents.stats import elo_ratings, wilson_interval
+from agents.tournament import AgentSpec, TournamentConfig, canonical_discipline, game_seeds, run_tournament
+
+
+def small_cfg(**kw):
+    d = dict(discipline="nine_ball", agents=(AgentSpec("geometric"), AgentSpec("random")), games_per_pair=4,
+             seed=3, noise="icga", max_shots=80)
+    d.update(kw)
+    return TournamentConfig(**d)
+
+
+def test_fixed_seed_statistics_are_consistent_and_reproducible(tmp_path):
+    r1 = run_tournament(small_cfg())
+    r2 = run_tournament(small_cfg())
+    assert r1.to_dict() == r2.to_dict()
+    s = r1.summary()
+    g, rnd = s["agents"]["geometric"], s["agents"]["random"]
+    assert g["games"] == rnd["games"] == 4
+    assert g["wins"] + g["losses"] + g["draws"] == 4
+    assert g["wins"] == rnd["losses"] and g["draws"] == rnd["draws"]
+    assert g["illegal"] == 0 and rnd["illegal"] == 0
+    # geometric beats random
+    assert g["wins"] >= 3
+    # Wilson and Elo recomputed from the game list
+    k = g["wins"] + 0.5 * g["draws"]
+    assert g["wilson95"] == list(wilson_interval(k, 4))
+    games = [(r.players[0], r.players[1], 0.5 if r.winner is None else float(r.winner == 0))
+             for r in sorted(r1.games, key=lambda r: r.game)]
+    elo = elo_ratings(games, ["geometric", "random"])
+    assert g["elo"] == pytest.approx(elo["geometric"], abs=1e-12)
+    assert g["elo"] > 1500 > rnd["elo"]
+    # seats alternate: the first seat of game g is agent (g % 2)
+    for r in r1.games:
+        assert r.players[0] == ("geometric" if r.game % 2 == 0 else "random")
+    # JSON and plot
+    r1.write_json(str(tmp_path / "res.json"))
+    d = json.loads((tmp_path / "res.json").read_text())
+    assert d["summary"]["agents"]["geometric"]["wins"] == g["wins"]
+    r1.plot(str(tmp_path / "p.png"))
+    assert (tmp_path / "p.png").stat().st_size > 1000
+
+
+def test_resume_from_cache_gives_same_result(tmp_path):
+    cache = tmp_path / "games.jsonl"
+    full = run_tournament(small_cfg(games_per_pair=3), cache=str(cache)).to_dict()
+    lines = cache.read_text().splitlines()
+    assert len(lines) == 3
+    # simulate a kill: keep the first game and half a line of the second
+    cache.write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2])
+    resumed = run_tournament(small_cfg(games_per_pair=3), cache=str(cache)).to_dict()
+    assert resumed == full
+
+
+def test_game_seeds_depend_on_every_index():
+    seen = {game_seeds(0, i, j, g)[:3] for i in range(3) for j in range(3) for g in range(3)}
+    assert len(seen) == 27
+
+
+def test_config_errors():
+    with pytest.raises(ValueError, match="at least two"):
+        TournamentConfig("nine_ball", (AgentSpec("random"),))
+    with pytest.raises(ValueError, match="labels must be unique"):
+        TournamentConfig("nine_ball", (AgentSpec("random"), AgentSpec("random")))
+    with pytest.raises(ValueError, match="discipline"):
+        run_tournament(TournamentConfig("snooker", (AgentSpec("random"), AgentSpec("geometric"))))
+    assert canonical_discipline("9ball") == "nine_ball" and canonical_discipline("14.1") == "straight_pool"

@@ -1,0 +1,56 @@
+"""Gymnasium and SB3 env checkers on every registered id, PettingZoo api/seed tests."""
+
+import warnings
+
+import gymnasium as gym
+import pytest
+
+from .conftest import ALL_IDS
+
+
+@pytest.mark.parametrize("mode", ["box", "macro"])
+@pytest.mark.parametrize("env_id", ALL_IDS)
+def test_gymnasium_check_env(env_id, mode):
+    from gymnasium.utils.env_checker import check_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gym.make(env_id, action_mode=mode, max_shots=6)
+        check_env(env.unwrapped)
+        env.close()
+
+
+@pytest.mark.parametrize("env_id", ALL_IDS)
+def test_sb3_check_env(env_id):
+    from stable_baselines3.common.env_checker import check_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(gym.make(env_id, max_shots=6), warn=True)
+
+
+def test_registered_ids_have_vector_entry_points():
+    for env_id in ALL_IDS:
+        spec = gym.spec(env_id)
+        assert spec.vector_entry_point is not None
+
+
+@pytest.mark.parametrize("mode", ["box", "macro"])
+@pytest.mark.parametrize("discipline", ["nine_ball", "eight_ball", "straight_pool"])
+def test_pettingzoo_api_and_seed(discipline, mode):
+    from pettingzoo.test import api_test, seed_test
+
+    from poolgym.pettingzoo import DISCIPLINES, env
+
+    assert discipline in DISCIPLINES
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # api_test warns about Dict observations (action masks)
+        api_test(env(discipline, action_mode=mode, max_shots=10), num_cycles=15)
+        seed_test(lambda: env(discipline, action_mode=mode, max_shots=10), num_cycles=15)
+
+
+def test_pettingzoo_rejects_unknown_discipline():
+    from poolgym.pettingzoo import env
+
+    with pytest.raises(ValueError, match="discipline"):
+        env("snooker")

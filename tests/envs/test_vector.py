@@ -1,0 +1,107 @@
+"""Native vector env: same trajectories as N single envs (envpool run_align_check style),
+autoreset modes, the SB3 adapter, and rule-chosen seats in the PettingZoo env."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from .conftest import ALL_IDS
+
+
+@pytest.mark.parametrize("env_id, kwargs", [
+    ("poolgym/NineBall-v0", {"max_shots": 12}),
+    ("poolgym/NineBall-v0", {"max_shots": 12, "noise": "icga", "learner_seat": "random"}),
+    ("poolgym/PotDrill-v0", {}),
+    ("poolgym/EightBall-v0", {"max_shots": 8, "action_mode": "macro"}),
+])
+def test_native_vector_matches_single_envs_step_by_step(env_id, kwargs):
+    n = 4
+    native = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
+    sync = gym.vector.SyncVectorEnv([lambda: gym.make(env_id, **kwargs) for _ in range(n)])
+    assert native.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"]
+    o1, _ = native.reset(seed=7)
+    o2, _ = sync.reset(seed=7)
+    np.testing.assert_array_equal(o1, o2)
+    rng = np.random.default_rng(0)
+    for t in range(25):
+        if kwargs.get("action_mode") == "macro":
+            masks = native.unwrapped.action_masks()
+            a = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        else:
+            a = rng.uniform(-1, 1, native.action_space.shape).astype(np.float32)
+        r1, r2 = native.step(a), sync.step(a)
+        for k in range(4):
+            np.testing.assert_array_equal(r1[k], r2[k], err_msg=f"step {t}, output {k}")
+    native.close()
+    sync.close()
+
+
+@pytest.mark.parametrize("env_id", ALL_IDS)
+def test_make_vec_for_every_id(env_id):
+    venv = gym.make_vec(env_id, num_envs=2, vectorization_mode="vector_entry_point", max_shots=3)
+    obs, info = venv.reset(seed=0)
+    assert obs.shape == (2,) + venv.single_observation_space.shape
+    obs, rew, term, trunc, info = venv.step(venv.action_space.sample())
+    assert venv.observation_space.contains(obs)
+    venv.close()
+
+
+def test_same_step_autoreset_reports_final_observation():
+    from poolgym.envs.vector import PoolVectorEnv
+
+    venv = PoolVectorEnv("pot_drill", num_envs=3, autoreset_mode="same_step", max_shots=1)
+    venv.reset(seed=0)
+    obs, rew, term, trunc, info = venv.step(venv.action_space.sample())
+    assert (term | trunc).all()
+    assert info["_final_obs"].all() and info["final_obs"][0].shape == obs[0].shape
+    # the returned observation is already the next episode's first one
+    obs2, *_ = venv.step(venv.action_space.sample())
+    assert obs2.shape == obs.shape
+
+
+def test_vector_env_rejects_bad_arguments():
+    from poolgym.envs.vector import PoolVectorEnv
+
+    with pytest.raises(ValueError, match="num_envs"):
+        PoolVectorEnv("nine_ball", num_envs=0)
+    with pytest.raises(ValueError, match="autoreset_mode"):
+        PoolVectorEnv("nine_ball", num_envs=1, autoreset_mode="sometimes")
+
+
+def test_sb3_native_vec_env():
+    from stable_baselines3.common.vec_env import VecEnv
+
+    from poolgym.envs.sb3 import NativeSB3VecEnv
+
+    venv = NativeSB3VecEnv("poolgym/PotDrill-v0", num_envs=4, seed=0)
+    assert isinstance(venv, VecEnv)
+    obs = venv.reset()
+    assert obs.shape == (4,) + venv.observation_space.shape
+    venv.step_async(np.stack([venv.action_space.sample() for _ in range(4)]))
+    obs, rew, dones, infos = venv.step_wait()
+    assert dones.all() and "terminal_observation" in infos[0] and rew.dtype == np.float32
+
+
+def test_pettingzoo_player_who_pockets_keeps_shooting_9B_5_5(table9):
+    """Seats follow the rules, not round-robin: a legal pot keeps the shooter (9B-5.5)."""
+    from poolgym import aim
+    from poolgym.pettingzoo import env
+
+    from .test_pool_env import straight_in_layout
+
+    e = env("nine_ball", max_shots=10)
+    cue, obj, phi = straight_in_layout(table9)
+    balls = {k: None for k in range(1, 10)}
+    balls.update({0: tuple(cue), 1: tuple(obj), 9: (1.0, 0.6)})
+    e.reset(seed=0, options={"balls": balls, "phase": "play", "cue_ball": "in_position", "seat_to_act": 0})
+    assert e.agent_selection == "player_0"
+    a = np.zeros(e.action_space("player_0").shape, np.float32)
+    # V0 = 2 m/s; phi relative to the line to the 1-ball = 0 (straight at it)
+    a[0] = (2.0 - 0.1) / (8.0 - 0.1) * 2 - 1
+    e.step(a)
+    assert e.agent_selection == "player_0"
+    # a miss (no contact) hands the table to the other seat (9B-5.8 foul)
+    a[0], a[1] = -0.95, 1.0
+    e.step(a)
+    assert e.agent_selection == "player_1"
+    assert aim is not None

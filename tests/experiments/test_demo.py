@@ -1,0 +1,43 @@
+"""`poolgym demo --quick`: the README's main job in reduced mode; reruns are byte-identical."""
+
+import json
+
+from experiments.cli import main
+
+
+def test_demo_quick_writes_report_and_reruns_identically(tmp_path, capsys):
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert main(["demo", "--quick", "--out", str(a), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "## Tournament" in out and "## Evaluation" in out
+    for f in ("config.toml", "environment.json", "seeds.json", "metrics.csv", "report.md", "learning_curve.png",
+              "evaluation.json", "train/model.zip", "train/learning_curve.csv", "tournament/results.json",
+              "tournament/plot.png", "video.gif"):
+        assert (a / f).exists(), f
+    assert any((a / "train" / "tb").iterdir()), "no TensorBoard log"
+    res = json.loads((a / "tournament" / "results.json").read_text())
+    assert set(res["summary"]["agents"]) == {"trained", "geometric", "random"}
+    assert all(s["illegal"] == 0 for s in res["summary"]["agents"].values())
+    ev = json.loads((a / "evaluation.json").read_text())
+    assert 0.0 <= ev["success_rate"] <= 1.0 and ev["episodes"] == 32
+    assert main(["demo", "--quick", "--out", str(b), "--no-progress"]) == 0
+    assert (a / "metrics.csv").read_bytes() == (b / "metrics.csv").read_bytes()
+    assert (a / "train" / "learning_curve.csv").read_bytes() == (b / "train" / "learning_curve.csv").read_bytes()
+
+
+def test_tournament_command_writes_json(tmp_path, capsys):
+    out = tmp_path / "t.json"
+    rc = main(["tournament", "--discipline", "9ball", "--agents", "geometric,random", "--games", "2",
+               "--seed", "1", "--noise", "icga", "--json", str(out), "--no-progress"])
+    assert rc == 0
+    d = json.loads(out.read_text())
+    assert d["config"]["discipline"] == "nine_ball" and d["config"]["seed"] == 1
+    assert d["config"]["noise"] == "icga" and d["config"]["games_per_pair"] == 2
+    assert "geometric" in capsys.readouterr().out
+
+
+def test_bad_config_exit_code(tmp_path, capsys):
+    p = tmp_path / "bad.toml"
+    p.write_text('[experiment]\nname = "x"\n[trainig]\n')
+    assert main(["experiment", "run", str(p)]) == 2
+    assert "did you mean 'training'" in capsys.readouterr().err
