@@ -410,32 +410,55 @@ def placement_is_valid(geom: TableGeom, xy: np.ndarray, balls: np.ndarray, on_ta
     return True
 
 
+def placements_valid(geom: TableGeom, xy: np.ndarray, balls: np.ndarray, on_table: np.ndarray,
+                     cue_row: int = 0, kitchen: bool = False, gap: float = 1e-3) -> np.ndarray:
+    """Vectorised `placement_is_valid` over points xy (Q, 2) -> (Q,) bool."""
+    xy = np.atleast_2d(np.asarray(xy, float))
+    ok = geom.in_bed(xy, margin=gap)
+    if kitchen:
+        ok &= xy[:, 1] < geom.head_string_y - gap
+    pk = geom.pockets
+    dp = np.hypot(xy[:, None, 0] - pk[None, :, 0], xy[:, None, 1] - pk[None, :, 1])
+    ok &= np.all(dp >= pk[None, :, 2] + gap, axis=1)
+    mask = np.asarray(on_table, bool).copy()
+    mask[cue_row] = False
+    others = np.asarray(balls, float)[mask]
+    if len(others):
+        db = np.hypot(xy[:, None, 0] - others[None, :, 0], xy[:, None, 1] - others[None, :, 1])
+        ok &= np.all(db >= 2.0 * geom.R + gap, axis=1)
+    return ok
+
+
 def straight_in_placements(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, targets,
                            cue_row: int = 0, kitchen: bool = False,
-                           distances=(0.15, 0.3, 0.5), angles_deg=(0.0, 12.0, -12.0, 25.0, -25.0)):
+                           distances=(0.15, 0.3, 0.5), angles_deg=(0.0, 12.0, -12.0, 25.0, -25.0),
+                           max_points: int = 160):
     """Candidate cue-ball placements behind each target ball, lined up with each pocket.
 
     For target O and pocket P, points at `distances` behind the ghost ball on rays rotated by
-    `angles_deg` from the line P->O (a small cut helps position play). Only valid placements.
-    Returns a list of (x, y).
+    `angles_deg` from the line P->O (a small cut helps position play). Only valid placements
+    are kept, at most `max_points` of them (evenly thinned, deterministic). Returns a list of
+    (x, y).
     """
     aims = geom.aim_points()
+    tg = [b for b in targets if on_table[b]]
+    if not tg:
+        return []
+    obj = np.asarray(balls, float)[tg]  # (T, 2)
+    u = unit(aims[None, :, :] - obj[:, None, :])  # (T, 6, 2)
+    ghost = obj[:, None, :] - 2.0 * geom.R * u
+    back = -u
     pts = []
-    for b in targets:
-        if not on_table[b]:
-            continue
-        obj = np.asarray(balls[b], float)
-        for k in range(6):
-            ghost = ghost_ball(obj, aims[k], geom.R)
-            back = unit(ghost - aims[k])
-            for ang in angles_deg:
-                c, s = math.cos(math.radians(ang)), math.sin(math.radians(ang))
-                dirv = np.array([c * back[0] - s * back[1], s * back[0] + c * back[1]])
-                for d in distances:
-                    xy = ghost + d * dirv
-                    if placement_is_valid(geom, xy, balls, on_table, cue_row, kitchen):
-                        pts.append((float(xy[0]), float(xy[1])))
-    return pts
+    for ang in angles_deg:
+        c, s_ = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+        dirv = np.stack([c * back[..., 0] - s_ * back[..., 1], s_ * back[..., 0] + c * back[..., 1]], -1)
+        for d in distances:
+            pts.append((ghost + d * dirv).reshape(-1, 2))
+    P = np.concatenate(pts)
+    P = P[placements_valid(geom, P, balls, on_table, cue_row, kitchen)]
+    if len(P) > max_points:
+        P = P[np.linspace(0, len(P) - 1, max_points).astype(int)]
+    return [(float(x), float(y)) for x, y in P]
 
 
 def random_placement(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, rng: np.random.Generator,

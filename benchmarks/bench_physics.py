@@ -195,12 +195,12 @@ def start_times():
     return cold, warm
 
 
-def pooltool_times(py, recipes_doc):
+def pooltool_times(py, timer, recipes_doc):
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(recipes_doc, f)
         path = f.name
     try:
-        out = subprocess.run([py, str(REPO / "benchmarks" / "pooltool_timer.py"), path],
+        out = subprocess.run([py, timer, path],
                              capture_output=True, text=True, cwd=REPO, timeout=3600)
         if out.returncode != 0:
             print("pooltool_timer failed:\n" + out.stderr[-2000:])
@@ -220,6 +220,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer shots and repetitions")
     ap.add_argument("--pooltool-python", help="python of a pooltool 0.6.0 venv")
+    ap.add_argument("--pooltool-timer", default=str(REPO / "benchmarks" / "pooltool_timer.py"),
+                    help="script run under --pooltool-python (default benchmarks/pooltool_timer.py)")
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args(argv)
 
@@ -279,7 +281,7 @@ def main(argv=None) -> int:
         doc = dict(head)
         doc["shots"] = [s for recs in suites.values() for s in recs]
         print("\ntiming pooltool 0.6.0 on the same shots ...")
-        pt = pooltool_times(args.pooltool_python, doc)
+        pt = pooltool_times(args.pooltool_python, args.pooltool_timer, doc)
         if pt:
             print(f"{'suite':9s} {'pooltool us/shot':>17s} {'ours us/shot':>13s} {'ratio':>7s}   [bar >= 20x]")
             for name, recs in suites.items():

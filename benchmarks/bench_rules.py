@@ -61,8 +61,9 @@ def main():
 
 
 
-def batch_ratio(n_tables: int = 256, discipline: str = "nine_ball"):
-    """Adjudicating a batch of tables vs simulating it with one ``simulate_batch`` call."""
+def batch_ratio(n_tables: int = 256, discipline: str = "nine_ball", breaks: bool = False):
+    """Adjudicating a batch of tables vs simulating it with one ``simulate_batch`` call
+    (positions from random games; ``breaks``: only opening breaks)."""
     import physics
     from poolgym.rules.geometry import get_table
     from poolgym.rules.shot_record import ShotRecord
@@ -76,6 +77,8 @@ def batch_ratio(n_tables: int = 256, discipline: str = "nine_ball"):
         seed += 1
         while s.phase is not Phase.GAME_OVER and len(pairs) < n_tables:
             a = random_action(s, rng, aim=0.9)
+            if breaks and s.phase is Phase.PLAY:
+                break
             if isinstance(a, ShotAction) and s.phase is not Phase.LAG:
                 pairs.append((s, a))
                 s, _ = d.apply_shot_record(s, a, simulate_record(s, a))
@@ -102,11 +105,14 @@ def batch_ratio(n_tables: int = 256, discipline: str = "nine_ball"):
 
     t_phys = cpu(lambda: physics.simulate_batch(table, rvw, shots, cue, s=st), 5)
     t_rules = cpu(lambda: [d.apply_shot_record(s, a, ShotRecord.from_batch(res, k)) for k, (s, a) in enumerate(pairs)])
-    print(f"batch of {len(pairs)} tables (CPU time): simulate_batch {1e3 * t_phys:.1f} ms, records + adjudication "
+    what = "opening breaks" if breaks else "random-game shots"
+    print(f"batch of {len(pairs)} {what} (CPU time): simulate_batch {1e3 * t_phys:.1f} ms, records + adjudication "
           f"{1e3 * t_rules:.1f} ms ({1e6 * t_rules / len(pairs):.0f} us/table), ratio rules/physics "
           f"{t_rules / t_phys:.2f}")
 
 
 if __name__ == "__main__":
     main()
-    batch_ratio()
+    for _ in range(3):
+        batch_ratio()
+    batch_ratio(breaks=True)

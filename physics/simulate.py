@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterator
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -282,8 +283,13 @@ def _run(table, rvw, s, shots, cue_ball, P, bb_code, cu_code, max_events, parall
     geo = (table.segments, table.segment_normals, table.jaws, table.pockets,
            float(table.cushion_height), float(table.specs.pocket_drop))
     if parallel and B > 1:
-        simulate_many(rvw, s, pocket, cue_ball, P, bb_code, cu_code, *geo, ev_t, ev_kind, ev_i,
-                      ev_j, n_events, status, max_iter, t_final)
+        # shots differ wildly in length: hand tables out one at a time (dynamic schedule)
+        old = numba.set_parallel_chunksize(1)
+        try:
+            simulate_many(rvw, s, pocket, cue_ball, P, bb_code, cu_code, *geo, ev_t, ev_kind,
+                          ev_i, ev_j, n_events, status, max_iter, t_final)
+        finally:
+            numba.set_parallel_chunksize(old)
     else:
         for k in range(B):
             n_events[k], status[k] = simulate_table(

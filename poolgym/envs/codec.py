@@ -68,7 +68,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from poolgym import aim as aimlib
-from poolgym.rules.geometry import on_bed
 from poolgym.rules.core import (
     ActionSpec,
     ChooseOption,
@@ -108,46 +107,38 @@ class MacroEntry:
 def nearest_legal_placement(x, y, pos, on, table, R, *, kitchen, may_touch=False, step=None):
     """The legal cue-ball spot (G-3.22, 9B-5.10, G-3.16, on the bed clear of cushions, jaws and
     pocket openings: `poolgym.rules.geometry.on_bed`) nearest to (x, y): the spot itself if
-    legal, else the first legal candidate on rings of growing radius; returns (x, y)."""
+    legal, else the first legal candidate on rings of radius k * ``step`` (default R/2)
+    around it (numba kernel `poolgym.envs.kernels.nearest_placement`); returns (x, y)."""
+    from poolgym.envs import kernels
+
+    arrs = _table_arrays(table)
     w, l = float(table.w), float(table.l)
     ylo, yhi = R + 1e-6, (float(table.head_string_y) - 1e-6 if kitchen else l - R - 1e-6)
     xlo, xhi = R + 1e-6, w - R - 1e-6
-    x = min(max(float(x), xlo), xhi)
-    y = min(max(float(y), ylo), yhi)
     P = np.asarray(pos, float).reshape(-1, 2)
-    others = np.asarray(on, bool).copy()
-    others[0] = False
-    obs = P[others]
-    pk = np.asarray(table.pockets, float).reshape(-1, 3)
+    onm = np.asarray(on, np.bool_)
     gap = 2 * R + (1e-6 if may_touch else 2e-4)
-    step = step or R / 2
-    # fast path: the requested spot itself is legal
-    ok = True
-    if obs.shape[0]:
-        dx = obs[:, 0] - x
-        dy = obs[:, 1] - y
-        ok = float((dx * dx + dy * dy).min()) > gap * gap
-    if ok and pk.shape[0]:
-        dx = pk[:, 0] - x
-        dy = pk[:, 1] - y
-        ok = not bool((dx * dx + dy * dy < pk[:, 2] * pk[:, 2]).any())
-    if ok and on_bed(x, y, table, R):
-        return x, y
-    for ring in range(1, 200):
-        n = 8 * ring
-        ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
-        cand = np.c_[x + ring * step * np.cos(ang), y + ring * step * np.sin(ang)]
-        ok = (cand[:, 0] >= xlo) & (cand[:, 0] <= xhi) & (cand[:, 1] >= ylo) & (cand[:, 1] <= yhi)
-        if obs.shape[0]:
-            d = np.linalg.norm(cand[:, None, :] - obs[None], axis=2).min(axis=1)
-            ok &= d > gap
-        if pk.shape[0]:
-            dp = np.linalg.norm(cand[:, None, :] - pk[None, :, :2], axis=2)
-            ok &= ~(dp < pk[None, :, 2]).any(axis=1)
-        for k in np.flatnonzero(ok):
-            if on_bed(cand[k, 0], cand[k, 1], table, R):
-                return float(cand[k, 0]), float(cand[k, 1])
-    raise ValueError("no legal cue-ball placement found")
+    ok, px, py = kernels.nearest_placement(float(x), float(y), P, onm, arrs[0], arrs[1], arrs[2], float(R),
+                                           gap, xlo, xhi, ylo, yhi, float(step or R / 2), 400)
+    if not ok:
+        raise ValueError("no legal cue-ball placement found")
+    return float(px), float(py)
+
+
+_TABLE_ARRAYS: dict = {}
+
+
+def _table_arrays(table):
+    """(pockets (P, 3), segments (S, 2, 2), jaws (J, 3)) float64 contiguous, cached per table."""
+    key = id(table)
+    got = _TABLE_ARRAYS.get(key)
+    if got is None or got[0] is not table:
+        arrs = (np.ascontiguousarray(np.asarray(table.pockets, float).reshape(-1, 3)),
+                np.ascontiguousarray(np.asarray(getattr(table, "segments", np.zeros((0, 2, 2))), float)
+                                     .reshape(-1, 2, 2)),
+                np.ascontiguousarray(np.asarray(getattr(table, "jaws", np.zeros((0, 3))), float).reshape(-1, 3)))
+        got = _TABLE_ARRAYS[key] = (table, arrs)
+    return got[1]
 
 
 @functools.lru_cache(maxsize=8)

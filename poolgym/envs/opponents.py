@@ -11,7 +11,8 @@ packages (e.g. ``agents``) add theirs with `register_opponent` without the envs 
 them (imports only go one way, DESIGN §2).
 
 Built in:
-* ``"geometric"`` (`GeometricOpponent`): ghost-ball player from `poolgym.aim` — places the cue
+* ``"geometric"`` (`GeometricOpponent`): ghost-ball player (`poolgym.aim`; the pot search runs
+  in the numba kernel `poolgym.envs.kernels.best_pot`, same scoring) — places the cue
   ball behind the ghost ball of the best pot when in hand, picks the highest-scoring clear pot
   among the legal (or callable) balls, speed from `poolgym.aim.cue_speed_for_distance`, and
   adds Gaussian aim noise (``sigma_phi`` degrees, ``sigma_v`` relative); no clear pot -> hits
@@ -72,7 +73,10 @@ class GeometricOpponent:
     def _geometry(self, table_name):
         g = self._geom.get(table_name)
         if g is None:
-            g = self._geom[table_name] = aimlib.pocket_geometry(get_table(table_name))
+            g = aimlib.pocket_geometry(get_table(table_name))
+            g = self._geom[table_name] = aimlib.PocketGeometry(
+                *(np.ascontiguousarray(a) for a in (g.centers, g.radii, g.jaw_centers, g.jaw_radii, g.mouth,
+                                                     g.aim_points)))
         return g
 
     def __call__(self, state, spec, rng):
@@ -128,15 +132,14 @@ class GeometricOpponent:
             pos[0] = (x, y)
             on = on.copy()
             on[0] = True
-        cand = aimlib.pot_candidates(pos, on, balls, geom, 0, R)
-        pick = cand.best()
-        if pick is not None:
-            b, p = pick
-            t = int(np.flatnonzero(cand.targets == b)[0])
-            phi = float(cand.phi[t, p])
-            V0 = float(aimlib.cue_speed_for_distance(cand.d_obj[t, p] + 0.5 * cand.d_cue[t, p], cand.cut[t, p]))
+        from poolgym.envs.kernels import best_pot
+
+        b, p, phi, cut, d_cue, d_obj, _ = best_pot(pos, on.astype(np.bool_), np.asarray(balls, np.int64),
+                                                   geom.aim_points, geom.jaw_centers, geom.jaw_radii, 0, R)
+        if b >= 0:
+            V0 = float(aimlib.cue_speed_for_distance(d_obj + 0.5 * d_cue, cut))
             V0 = min(max(V0, 0.6), 6.0)
-            called = (b, p) if spec.callable_balls else (None, None)
+            called = (int(b), int(p)) if spec.callable_balls else (None, None)
         else:
             d = pos[balls] - pos[0]
             k = int(np.argmin(np.hypot(d[:, 0], d[:, 1])))

@@ -61,6 +61,10 @@ class PhysicsModels:
         return kw
 
 
+#: batches smaller than this run on one thread (`physics.simulate_batch(parallel=False)`)
+PARALLEL_MIN_BATCH = 8
+
+
 @dataclass
 class Timer:
     """Wall-clock split used by the benchmark (seconds)."""
@@ -114,12 +118,17 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
     rvw = np.stack(rvw_list)
     s = np.stack(s_list).astype(np.int8)
     R = float(models.ball_params.R) if models.ball_params is not None else BALL_RADIUS
+    from poolgym.envs.kernels import separate_overlaps
+
     for k in range(B):
-        separate_tiny_overlaps(rvw[k], s[k], R)
+        separate_overlaps(rvw[k], s[k], R, 1e-5)
     t0 = time.perf_counter()
+    kw = models.kwargs()
+    if B < PARALLEL_MIN_BATCH:
+        kw["parallel"] = False  # thread start-up costs more than a few tables (same results)
     res = physics.simulate_batch(
         table, rvw, np.ascontiguousarray(shots, dtype=np.float64).reshape(B, 5),
-        np.zeros(B, np.int64), s=s, **models.kwargs(),
+        np.zeros(B, np.int64), s=s, **kw,
     )
     t1 = time.perf_counter()
     if timer is not None:

@@ -81,7 +81,7 @@ from .geometry import ball_radius, get_table, triangle_slots
 __all__ = [
     "EightBall", "EightBallConfig", "EightBallExtra", "Group", "EightOnBreak", "JumpedObjectBalls",
     "GroupAssignment", "RackPattern", "BreakFoulCombination", "JumpedEightOnBreak", "OptionContext",
-    "LossReason", "SOLIDS", "STRIPES", "EIGHT", "group_of", "legal_object_balls", "group_cleared",
+    "LossReason", "SOLIDS", "STRIPES", "EIGHT", "group_of", "legal_object_balls", "group_cleared", "rack_order",
 ]
 
 EIGHT = 8

@@ -125,13 +125,35 @@ def standard_fouls(
         if rails0 or to_cue:
             if not q.frozen_rule_satisfied(rec, table, first, t0, rails0):
                 fouls.append(G_FROZEN)
-        elif f.rails_after(t0) == 0:
+        elif not _new_cushion_contact_after(rec, f, table, R, config, t0):
             fouls.append(no_rail)
     if jumped_is_foul and f.jumped and any(b != rec.cue_ball for b in f.jumped):
         fouls.append(obj_off)
     if config.double_hit_gap > 0 and first is not None and double_hit(rec, first, R, config.double_hit_gap):
         fouls.append(G_DOUBLE_HIT)
     return tuple(fouls)
+
+
+def _new_cushion_contact_after(rec: ShotRecord, f, table, R: float, config: RulesConfig, t0: float) -> bool:
+    """G-3.19(b) with general.md 7.1 ``new_contact``: some ball touches a cushion after
+    ``t0``; a ball frozen to that rail at the start counts only once it has left it and
+    touched another ball (G-3.38 wording, C-08)."""
+    w, l = float(table.w), float(table.l)
+    lim = R + config.frozen_eps
+    for t, b, r in f.cushions:
+        if t <= t0:
+            continue
+        if not config.frozen_rule_enabled:
+            return True
+        x, y = float(rec.pos0[b, 0]), float(rec.pos0[b, 1])
+        frozen_here = ((r == 0 and y <= lim) or (r == 1 and y >= l - lim) or (r == 2 and x <= lim)
+                       or (r == 3 and x >= w - lim))
+        if not frozen_here:
+            return True
+        tb, _ = q.contacts_of(rec, b)
+        if np.count_nonzero(tb < t) >= (1 if b == rec.cue_ball else 2):
+            return True
+    return False
 
 
 def double_hit(rec: ShotRecord, first: int, R: float, gap: float) -> bool:

@@ -64,9 +64,16 @@ def walk(name, n_states, seed, agent_names):
 
 @pytest.mark.parametrize("name", DISCIPLINES)
 def test_random_and_geometric_always_legal(name):
-    checked, phases = walk(name, 1500, seed=7, agent_names=["random", "geometric"])
-    assert checked["random"] == 1500 and checked["geometric"] == 1500
+    checked, phases = walk(name, 1000, seed=7, agent_names=["random", "geometric"])
+    assert checked["random"] == 1000 and checked["geometric"] == 1000
     # the walk must have reached breaks, ball in hand and ordinary shots
     kinds = {p[0] for p in phases}
     assert {"break", "play"} <= kinds
     assert any(p[1] for p in phases), "never had to place the cue ball"
+
+
+@pytest.mark.parametrize("name", DISCIPLINES)
+def test_search_always_legal(name):
+    """The search agent (batched simulation of candidate shots) on a shorter walk."""
+    checked, _ = walk(name, 60, seed=11, agent_names=["search"])
+    assert checked["search"] == 60

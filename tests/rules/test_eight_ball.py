@@ -1,8 +1,6 @@
 """Eight-ball scenario table (shared/rules/eight_ball.md, WPA 8B-4.x and the informal
 INF1/INF2 variants). Every scenario names its rule ID(s) and asserts the referee's verdict
 on a hand-built shot record (poolgym.rules.testing.record)."""
-import dataclasses
-
 import numpy as np
 import pytest
 

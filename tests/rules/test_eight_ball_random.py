@@ -13,8 +13,7 @@ import os
 import numpy as np
 import pytest
 
-from poolgym.rules import (ChooseOption, CueBallPlacement, GameState, IllegalActionError, Option, Phase,
-                           PlaceCueBall, ShotAction)
+from poolgym.rules import ChooseOption, CueBallPlacement, GameState, Phase, PlaceCueBall, ShotAction
 from poolgym.rules.eight_ball import EIGHT, EightBallConfig, LossReason, EightOnBreak, JumpedObjectBalls, legal_object_balls
 from poolgym.rules.game import get_discipline
 from poolgym.rules.geometry import Rail, ball_radius, placement_error
@@ -221,3 +220,29 @@ def test_fuzz_hand_built_records_never_crash():
         if s2.phase is not Phase.GAME_OVER:
             spec2 = D.legal_actions(s2)
             assert spec2.can_shoot or spec2.must_place or spec2.options
+
+
+def test_batched_physics_matches_single():
+    """Batched physics (``shot_inputs`` + ``physics.simulate_batch``) adjudicates exactly like
+    ``apply`` with ``physics.simulate`` (the vector env relies on it)."""
+    from poolgym.rules.shot_record import ShotRecord
+    rng = np.random.default_rng(7)
+    states, actions = [], []
+    s = D.initial_state(EightBallConfig(), seed=7)
+    while len(states) < 6 and s.phase is not Phase.GAME_OVER:
+        act = random_action(s, rng)
+        if isinstance(act, ShotAction):
+            states.append(s)
+            actions.append(act)
+        s = D.apply(s, act)[0]
+    if not states:
+        pytest.skip("game ended before a shot")
+    inputs = [D.shot_inputs(st, a) for st, a in zip(states, actions)]
+    rvw = np.stack([i[0] for i in inputs])
+    ss = np.stack([i[1] for i in inputs])
+    shots = np.stack([i[2] for i in inputs])
+    batch = physics.simulate_batch(D.table(states[0]), rvw, shots, np.zeros(len(states), np.int64), s=ss)
+    for k, (st, a) in enumerate(zip(states, actions)):
+        s1, v1 = D.apply(st, a)
+        s2, v2 = D.apply_shot_record(st, a, ShotRecord.from_sim(batch[k]))
+        assert v1 == v2 and s1 == s2

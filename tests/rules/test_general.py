@@ -41,7 +41,7 @@ def kitchen_state(balls, cue=(0.635, 0.3), config=None):
 
 
 # ============================================================== Part 1: G-3.x
-def test_racking_triangle_apex_on_foot_spot():
+def test_G_3_2_racking_triangle_apex_on_foot_spot():
     """G-3.2 / GB-2 / T-1.16.5 / R-2.7: apex on the foot spot, balls touching their
     neighbours (as tight as possible; rack_gap apart), all on the bed."""
     s = D.initial_state(NineBallConfig(rack_gap=0.0), seed=0)
@@ -55,7 +55,7 @@ def test_racking_triangle_apex_on_foot_spot():
     assert rec_on[1].tolist().count(int(Motion.STATIONARY)) == 10
 
 
-def test_striking_cue_ball_only_by_construction():
+def test_G_3_3_striking_cue_ball_only_by_construction():
     """G-3.3 / GB-3: only the cue ball is struck: the shot has no target-ball field and
     the physics inputs strike row 0; the record's STRIKE event is on the cue ball."""
     s = play()
@@ -65,7 +65,7 @@ def test_striking_cue_ball_only_by_construction():
     assert int(rec.ev_kind[0]) == int(EventKind.STRIKE) and int(rec.ev_i[0]) == 0
 
 
-def test_calls_are_declarations():
+def test_G_3_4_calls_are_declarations():
     """G-3.4 / R-2.8 / GW-6: a call is a declaration in the shot (one ball and one pocket,
     by construction a single field each); calling a ball not on the table is illegal."""
     s = play()
@@ -76,7 +76,7 @@ def test_calls_are_declarations():
         D.apply_shot_record(s, ShotAction(3.0, 90.0, called_ball=1, called_pocket=7), record(s, hit=1))
 
 
-def test_miss_ends_inning():
+def test_G_3_5_miss_ends_inning():
     """G-3.5 / GB-4 / G-3.37 / GB-30: a legal shot without a pot ends the inning; the
     incoming player accepts the table in position."""
     s = play()
@@ -114,7 +114,7 @@ def foot_ev(t=0.5):
     ("f_in_jaws", [foot_ev()], (0.03, 0.02), {}),
     ("g_foot_rail_twice", [foot_ev(0.5), foot_ev(0.9)], (0.3, 0.2), {}),
 ])
-def test_lag_automatic_loss_conditions(case, events, final, kw):
+def test_G_3_6_lag_automatic_loss_conditions(case, events, final, kw):
     """G-3.6 (a)-(g) / GB-5 (1)-(7) / GW-2 / C-05: automatic loss conditions of a lag."""
     res = general.lag_outcome(lag_rec(0, events, final, **kw), T, R, 0)
     if case == "good":
@@ -123,7 +123,7 @@ def test_lag_automatic_loss_conditions(case, events, final, kw):
         assert res == -1.0
 
 
-def test_lag_phase_flow_and_break_choice():
+def test_G_3_6_lag_phase_flow_and_break_choice():
     """G-3.6 / G-3.7 / GB-6 / GW-2: both seats lag; closest to the head rail wins and
     chooses to break or cede; a tie is replayed."""
     s = D.initial_state(NineBallConfig(lag=True), seed=1)
@@ -146,7 +146,7 @@ def test_lag_phase_flow_and_break_choice():
     assert s5.phase is Phase.LAG and s5.lag_results == ()
 
 
-def test_lag_with_real_physics_runs():
+def test_G_3_6_lag_with_real_physics_runs():
     """G-3.6: a lag shot simulated with the physics gives a result for each seat."""
     pytest.importorskip("physics")
     s = D.initial_state(NineBallConfig(lag=True), seed=1)
@@ -155,7 +155,7 @@ def test_lag_with_real_physics_runs():
     assert s2.phase in (Phase.OPTION, Phase.LAG)
 
 
-def test_opening_break_from_kitchen():
+def test_G_3_8_opening_break_from_kitchen():
     """G-3.8 / GB-6: the opening break is taken with cue ball in hand behind the head
     string."""
     s = D.initial_state(NineBallConfig(), seed=0)
@@ -166,7 +166,7 @@ def test_opening_break_from_kitchen():
 
 
 # ---------------------------------------------------------------- kitchen G-3.10 / G-3.39
-def test_kitchen_ball_needs_crossing():
+def test_G_3_10_kitchen_ball_needs_crossing():
     """G-3.10 / G-3.39 / GW-P4: from the kitchen, a first contact with a ball in the
     kitchen before the cue ball leaves the kitchen is a foul; after a cushion beyond the
     head string (cue ball left and came back) it is legal."""
@@ -178,14 +178,14 @@ def test_kitchen_ball_needs_crossing():
     assert FoulKind.KITCHEN_RULE not in kinds(v)
 
 
-def test_kitchen_no_contact_no_crossing_is_foul():
+def test_GW_P4_kitchen_no_contact_no_crossing_is_foul():
     """GW-P4 / G-3.10: the cue ball must cross the head string or hit a ball."""
     s = kitchen_state({1: (0.6, 1.9)})
     _, v = D.apply_shot_record(s, SHOT, record(s, moves={0: (0.6, 0.5)}))
     assert FoulKind.KITCHEN_RULE in kinds(v)
 
 
-def test_kitchen_return_requires_foot_rail_option():
+def test_GB_7_kitchen_return_requires_foot_rail_option():
     """GB-7 / C-09 option: the return must come off the foot rail."""
     balls = {1: (0.3, 0.3), 2: (0.6, 1.9), 3: (0.66, 1.95), 4: (0.55, 1.95), 5: (0.7, 2.0)}
     cfg = NineBallConfig(kitchen_return_requires_foot_rail=True)
@@ -200,7 +200,7 @@ def test_kitchen_return_requires_foot_rail_option():
     assert FoulKind.KITCHEN_RULE not in kinds(v)
 
 
-def test_head_string_ball_is_playable():
+def test_G_3_16_head_string_ball_is_playable():
     """G-3.16 / GB-14 / G-3.12 / GB-10 / GW-5: a ball whose centre is on the head string
     is not in the kitchen and may be hit directly; the cue ball may not be placed on the
     line."""
@@ -214,7 +214,7 @@ def test_head_string_ball_is_playable():
 
 
 @pytest.mark.parametrize("y", [HS, HS + R / 2, HS + 0.3])
-def test_kitchen_placement_on_or_in_front_of_line_rejected(y):
+def test_R_2_21_kitchen_placement_on_or_in_front_of_line_rejected(y):
     """R-2.21 / GW-P3 / G-3.10: placements on the head string or in front of it are
     masked (IllegalActionError), including R-2.21's half-ball warning zone."""
     s0 = D.initial_state(NineBallConfig(), seed=0)
@@ -224,7 +224,7 @@ def test_kitchen_placement_on_or_in_front_of_line_rejected(y):
 
 
 # ---------------------------------------------------------------- pocketing
-def test_pocketed_and_rebounding_balls():
+def test_G_3_11_pocketed_and_rebounding_balls():
     """G-3.11 / GB-9 / GW-P5 / C-19: a ball is pocketed iff the physics puts it in a
     pocket; a ball that hits the jaws and stays on the bed is not pocketed (G-3.33: jawed
     balls decided by the physics' pocket capture)."""
@@ -234,7 +234,7 @@ def test_pocketed_and_rebounding_balls():
     assert v.pocketed == (2,) and not s2.on_table[2] and s2.on_table[3]
 
 
-def test_balls_at_rest_by_construction():
+def test_G_3_14_balls_at_rest_by_construction():
     """G-3.14 / GB-12 / GW-P1 / G-3.15 / GB-13: a shot starts only from rest and is
     judged after rest: the state stores positions only, the physics input has zero
     velocities and only STATIONARY / POCKETED balls."""
@@ -243,14 +243,14 @@ def test_balls_at_rest_by_construction():
     assert np.all(rvw[:, 1:] == 0) and set(st.tolist()) <= {int(Motion.STATIONARY), int(Motion.POCKETED)}
 
 
-def test_no_spontaneous_motion():
+def test_G_3_31_no_spontaneous_motion():
     """G-3.31 / GB-25 / GW-7: balls stay exactly where the stroke left them."""
     s = play()
     s2, _ = D.apply_shot_record(s, SHOT, record(s, hit=1, cue_rail=Rail.LEFT, moves={1: (0.2, 1.7), 0: (0.7, 1.3)}))
     assert s2.positions()[1].tolist() == [0.2, 1.7] and s2.positions()[0].tolist() == [0.7, 1.3]
 
 
-def test_general_foul_rule():
+def test_G_3_17_general_foul_rule():
     """G-3.17 / GB-15: on a foul the inning ends, no ball counts, spotting only if the game
     says so (nine-ball: only the 9)."""
     s = play()
@@ -259,7 +259,7 @@ def test_general_foul_rule():
     assert s2.seat_to_act == 1 and not s2.on_table[3]
 
 
-def test_bad_hit_and_playing_away_from_frozen_ball():
+def test_G_3_18_bad_hit_and_playing_away_from_frozen_ball():
     """G-3.18 / GB-16 / GB-20: no contact is a foul; playing away from a ball frozen to the
     cue ball is not hitting it; a frozen illegal ball must be played away from."""
     s = play(balls={1: (0.3, 1.5), 5: (0.635, 1.0 + 2 * R)}, cue=CUE)
@@ -269,7 +269,7 @@ def test_bad_hit_and_playing_away_from_frozen_ball():
     assert FoulKind.WRONG_BALL_FIRST in kinds(v)
 
 
-def test_legal_shot_needs_rail_after_contact():
+def test_G_3_19_legal_shot_needs_rail_after_contact():
     """G-3.19 / GB-17: contact then pocket or any ball to a cushion; a kick cushion before
     contact does not count (general.md 7.2)."""
     s = play()
@@ -281,7 +281,7 @@ def test_legal_shot_needs_rail_after_contact():
     assert not v.fouls
 
 
-def test_scratch():
+def test_G_3_20_scratch():
     """G-3.20 / GB-18 / GW-P5: the cue ball pocketed is a foul."""
     s = play()
     s2, v = D.apply_shot_record(s, SHOT, record(s, hit=1, cue_rail=Rail.LEFT, scratch=2))
@@ -289,7 +289,7 @@ def test_scratch():
     assert not s2.on_table[0]
 
 
-def test_placement_overlap_rejected():
+def test_G_3_22_placement_overlap_rejected():
     """G-3.22: a placement overlapping an object ball is invalid (masked), state unchanged."""
     s = play(cue=None, cue_ball=CueBallPlacement.IN_HAND_ANYWHERE)
     before = s.to_json()
@@ -298,7 +298,7 @@ def test_placement_overlap_rejected():
     assert s.to_json() == before
 
 
-def test_double_hit_heuristic():
+def test_G_3_23_double_hit_heuristic():
     """G-3.23 / R-2.20: without a cue model, the R-2.20 heuristic (option
     ``double_hit_gap``): cue ball within the gap of the first ball and travelling more
     than half a ball diameter further toward it is a double hit."""
@@ -314,7 +314,7 @@ def test_double_hit_heuristic():
     assert not v.fouls
 
 
-def test_push_shot_not_modelled():
+def test_G_3_24_push_shot_not_modelled():
     """G-3.24 / GB-21 (SIM if the cue is modelled): the stroke is an instantaneous impulse,
     so a push shot cannot occur; a shot off a nearly frozen ball is judged by the other
     rules only."""
@@ -323,7 +323,7 @@ def test_push_shot_not_modelled():
     assert not v.fouls
 
 
-def test_dig_under_jump_rejected_and_legal_jump_allowed():
+def test_G_3_26_dig_under_jump_rejected_and_legal_jump_allowed():
     """G-3.26 / GB-22 / C-55: an elevated cue below centre is an illegal jump (rejected);
     elevated cue at or above centre is a legal jump (G-3.27)."""
     s = play()
@@ -333,7 +333,7 @@ def test_dig_under_jump_rejected_and_legal_jump_allowed():
     assert not v.fouls
 
 
-def test_miscue_offsets_rejected():
+def test_G_3_27_miscue_offsets_rejected():
     """G-3.27: a miscue on a jump is a foul; tip offsets beyond the miscue limit are not
     in the action space, so miscues cannot happen (by construction)."""
     s = play()
@@ -341,7 +341,7 @@ def test_miscue_offsets_rejected():
         D.apply_shot_record(s, ShotAction(3.0, 90.0, theta=40.0, a=0.5, b=0.4), record(s, hit=1))
 
 
-def test_jumped_balls():
+def test_G_3_28_jumped_balls():
     """G-3.28 / GB-23 / C-03: a stroke that jumps the cue ball or an object ball off the
     table is a foul; nine-ball overrides GB-23's spotting (only the 9 is spotted)."""
     s = play()
@@ -351,7 +351,7 @@ def test_jumped_balls():
     assert FoulKind.OBJECT_BALL_OFF_TABLE in kinds(v) and not s2.on_table[3]
 
 
-def test_one_foul_per_stroke():
+def test_G_3_30_one_foul_per_stroke():
     """G-3.30 / GB-24 / C-56: several fouls on one stroke are penalised as one foul."""
     s = play()
     s2, v = D.apply_shot_record(s, SHOT, record(s, hit=2, scratch=1, off_table=(3,)))
@@ -359,14 +359,14 @@ def test_one_foul_per_stroke():
 
 
 # ---------------------------------------------------------------- spotting G-3.32
-def test_spotting_single_ball_on_foot_spot():
+def test_G_3_32_1_spotting_single_ball_on_foot_spot():
     """G-3.32.1 / GB-26 / GW-4: a single ball goes on the foot spot."""
     s = play(balls={1: (0.3, 1.5)})
     s2 = general.spot(s, (9,), T, R)
     assert np.allclose(s2.positions()[9], T.foot_spot) and s2.on_table[9]
 
 
-def test_additional_balls_count():
+def test_G_3_34_additional_balls_count():
     """G-3.34 / GB-27: other balls pocketed on a legal shot count per the game (nine-ball:
     all stay down and the shooter continues)."""
     s = play()
@@ -374,7 +374,7 @@ def test_additional_balls_count():
     assert v.legal_pocketed == (2, 5) and v.turn_continues
 
 
-def test_break_order_configuration():
+def test_G_3_36_break_order_configuration():
     """G-3.36 / GB-29 / C-06: next_breaker for each order; a drawn game keeps the breaker."""
     nb = general.next_breaker
     assert nb("winner", 0, 1, (0, 1)) == 1 and nb("loser", 0, 1, (0, 1)) == 0
@@ -388,7 +388,7 @@ def frozen_state():
     return play(balls={1: (R, 1.5), 2: (0.9, 1.6)}, cue=(0.4, 1.5))
 
 
-def test_frozen_ball_pushed_into_same_rail_is_foul():
+def test_G_3_38_frozen_ball_pushed_into_same_rail_is_foul():
     """G-3.38 / GB-31 / C-08: a ball frozen to a cushion that is only pushed into the same
     rail is not "driven to a cushion": foul."""
     s = frozen_state()
@@ -399,7 +399,7 @@ def test_frozen_ball_pushed_into_same_rail_is_foul():
 
 
 @pytest.mark.parametrize("how", ["cue_rail", "other_rail", "other_ball", "pocket", "rebound_after_ball"])
-def test_frozen_ball_requirements_met(how):
+def test_G_3_38_frozen_ball_requirements_met(how):
     """G-3.38 (a)-(d): pocket, cue ball to a cushion, the frozen ball to a separate
     cushion, another ball to a cushion; the same rail counts after a ball contact."""
     s = frozen_state()
@@ -420,7 +420,7 @@ def test_frozen_ball_requirements_met(how):
     assert not v.fouls
 
 
-def test_frozen_flags_visible_and_rule_option():
+def test_R_2_16_frozen_flags_visible_and_rule_option():
     """R-2.16 / C-08: frozen balls are detected geometrically and exposed (so the warning
     is always given); ``frozen_rule_enabled=False`` falls back to G-3.19."""
     s = frozen_state()
@@ -432,7 +432,7 @@ def test_frozen_flags_visible_and_rule_option():
     assert not v.fouls
 
 
-def test_frozen_to_cue_ball():
+def test_G_3_38_frozen_to_cue_ball():
     """G-3.38: a ball frozen to the cue ball needs the same (a)-(d) outcome."""
     s = play(balls={1: (0.635, 1.0 + 2 * R), 2: (0.9, 1.6)})
     _, v = D.apply_shot_record(s, SHOT, record(s, hit=1))
@@ -441,7 +441,7 @@ def test_frozen_to_cue_ball():
     assert not v.fouls
 
 
-def test_placement_is_separate_action():
+def test_G_3_40_placement_is_separate_action():
     """G-3.40 / GB-32: placing the cue ball is its own action (no verdict, nothing else
     moves) and may be repeated until the shot."""
     s = play(cue=None, cue_ball=CueBallPlacement.IN_HAND_ANYWHERE)
@@ -451,7 +451,7 @@ def test_placement_is_separate_action():
 
 
 # ============================================================== Part 2/3: GB / GW extras
-def test_ball_in_hand_anywhere():
+def test_GB_8_ball_in_hand_anywhere():
     """GB-8 / GW-5: ball in hand after a foul: anywhere on the playing surface."""
     s = play(cue=None, cue_ball=CueBallPlacement.IN_HAND_ANYWHERE)
     for xy in [(0.1, 0.1), (1.1, 2.4), (0.635, HS)]:
@@ -460,7 +460,7 @@ def test_ball_in_hand_anywhere():
         D.apply(s, PlaceCueBall(0.01, 1.0))
 
 
-def test_kitchen_spot_request():
+def test_GW_5_kitchen_spot_request():
     """GW-5 / C-10: in hand behind the head string with every object ball behind it, the
     player may have the ball nearest the head string spotted on the foot spot."""
     cfg = NineBallConfig(kitchen_spot_request=True)
@@ -475,14 +475,14 @@ def test_kitchen_spot_request():
         D.apply(s.replace(config=NineBallConfig()), ChooseOption(Option.SPOT_NEAREST_KITCHEN_BALL))
 
 
-def test_concession():
+def test_GW_11_concession():
     """GW-11 / T-1.14: the seat to act may concede; the opponent wins."""
     s = play()
     s2, v = D.apply(s, Concede())
     assert v.game_over and v.winner == 1 and s2.phase is Phase.GAME_OVER
 
 
-def test_stalemate_limit():
+def test_GW_12_stalemate_limit():
     """GW-12: the referee's "no progress" judgement is a configurable limit of innings
     without a pocketed ball; reaching it ends the game without a winner."""
     s = play(config=NineBallConfig(stalemate_innings=2))
@@ -495,7 +495,7 @@ def test_stalemate_limit():
 
 
 # ============================================================== Part 4/5: T / R
-def test_table_markings():
+def test_T_1_5_table_markings():
     """T-1.5: head string l/4, foot spot (w/2, 3l/4), centre spot, long string x = w/2
     (the spotting line)."""
     assert HS == pytest.approx(T.l / 4)
@@ -505,14 +505,14 @@ def test_table_markings():
     assert s.positions()[2][0] == pytest.approx(T.w / 2) and s.positions()[3][0] == pytest.approx(T.w / 2)
 
 
-def test_no_practice_or_unknown_actions():
+def test_T_1_8_no_practice_or_unknown_actions():
     """T-1.8 / G-3.41: there is no practice action; unknown actions are rejected."""
     s = play()
     with pytest.raises(IllegalActionError):
         D.apply(s, "practice")
 
 
-def test_inning_ends_by_construction():
+def test_T_1_10_inning_ends_by_construction():
     """T-1.10: when the inning ends the turn passes: the state names only the incoming
     seat as the one to act."""
     s = play()
@@ -520,7 +520,7 @@ def test_inning_ends_by_construction():
     assert D.legal_actions(s2).seat == 1
 
 
-def test_no_shot_clock():
+def test_T_1_11_no_shot_clock():
     """T-1.11 (optional SIM, out of scope): no clock exists; the ruling of a shot does not
     depend on when it is applied."""
     s = play()
@@ -528,7 +528,7 @@ def test_no_shot_clock():
     assert D.apply_shot_record(s, SHOT, r) == D.apply_shot_record(s, SHOT, r)
 
 
-def test_jump_masse_no_cue_model():
+def test_T_1_16_2_jump_masse_no_cue_model():
     """T-1.16.2 (SIM if the cue is modelled): no cue-stick geometry exists, so the only
     stroke event is the STRIKE on the cue ball; impeding balls move only by contacts."""
     s = play()
@@ -536,7 +536,7 @@ def test_jump_masse_no_cue_model():
     assert np.count_nonzero(rec.ev_kind == int(EventKind.STRIKE)) == 1
 
 
-def test_split_hit_in_shooters_favour():
+def test_T_1_16_4_split_hit_in_shooters_favour():
     """T-1.16.4 / R-2.10: a legal and an illegal ball hit within split_hit_eps: the legal
     ball counts as first."""
     s = play(balls={1: (0.6, 1.2), 2: (0.67, 1.2), 9: (0.635, 2.2)})
@@ -546,7 +546,7 @@ def test_split_hit_in_shooters_favour():
     assert kinds(v) == [FoulKind.WRONG_BALL_FIRST]
 
 
-def test_fouls_reported_with_rule_ids():
+def test_R_2_9_fouls_reported_with_rule_ids():
     """R-2.9: every foul is reported in the verdict with its rule ID; ball in hand is
     announced to the incoming player (verdict.cue_ball)."""
     s = play()
@@ -555,14 +555,14 @@ def test_fouls_reported_with_rule_ids():
     assert v.cue_ball is CueBallPlacement.IN_HAND_ANYWHERE
 
 
-def test_pockets_unlimited():
+def test_R_2_11_pockets_unlimited():
     """R-2.11: pocket capacity is unlimited: several balls in one pocket are all pocketed."""
     s = play()
     s2, v = D.apply_shot_record(s, SHOT, record(s, hit=1, pocketed={2: 5, 3: 5, 5: 5}))
     assert v.pocketed == (2, 3, 5) and not any(s2.on_table[k] for k in (2, 3, 5))
 
 
-def test_warning_state_visible():
+def test_R_2_16_warning_state_visible():
     """R-2.16 / C-67: the consecutive-foul counter is in the state (the warning)."""
     s = play()
     s2, _ = D.apply_shot_record(s, SHOT, record(s))
@@ -570,7 +570,7 @@ def test_warning_state_visible():
     assert GameState.from_json(s2.to_json()).consecutive_fouls == (1, 0)
 
 
-def test_lag_crossing_detected_on_path():
+def test_G_3_6_lag_crossing_detected_on_path():
     """G-3.6 (a) / GB-5 (1): a lag ball that crosses the long string and comes back is
     detected on its re-simulated path (real physics), not only by its final position."""
     physics = pytest.importorskip("physics")
@@ -585,3 +585,18 @@ def test_lag_crossing_detected_on_path():
     r = simulate_record(lag_state, ShotAction(V0=2.0, phi=60.0), only=(0,))
     xs = general._lag_path_x(r, T)
     assert xs.max() > T.w / 2 and general.lag_outcome(r, T, R, 0) == -1.0
+
+
+def test_G_3_19_frozen_other_ball_pushed_into_own_rail_is_not_a_new_contact():
+    """G-3.19 / G-3.38 / general.md 7.1 new_contact: when the only cushion contact after
+    the hit is a ball that was frozen to that rail being pushed into it, no ball was
+    "driven to a cushion"."""
+    # ball 2 frozen to the left rail; ball 1 hit into ball 2, which is pressed into the rail
+    s = play(balls={1: (0.3, 1.5), 2: (R, 1.5), 9: (0.635, 2.2)}, cue=(0.635, 1.5))
+    left = segment_for_rail(T, Rail.LEFT, 1.5)
+    ev = [(0.15, int(EventKind.BALL_BALL), 1, 2), (0.16, int(EventKind.BALL_CUSHION), 2, left)]
+    _, v = D.apply_shot_record(s, SHOT, record(s, hit=1, extra_events=ev))
+    assert kinds(v) == [FoulKind.NO_RAIL_AFTER_CONTACT]
+    ev2 = ev + [(0.3, int(EventKind.BALL_BALL), 2, 9), (0.4, int(EventKind.BALL_CUSHION), 2, left)]
+    _, v = D.apply_shot_record(s, SHOT, record(s, hit=1, extra_events=ev2))
+    assert not v.fouls

@@ -18,7 +18,7 @@ def rec(events, **kw):
     return ShotRecord.build(POS, events, **kw)
 
 
-def test_first_contact_and_split_hit():
+def test_T_1_16_4_first_contact_and_split_hit():
     """T-1.16.4 / R-2.10: the first object ball; a split hit within eps goes to the legal ball."""
     r = rec([(0.1, BB, 0, 2), (0.10001, BB, 1, 0), (0.2, BB, 2, 3)])
     assert q.first_contact(r) == (2, pytest.approx(0.1))
@@ -27,7 +27,7 @@ def test_first_contact_and_split_hit():
     assert q.first_contact(rec([]))[0] is None
 
 
-def test_rails_and_balls_to_rail():
+def test_G_3_19_rails_and_balls_to_rail():
     """G-3.19(b) / 9B-5.4: cushion contacts after the first contact; distinct object balls
     to a cushion (a ball twice counts once, the cue ball never)."""
     r = rec([(0.05, BC, 0, LEFT), (0.1, BB, 0, 1), (0.2, BC, 1, FOOT), (0.3, BC, 1, FOOT), (0.4, BC, 2, LEFT)])
@@ -38,7 +38,7 @@ def test_rails_and_balls_to_rail():
     assert rails.tolist() == [Rail.LEFT, Rail.FOOT, Rail.FOOT, Rail.LEFT]
 
 
-def test_pockets_jumps_scratch():
+def test_G_3_11_pockets_jumps_scratch():
     """G-3.11 / G-3.20 / G-3.28: pocketed balls with pockets, scratch, jumped balls."""
     r = rec([(0.1, BB, 0, 1)], pocketed={1: 2, 0: 5}, off_table=(3,))
     assert q.pocketed(r) == (1,) and q.pocketed_with_pockets(r) == {0: 5, 1: 2}
@@ -58,7 +58,7 @@ def test_bank_combination_carom():
     assert q.is_carom(carom, 1) and not q.is_carom(carom, 3)
 
 
-def test_kitchen_crossing_heuristic_and_exact():
+def test_G_3_39_kitchen_crossing_heuristic_and_exact():
     """G-3.39: crossing the head string before the contact, from event positions if the
     record has them, else from cushions lying wholly beyond the head string."""
     hs = float(T.head_string_y)
@@ -87,7 +87,7 @@ def test_from_sim_real_physics():
     assert r.pos0.shape == (3, 2) and r.on0.all()
 
 
-def test_kitchen_crossing_resimulated_with_physics():
+def test_G_3_39_kitchen_crossing_resimulated_with_physics():
     """G-3.39: with a simulated record (which carries the played shot) the cue ball's path
     before its first contact is re-simulated: a kick off the lower long rail beyond the
     head string that returns to a kitchen ball crosses; a direct backward shot does not."""

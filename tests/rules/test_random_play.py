@@ -68,3 +68,19 @@ def test_balls_accounted_for():
 @pytest.mark.slow
 def test_random_nine_ball_thousand_games():
     _run(1000, 10_000)
+
+
+def test_apply_passes_physics_options_noise():
+    """apply(state, ShotAction, **physics_kwargs) forwards execution noise to the physics;
+    the record keeps the shot actually played."""
+    from poolgym.rules import PlaceCueBall, ShotAction, get_discipline
+    from poolgym.rules.game import simulate_record
+
+    d = get_discipline("nine_ball")
+    s = d.initial_state(NineBallConfig(), seed=0)
+    s, _ = d.apply(s, PlaceCueBall(0.635, 0.4))
+    a = ShotAction(6.0, 90.0)
+    r = simulate_record(s, a, noise=physics.ExecutionNoise.icga(), rng=np.random.default_rng(1))
+    assert r.shot is not None and not np.allclose(r.shot, a.shot_array())
+    s2, v = d.apply(s, a, noise=physics.ExecutionNoise.icga(), rng=np.random.default_rng(1))
+    assert s2.shot_number == 1

@@ -1,0 +1,185 @@
+"""numba fast paths of the env's per-table geometry (plain loops, ``@njit(cache=True)``).
+
+Each kernel mirrors a numpy reference and is tested against it (tests/envs/test_kernels.py):
+
+* `placement_ok` / `nearest_placement` — `poolgym.rules.geometry.placement_error` with
+  ``may_touch=False`` plus `poolgym.rules.geometry.on_bed` (overlap/frozen balls, bed bounds,
+  kitchen, cushion segments, jaws, pocket openings); used by `codec.nearest_legal_placement`.
+* `separate_overlaps` — `physics_io.separate_tiny_overlaps`.
+* `best_pot` — the highest-scoring feasible pot of `poolgym.aim.pot_candidates`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def placement_ok(x, y, pos, on, pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi):
+    """True if a cue ball at (x, y) is inside [xlo, xhi] x [ylo, yhi], more than ``gap`` from
+    every object ball on the table (rows >= 1), outside every pocket circle, at least R from
+    every cushion segment and R + r from every jaw circle."""
+    if x < xlo or x > xhi or y < ylo or y > yhi:
+        return False
+    g2 = gap * gap
+    for k in range(1, pos.shape[0]):
+        if on[k]:
+            dx = pos[k, 0] - x
+            dy = pos[k, 1] - y
+            if dx * dx + dy * dy <= g2:
+                return False
+    for p in range(pockets.shape[0]):
+        dx = pockets[p, 0] - x
+        dy = pockets[p, 1] - y
+        if math.sqrt(dx * dx + dy * dy) <= pockets[p, 2]:
+            return False
+    tol = 1e-9
+    for q in range(segs.shape[0]):
+        ax = segs[q, 0, 0]
+        ay = segs[q, 0, 1]
+        dx = segs[q, 1, 0] - ax
+        dy = segs[q, 1, 1] - ay
+        L2 = dx * dx + dy * dy
+        u = ((x - ax) * dx + (y - ay) * dy) / L2 if L2 > 0 else 0.0
+        u = min(max(u, 0.0), 1.0)
+        ex = ax + u * dx - x
+        ey = ay + u * dy - y
+        if math.sqrt(ex * ex + ey * ey) < R - tol:
+            return False
+    for j in range(jaws.shape[0]):
+        dx = jaws[j, 0] - x
+        dy = jaws[j, 1] - y
+        if math.sqrt(dx * dx + dy * dy) < R + jaws[j, 2] - tol:
+            return False
+    return True
+
+
+@njit(cache=True)
+def nearest_placement(x, y, pos, on, pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi, step, max_rings):
+    """(ok, x, y): (x, y) itself if `placement_ok`, else the first legal point on rings of
+    radius ``ring * step`` (8 ring points per unit of ring index, counter-clockwise from +x)."""
+    x = min(max(x, xlo), xhi)
+    y = min(max(y, ylo), yhi)
+    if placement_ok(x, y, pos, on, pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi):
+        return True, x, y
+    for ring in range(1, max_rings):
+        n = 8 * ring
+        for k in range(n):
+            a = 2.0 * math.pi * k / n
+            cx = x + ring * step * math.cos(a)
+            cy = y + ring * step * math.sin(a)
+            if placement_ok(cx, cy, pos, on, pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi):
+                return True, cx, cy
+    return False, x, y
+
+
+@njit(cache=True)
+def separate_overlaps(rvw, s, R, tol):
+    """Push apart in place balls (s == 0) closer than 2R by less than ``tol`` (see
+    `physics_io.separate_tiny_overlaps`)."""
+    n = s.shape[0]
+    for _ in range(4):
+        moved = False
+        for a in range(n):
+            if s[a] != 0:
+                continue
+            for b in range(a + 1, n):
+                if s[b] != 0:
+                    continue
+                dx = rvw[a, 0, 0] - rvw[b, 0, 0]
+                dy = rvw[a, 0, 1] - rvw[b, 0, 1]
+                d = math.sqrt(dx * dx + dy * dy)
+                if d < 2 * R and d > 2 * R - tol:
+                    push = (2 * R - d) / 2 + 1e-9
+                    ux = dx / d
+                    uy = dy / d
+                    rvw[a, 0, 0] += ux * push
+                    rvw[a, 0, 1] += uy * push
+                    rvw[b, 0, 0] -= ux * push
+                    rvw[b, 0, 1] -= uy * push
+                    moved = True
+        if not moved:
+            return
+
+
+@njit(cache=True)
+def _seg_gap(px, py, qx, qy, pos, on, skip_a, skip_b, R):
+    """min over balls on the table (not skip_a/skip_b) of dist(ball, segment p->q) - 2R."""
+    dx = qx - px
+    dy = qy - py
+    L2 = dx * dx + dy * dy
+    best = np.inf
+    for k in range(pos.shape[0]):
+        if not on[k] or k == skip_a or k == skip_b:
+            continue
+        u = ((pos[k, 0] - px) * dx + (pos[k, 1] - py) * dy) / L2 if L2 > 0 else 0.0
+        u = min(max(u, 0.0), 1.0)
+        ex = px + u * dx - pos[k, 0]
+        ey = py + u * dy - pos[k, 1]
+        g = math.sqrt(ex * ex + ey * ey) - 2 * R
+        if g < best:
+            best = g
+    return best
+
+
+@njit(cache=True)
+def best_pot(pos, on, targets, aim_points, jaw_centers, jaw_radii, cue, R):
+    """Best feasible ghost-ball pot, scored as `poolgym.aim.pot_candidates`.
+
+    Returns (ball, pocket, phi_deg, cut_deg, d_cue, d_obj, score); ball = -1 when none."""
+    best = (-1, -1, 0.0, 0.0, 0.0, 0.0, -1.0)
+    cx = pos[cue, 0]
+    cy = pos[cue, 1]
+    for ti in range(targets.shape[0]):
+        b = targets[ti]
+        ox = pos[b, 0]
+        oy = pos[b, 1]
+        for p in range(aim_points.shape[0]):
+            tx = aim_points[p, 0]
+            ty = aim_points[p, 1]
+            vx = tx - ox
+            vy = ty - oy
+            d_obj = math.sqrt(vx * vx + vy * vy)
+            if d_obj <= 0:
+                continue
+            ux = vx / d_obj
+            uy = vy / d_obj
+            gx = ox - 2 * R * ux
+            gy = oy - 2 * R * uy
+            wx = gx - cx
+            wy = gy - cy
+            d_cue = math.sqrt(wx * wx + wy * wy)
+            if d_cue <= 1e-9:
+                continue
+            wx /= d_cue
+            wy /= d_cue
+            cut = math.degrees(math.atan2(wx * uy - wy * ux, wx * ux + wy * uy))
+            if abs(cut) >= 90.0:
+                continue
+            # jaw margin of the object ball's line to the aim point
+            jm = np.inf
+            for j in range(2):
+                jx = jaw_centers[p, j, 0]
+                jy = jaw_centers[p, j, 1]
+                u = ((jx - ox) * vx + (jy - oy) * vy) / (d_obj * d_obj)
+                u = min(max(u, 0.0), 1.0)
+                ex = ox + u * vx - jx
+                ey = oy + u * vy - jy
+                m = math.sqrt(ex * ex + ey * ey) - R - jaw_radii[p, j]
+                if m < jm:
+                    jm = m
+            if jm < 0:
+                continue
+            if _seg_gap(cx, cy, gx, gy, pos, on, cue, b, R) < 0:
+                continue
+            if _seg_gap(ox, oy, tx, ty, pos, on, cue, b, R) < 0:
+                continue
+            window = min(max(jm / R, 0.0), 1.0) * 0.5 + 0.5
+            score = math.cos(math.radians(abs(cut))) / (1.0 + d_cue) / (1.0 + d_obj) * window
+            if score > best[6]:
+                phi = math.degrees(math.atan2(wy, wx)) % 360.0
+                best = (b, p, phi, cut, d_cue, d_obj, score)
+    return best
