@@ -9,7 +9,7 @@ A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJ
    `speed_factors` times its planned speed and with top / centre / bottom spin `spins` (b),
    plus `n_safeties` safety strokes (the geometric safety at several speeds and small angle
    offsets), for at most ``top_k * len(speed_factors) * len(spins) + n_safeties`` shots.
-2. Simulation. Every candidate is repeated `samples` times with execution noise drawn from the
+2. Simulation. Every candidate is repeated ``max(3, min(samples, budget // C))`` times with execution noise drawn from the
    agent's RNG (the noise model the agent plans for, default ICGA; common random numbers: the
    same draws for every candidate) and the whole set goes through ONE
    `physics.simulate_batch` call.
@@ -60,14 +60,15 @@ class SearchAgent(GeometricAgent):
         top_k: geometric pots expanded.
         speed_factors, spins: speed multipliers and vertical tip offsets tried per pot.
         n_safeties: safety strokes added to the candidates.
-        samples: noisy simulations per candidate.
+        samples: noisy simulations per candidate (at most; see budget).
+        budget: total simulations per decision: samples = max(3, min(samples, budget // C)).
     """
 
     name = "search"
 
     def __init__(self, seed: int | None = None, noise="icga", top_k: int = 3,
                  speed_factors=(1.0, 1.4, 2.0), spins=(-0.3, 0.0, 0.3), n_safeties: int = 4,
-                 samples: int = 8, **kw):
+                 samples: int = 8, budget: int = 160, **kw):
         super().__init__(seed=seed, noise=noise, **kw)
         self.noise_spec = noise
         self.top_k = int(top_k)
@@ -75,6 +76,7 @@ class SearchAgent(GeometricAgent):
         self.spins = tuple(float(x) for x in spins)
         self.n_safeties = int(n_safeties)
         self.samples = int(samples)
+        self.budget = int(budget)
         self._noise = None
 
     def _noise_model(self):
@@ -149,7 +151,7 @@ class SearchAgent(GeometricAgent):
         acts = self.candidate_actions(v)
         if len(acts) == 1:
             return acts[0]
-        S = self.samples
+        S = max(3, min(self.samples, self.budget // len(acts)))
         rvw, s = physics_inputs(state)
         B = len(acts) * S
         shots = self.perturb(np.stack([a.shot_array() for a in acts]), S)

@@ -31,13 +31,18 @@ MATCHUPS = (("geometric", "random", 0.95), ("search", "geometric", 0.65))
 DISCIPLINES = ("nine_ball", "eight_ball", "straight_pool")
 
 
-def bench_matchup(discipline: str, a: str, b: str, games: int, seed: int, workers: int) -> dict:
+def bench_matchup(discipline: str, a: str, b: str, games: int, seed: int, workers: int,
+                  cache_dir: str | None = None) -> dict:
     from agents.tournament import AgentSpec, TournamentConfig, run_tournament
 
     rules = {"target_points": STRAIGHT_POOL_POINTS} if discipline == "straight_pool" else {}
     cfg = TournamentConfig(discipline, (AgentSpec(a), AgentSpec(b)), games, seed, "icga", rules, 400)
     t = time.perf_counter()
-    res = run_tournament(cfg, workers=workers, progress=sys.stderr.isatty())
+    cache = None
+    if cache_dir:
+        os.makedirs(cache_dir, exist_ok=True)
+        cache = os.path.join(cache_dir, f"{discipline}_{a}_vs_{b}_{games}_{seed}.jsonl")
+    res = run_tournament(cfg, workers=workers, progress=sys.stderr.isatty(), cache=cache)
     s = res.summary()
     sa = s["agents"][a]
     return dict(discipline=discipline, a=a, b=b, games=sa["games"], wins=sa["wins"], losses=sa["losses"],
@@ -56,12 +61,15 @@ def bench_potdrill(steps: int, seed: int, out_dir: str) -> dict:
     tr = d["training"]
     env_id, env_kwargs = d["env"]["id"], d["env"].get("kwargs", {})
     t = time.perf_counter()
+    c = time.process_time()
     res = train(env_id, tr["algo"], steps, seed=seed, out_dir=out_dir, n_envs=tr["n_envs"],
                 hyperparams=tr.get("hyperparams", {}), env_kwargs=env_kwargs,
                 checkpoint_every=steps, eval_every=max(steps // 6, 1), eval_episodes=200, resume=False)
     train_s = time.perf_counter() - t
+    cpu_s = time.process_time() - c
     ev = evaluate(load(res["model"], tr["algo"]), env_id, 1000, 10_000, env_kwargs, tr["algo"])
     return dict(env=env_id, algo=tr["algo"], timesteps=res["timesteps"], train_seconds=round(train_s, 1),
+                train_cpu_seconds=round(cpu_s, 1),
                 test_positions=ev.episodes, success_rate=ev.success_rate, curve=res["curve"])
 
 
@@ -74,6 +82,7 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=2024)
     p.add_argument("--potdrill-steps", type=int, default=24576)
     p.add_argument("--json", default=None)
+    p.add_argument("--cache-dir", default=None, help="keep finished games here (resume; partial results)")
     args = p.parse_args(argv)
     games = 20 if args.quick else args.games
     steps = 4096 if args.quick else args.potdrill_steps
@@ -84,7 +93,7 @@ def main(argv=None) -> int:
         if disc not in only:
             continue
         for a, b, bar in MATCHUPS:
-            r = bench_matchup(disc, a, b, games, args.seed, args.workers)
+            r = bench_matchup(disc, a, b, games, args.seed, args.workers, args.cache_dir)
             r["bar"] = bar
             r["pass"] = r["win_rate"] >= bar
             ok &= r["pass"]
@@ -98,7 +107,8 @@ def main(argv=None) -> int:
         r["pass"] = r["success_rate"] >= 0.60 and r["train_seconds"] <= 600
         ok &= r["pass"]
         out["potdrill"] = r
-        print(f"PotDrill {r['algo']} {r['timesteps']} steps in {r['train_seconds']} s: pockets "
+        print(f"PotDrill {r['algo']} {r['timesteps']} steps in {r['train_seconds']} s "
+              f"(CPU {r['train_cpu_seconds']} s): pockets "
               f"{r['success_rate']:.3f} of {r['test_positions']} seeded test positions  bar 0.60 in <= 600 s  "
               f"{'PASS' if r['pass'] else 'FAIL'}", flush=True)
         for row in r["curve"]:

@@ -117,6 +117,17 @@ def main(argv=None):
               f"| outside/inside physics = {outside / max(tm.physics, 1e-9):4.2f}")
     ms, shape = bench_render()
     print(f"rgb_array frame {shape}: {ms:.3f} ms")
+    N = args.sizes[-1]
+    print(f"bars at N={N}: >= 5000 steps/s: {'PASS' if nat >= 5000 else 'FAIL'} ({nat:.0f}); "
+          f">= 3x Sync: {'PASS' if nat >= 3 * sync else 'FAIL'} ({nat / sync:.1f}x); "
+          f"outside <= inside physics: {'PASS' if outside <= tm.physics else 'FAIL'} "
+          f"({outside / max(tm.physics, 1e-9):.2f}); frame < 2 ms: {'PASS' if ms < 2 else 'FAIL'}")
+    try:
+        import os
+
+        print(f"load average during the run: {os.getloadavg()} on {os.cpu_count()} cores")
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":

@@ -36,12 +36,17 @@ import tempfile
 import time
 from pathlib import Path
 
-import numba
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+# numba's default OpenMP layer busy-waits between parallel regions, which wastes cores (and
+# collapses throughput) on a shared, oversubscribed machine; the work-queue layer does not.
+# Override with NUMBA_THREADING_LAYER=omp|tbb|workqueue.
+os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
+
+import numba  # noqa: E402
 import physics  # noqa: E402
 from physics.crosscheck import setup_from_doc, shot_inputs  # noqa: E402
 
@@ -229,8 +234,10 @@ def main(argv=None) -> int:
     table, bp, cue, bb, cu = setup_from_doc(head)
     kw = dict(ball_params=bp, cue=cue, ball_ball=bb, cushion=cu)
     threads = numba.get_num_threads()
-    report = {"threads": threads, "models": [bb, cu]}
-    print(f"poolgym physics benchmark - {bb} / {cu}, numba threads {threads}")
+    report = {"threads": threads, "models": [bb, cu],
+              "threading_layer": os.environ.get("NUMBA_THREADING_LAYER")}
+    print(f"poolgym physics benchmark - {bb} / {cu}, numba threads {threads}, threading layer "
+          f"{os.environ.get('NUMBA_THREADING_LAYER')}")
 
     cold, warm = start_times()
     report["cold_compile_s"], report["warm_first_shot_s"] = cold, warm

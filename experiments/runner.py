@@ -128,6 +128,13 @@ def run_experiment(cfg: C.ExperimentConfig | str, out_dir: str | None = None, *,
     C._choice("backend", backend, C.BACKENDS)
     if stop_after is not None:
         C._choice("stop_after", stop_after, STAGES)
+    if backend == "ray" and cfg.training is not None:
+        uses_model = cfg.evaluation is not None or \
+            (cfg.tournament is not None and any(a.name == "trained" for a in cfg.tournament.agents)) or \
+            (cfg.video is not None and "trained" in cfg.video.agents)
+        if uses_model:
+            raise C.ConfigError("backend ray: training runs RLlib, but [evaluation] and the agent 'trained' "
+                                "use the SB3 model of the local backend; drop them or use --backend local")
     root = out_dir or cfg.experiment.output_dir or os.path.join("runs", cfg.experiment.name)
     run = Run(root)
     seeds = stage_seeds(cfg.experiment.seed)

@@ -14,11 +14,19 @@ Algorithm (Kiefl 2020, "pooltool-alg"; pooltool 0.6.0 ``evolution/event_based``)
 
 Before a collision is resolved the bodies are placed exactly ``MIN_DIST`` apart along their
 velocities (pooltool's ``make_kiss``; fallback along the normal when that would move them
-more than ``5 MIN_DIST``), so contacts never start overlapped. Each collision leaves the
+more than ``5 MIN_DIST``), so contacts never start overlapped. If that correction would push
+a ball into a third ball (frozen clusters) only one ball is moved, and if both are blocked
+(a jam) the contact is resolved at zero gap and, should it not separate, is given a small
+separation speed paid from spin energy (``_unjam``) so a friction-driven push cannot loop
+at zero time. Each collision leaves the
 balls involved SLIDING, as in pooltool.
 
 Model codes: ball-ball 0 frictionless_elastic, 1 frictional_inelastic; cushion 0 han_2005,
 1 mathavan_2010 (the modules in ``physics.resolve``).
+
+Numba caching caveat: ``cache=True`` keys a cached function on its own source file only, and
+the resolution models are compiled into this kernel; after editing a module of
+``physics/resolve`` delete the stale caches (``find physics -name '*.nb[ic]' -delete``).
 
 Layout of the per-table output: ``ev_t`` (E,), ``ev_kind`` int8, ``ev_i``/``ev_j`` int16;
 return value ``(n_events, status)`` with status 0 OK, 1 event-log overflow (simulation
@@ -123,6 +131,110 @@ def _kiss_circle(rv, cx, cy, rad):
     d = math.sqrt(Dx * Dx + Dy * Dy)
     rv[0, 0] = cx + target * Dx / d
     rv[0, 1] = cy + target * Dy / d
+
+
+@njit(cache=True)
+def _creates_overlap(rvw, s, b, ox, oy, skip, R):
+    """True if ball b, moved from (ox, oy) to its current position, now overlaps another
+    ball more than it did before (the move of a contact correction must not push it into a
+    third ball of a cluster)."""
+    lim = 4.0 * R * R
+    x, y = rvw[b, 0, 0], rvw[b, 0, 1]
+    for o in range(rvw.shape[0]):
+        if o == b or o == skip or s[o] == POCKETED:
+            continue
+        dx = rvw[o, 0, 0] - x
+        dy = rvw[o, 0, 1] - y
+        d2 = dx * dx + dy * dy
+        if d2 < lim:
+            ex = rvw[o, 0, 0] - ox
+            ey = rvw[o, 0, 1] - oy
+            if d2 < ex * ex + ey * ey:
+                return True
+    return False
+
+
+V_SEP = 2e-3  # m/s: separation speed imposed on a jammed contact (see _unjam)
+
+
+@njit(cache=True)
+def _shift_from(rv, ox, oy, target):
+    """Move ball rv radially away from the point (ox, oy) to distance ``target``."""
+    dx, dy = rv[0, 0] - ox, rv[0, 1] - oy
+    d = math.sqrt(dx * dx + dy * dy)
+    if d > 0.0:
+        rv[0, 0] = ox + target * dx / d
+        rv[0, 1] = oy + target * dy / d
+
+
+@njit(cache=True)
+def _unjam(rv1, rv2, nx, ny, P):
+    """Make a jammed contact separate at ``V_SEP`` without creating energy.
+
+    A contact that could not be given the usual ``MIN_DIST`` clearance (a third body is in
+    the way) and that does not separate after resolution would be found again at once by a
+    friction-driven approach (a sustained push): an endless zero-time loop. We add the
+    missing normal separation speed symmetrically (momentum conserved) and pay its kinetic
+    energy out of the balls' spin energy (friction drives the push), so total kinetic energy
+    does not rise; if there is not enough spin energy the separation is scaled down.
+    (n points from ball 1 to ball 2.)
+    """
+    m, R = P[P_M], P[P_R]
+    vrel = (rv2[1, 0] - rv1[1, 0]) * nx + (rv2[1, 1] - rv1[1, 1]) * ny
+    need = V_SEP - vrel
+    if need <= 0.0:
+        return
+    I = 0.4 * m * R * R
+    e_rot = 0.5 * I * (rv1[2, 0] ** 2 + rv1[2, 1] ** 2 + rv1[2, 2] ** 2
+                       + rv2[2, 0] ** 2 + rv2[2, 1] ** 2 + rv2[2, 2] ** 2)
+    # kinetic energy added by dv = need/2 on each ball along -n / +n
+    v1n = rv1[1, 0] * nx + rv1[1, 1] * ny
+    v2n = rv2[1, 0] * nx + rv2[1, 1] * ny
+    h = 0.5 * need
+
+    def gain(hh):
+        return 0.5 * m * ((v1n - hh) ** 2 - v1n ** 2 + (v2n + hh) ** 2 - v2n ** 2)
+
+    de = gain(h)
+    if de > e_rot:
+        # largest affordable h: m (hh^2 + hh (v2n - v1n)) = e_rot
+        bq = v2n - v1n
+        h = 0.5 * (-bq + math.sqrt(bq * bq + 4.0 * e_rot / m))
+        if h <= 0.0:
+            return
+        de = gain(h)
+    rv1[1, 0] -= h * nx
+    rv1[1, 1] -= h * ny
+    rv2[1, 0] += h * nx
+    rv2[1, 1] += h * ny
+    if e_rot > 0.0 and de > 0.0:
+        k = math.sqrt(max(0.0, 1.0 - de / e_rot))
+        for c in range(3):
+            rv1[2, c] *= k
+            rv2[2, c] *= k
+
+
+@njit(cache=True)
+def _unjam_cushion(rv, nx, ny, P):
+    """Cushion version of :func:`_unjam` (n points from the cushion into the table)."""
+    m, R = P[P_M], P[P_R]
+    vn = rv[1, 0] * nx + rv[1, 1] * ny
+    need = V_SEP - vn
+    if need <= 0.0:
+        return
+    e_rot = 0.5 * 0.4 * m * R * R * (rv[2, 0] ** 2 + rv[2, 1] ** 2 + rv[2, 2] ** 2)
+    de = 0.5 * m * ((vn + need) ** 2 - vn ** 2)
+    if de > e_rot:
+        need = -vn + math.sqrt(max(0.0, vn * vn + 2.0 * e_rot / m))
+        if need <= 0.0:
+            return
+        de = 0.5 * m * ((vn + need) ** 2 - vn ** 2)
+    rv[1, 0] += need * nx
+    rv[1, 1] += need * ny
+    if e_rot > 0.0 and de > 0.0:
+        k = math.sqrt(max(0.0, 1.0 - de / e_rot))
+        for c in range(3):
+            rv[2, c] *= k
 
 
 @njit(cache=True)
@@ -351,11 +463,28 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
         elif kind == K_BB:
             r1 = rvw[ei]
             r2 = rvw[ej]
+            x1, y1, x2, y2 = r1[0, 0], r1[0, 1], r2[0, 0], r2[0, 1]
             _kiss_pair(r1, r2, is_moving(s[ei]), is_moving(s[ej]), R)
+            jam = False
+            if (_creates_overlap(rvw, s, ei, x1, y1, ej, R)
+                    or _creates_overlap(rvw, s, ej, x2, y2, ei, R)):
+                # a third ball is in the way: give the clearance by moving one ball only
+                r1[0, 0], r1[0, 1], r2[0, 0], r2[0, 1] = x1, y1, x2, y2
+                _shift_from(r2, x1, y1, 2.0 * R + MIN_DIST)
+                if _creates_overlap(rvw, s, ej, x2, y2, ei, R):
+                    r2[0, 0], r2[0, 1] = x2, y2
+                    _shift_from(r1, x2, y2, 2.0 * R + MIN_DIST)
+                    if _creates_overlap(rvw, s, ei, x1, y1, ej, R):
+                        r1[0, 0], r1[0, 1] = x1, y1
+                        jam = True
             if bb_model == 0:
                 _bb_fe.resolve(r1, r2)
             else:
                 _bb_fi.resolve(r1, r2, R, P[P_M], P[P_EB], P[P_FA], P[P_FB], P[P_FC_ALC])
+            if jam:
+                dx, dy = r2[0, 0] - r1[0, 0], r2[0, 1] - r1[0, 1]
+                dn = math.sqrt(dx * dx + dy * dy)
+                _unjam(r1, r2, dx / dn, dy / dn, P)
             r1[1, 2] = 0.0
             r2[1, 2] = 0.0
             s[ei] = SLIDING
@@ -365,16 +494,28 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
         elif kind == K_CUSHION:
             rv = rvw[ei]
             nx, ny = normals[ej, 0], normals[ej, 1]
+            x1, y1 = rv[0, 0], rv[0, 1]
             _kiss_line(rv, nx, ny, segs[ej, 0, 0], segs[ej, 0, 1], R)
+            jam = _creates_overlap(rvw, s, ei, x1, y1, -1, R)
+            if jam:
+                rv[0, 0], rv[0, 1] = x1, y1
             _resolve_cushion(rv, nx, ny, P, cushion_h, cu_model)
+            if jam:
+                _unjam_cushion(rv, nx, ny, P)
             s[ei] = SLIDING
         else:  # K_JAW
             rv = rvw[ei]
             cx, cy = jaws[ej, 0], jaws[ej, 1]
+            x1, y1 = rv[0, 0], rv[0, 1]
             _kiss_circle(rv, cx, cy, jaws[ej, 2] + R)
+            jam = _creates_overlap(rvw, s, ei, x1, y1, -1, R)
+            if jam:
+                rv[0, 0], rv[0, 1] = x1, y1
             dx, dy = rv[0, 0] - cx, rv[0, 1] - cy
             d = math.sqrt(dx * dx + dy * dy)
             _resolve_cushion(rv, dx / d, dy / d, P, cushion_h, cu_model)
+            if jam:
+                _unjam_cushion(rv, dx / d, dy / d, P)
             s[ei] = SLIDING
 
         if n < E:

@@ -193,7 +193,7 @@ def _prepare(table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushio
                                   table.segment_normals, table.jaws, table.pockets, table.w,
                                   table.l, table.specs.cushion_width)
     if code:
-        raise ValueError(_ERRORS[code].format(k=k, i=i, j=j, col=SHOT_COLUMNS[max(j, 0)],
+        raise ValueError(_ERRORS[code].format(k=k, i=i, j=j, col=SHOT_COLUMNS[j] if 0 <= j < len(SHOT_COLUMNS) else j,
                                               lim=cue.miscue_limit))
     rvw0 = rvw.copy()
     s0 = s.copy()

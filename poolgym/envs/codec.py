@@ -82,6 +82,9 @@ from poolgym.rules.core import (
 PHASES = tuple(Phase)
 PLACEMENTS = tuple(CueBallPlacement)
 OPTIONS = tuple(Option)
+_PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+_PLACEMENT_INDEX = {p: i for i, p in enumerate(PLACEMENTS)}
+_OPTION_INDEX = {o: i for i, o in enumerate(OPTIONS)}
 N_POCKETS = 6
 SPIN_B = (-0.3, 0.0, 0.3)  # draw, centre, follow (fractions of R)
 SPEED_FACTORS = (1.0, 1.6, 2.4)
@@ -199,16 +202,22 @@ class Codec:
         """Observation of ``state`` for ``seat`` (``spec`` = legal actions of the seat to act;
         the masks are zero when ``seat`` is not to act or ``spec`` is None)."""
         o = np.zeros(self.obs_size, np.float32) if out is None else out
-        o[:] = 0.0
+        if out is not None:
+            o.fill(0.0)
         N = self.N
-        pos = np.asarray(state.pos, float).reshape(-1, 2)
-        on = np.asarray(state.on_table, bool)
-        k = 0
-        xy = o[k : k + 2 * N].reshape(N, 2)
-        # clipped: a ball resting in a pocket mouth can lie beyond the cushion nose line
-        xy[:, 0] = np.where(on, np.clip(2 * pos[:, 0] / self.w - 1, -1.0, 1.0), 0.0)
-        xy[:, 1] = np.where(on, np.clip(2 * pos[:, 1] / self.l - 1, -1.0, 1.0), 0.0)
-        k += 2 * N
+        pos = state.pos
+        on = state.on_table
+        sx, sy = 2.0 / self.w, 2.0 / self.l
+        xy = [0.0] * (2 * N)
+        for b in range(N):
+            if on[b]:
+                # clipped: a ball resting in a pocket mouth can lie beyond the cushion nose line
+                x = pos[2 * b] * sx - 1.0
+                y = pos[2 * b + 1] * sy - 1.0
+                xy[2 * b] = -1.0 if x < -1.0 else (1.0 if x > 1.0 else x)
+                xy[2 * b + 1] = -1.0 if y < -1.0 else (1.0 if y > 1.0 else y)
+        o[: 2 * N] = xy
+        k = 2 * N
         o[k : k + N] = on
         k += N
         to_act = spec is not None and state.seat_to_act == seat and state.phase is not Phase.GAME_OVER
@@ -220,47 +229,52 @@ class Codec:
             for b in spec.callable_balls:
                 o[k + b] = 1.0
         k += N
-        o[k + PHASES.index(state.phase)] = 1.0
+        o[k + _PHASE_INDEX[state.phase]] = 1.0
         k += len(PHASES)
-        o[k + PLACEMENTS.index(state.cue_ball)] = 1.0
+        o[k + _PLACEMENT_INDEX[state.cue_ball]] = 1.0
         k += 3
         if to_act:
-            o[k : k + 5] = (spec.can_shoot, spec.must_place, spec.call_required, spec.safety_allowed,
-                            spec.push_out_allowed)
-            o[k + 5] = 1.0
+            o[k : k + 6] = (spec.can_shoot, spec.must_place, spec.call_required, spec.safety_allowed,
+                            spec.push_out_allowed, True)
         k += 6
         if to_act:
             for opt in spec.options:
-                o[k + OPTIONS.index(opt)] = 1.0
+                o[k + _OPTION_INDEX[opt]] = 1.0
         k += len(OPTIONS)
         P = len(state.scores)
-        order = [(seat + i) % P for i in range(P)]
-        groups = tuple(state.groups) if state.groups else (0,) * P
-        for i, s in enumerate(order[:2]):
-            g = int(groups[s]) if s < len(groups) else 0
+        groups = state.groups
+        for i in range(min(2, P)):
+            s_ = (seat + i) % P
+            g = int(groups[s_]) if s_ < len(groups) else 0
             o[k + 3 * i + min(max(g, 0), 2)] = 1.0
         k += 6
-        for i, s in enumerate(order[: self.P]):
-            o[k + i] = math.tanh(float(state.scores[s]) / 50.0)
+        for i in range(min(self.P, P)):
+            o[k + i] = math.tanh(float(state.scores[(seat + i) % P]) / 50.0)
         k += self.P
-        for i, s in enumerate(order[: self.P]):
-            cf = state.consecutive_fouls[s] if s < len(state.consecutive_fouls) else 0
-            o[k + i] = min(float(cf) / 3.0, 1.0)
+        cf = state.consecutive_fouls
+        for i in range(min(self.P, P)):
+            s_ = (seat + i) % P
+            o[k + i] = min(float(cf[s_]) / 3.0, 1.0) if s_ < len(cf) else 0.0
         k += self.P
         o[k] = min(float(shots) / max(self.max_shots, 1), 1.0)
         return o
 
     # ------------------------------------------------------------------ helpers
     def _base_phi(self, state: GameState, spec: ActionSpec, cue_xy) -> float:
+        """Direction (deg) from ``cue_xy`` to the nearest legal target ball (0 if none or
+        ``phi_mode="absolute"``)."""
         if self.phi_mode == "absolute" or not spec.target_balls:
             return 0.0
-        pos = np.asarray(state.pos, float).reshape(-1, 2)
-        tg = np.array([b for b in spec.target_balls if state.on_table[b]], int)
-        if tg.size == 0:
-            return 0.0
-        d = pos[tg] - np.asarray(cue_xy)
-        k = int(np.argmin(np.hypot(d[:, 0], d[:, 1])))
-        return math.degrees(math.atan2(d[k, 1], d[k, 0]))
+        pos, on = state.pos, state.on_table
+        cx, cy = float(cue_xy[0]), float(cue_xy[1])
+        best, bx, by = math.inf, 0.0, 0.0
+        for b in spec.target_balls:
+            if on[b]:
+                dx, dy = pos[2 * b] - cx, pos[2 * b + 1] - cy
+                d = dx * dx + dy * dy
+                if d < best:
+                    best, bx, by = d, dx, dy
+        return math.degrees(math.atan2(by, bx)) if best < math.inf else 0.0
 
     def _placement_region(self, spec: ActionSpec):
         return spec.place_cue is CueBallPlacement.IN_HAND_KITCHEN
@@ -275,41 +289,45 @@ class Codec:
         return PlaceCueBall(x, y)
 
     @staticmethod
-    def _masked_argmax(scores: np.ndarray, legal) -> int:
-        legal = list(legal)
-        return legal[int(np.argmax(scores[np.asarray(legal)]))]
+    def _masked_argmax(scores, legal) -> int:
+        """The entry of ``legal`` (indices) with the highest score (first on ties)."""
+        best, arg = -math.inf, None
+        for i in legal:
+            if scores[i] > best:
+                best, arg = scores[i], i
+        return arg
 
     # ------------------------------------------------------------------ box decoding
     def decode_box(self, vec, state: GameState, spec: ActionSpec) -> list:
         """Typed actions for the Box vector ``vec`` (see module docstring)."""
-        u = np.asarray(vec, dtype=np.float64).reshape(-1)
-        if u.shape[0] != self.box_size:
-            raise ValueError(f"action must have {self.box_size} entries, got {u.shape[0]}")
-        if not np.all(np.isfinite(u)):
-            raise ValueError("action contains NaN or inf")
-        u = np.clip(u, -1.0, 1.0)
+        arr = np.asarray(vec, dtype=np.float64).reshape(-1)
+        if arr.shape[0] != self.box_size:
+            raise ValueError(f"action must have {self.box_size} entries, got {arr.shape[0]}")
+        u = arr.tolist()
+        for v in u:
+            if not math.isfinite(v):
+                raise ValueError("action contains NaN or inf")
+        u = [-1.0 if v < -1.0 else (1.0 if v > 1.0 else v) for v in u]
         N = self.N
-        opt_scores = u[9 + (N - 1) + N_POCKETS :]
+        o0 = 9 + (N - 1) + N_POCKETS
         if spec.options:
-            legal_opt = [OPTIONS.index(o) for o in spec.options]
-            best = self._masked_argmax(opt_scores, legal_opt)
-            if not spec.can_shoot or spec.phase is Phase.OPTION or opt_scores[best] > 0.5:
-                return [ChooseOption(OPTIONS[best])]
+            best = self._masked_argmax(u, [o0 + _OPTION_INDEX[o] for o in spec.options])
+            if not spec.can_shoot or spec.phase is Phase.OPTION or u[best] > 0.5:
+                return [ChooseOption(OPTIONS[best - o0])]
         if not spec.can_shoot and not spec.must_place:
             return []
         out = []
-        cue_xy = np.asarray(state.pos[0:2], float)
+        cue_xy = (state.pos[0], state.pos[1])
+        R = self.R
         if spec.place_cue is not None and (spec.must_place or not state.cue_placed):
-            x = self.R + (u[5] + 1) / 2 * (self.w - 2 * self.R)
+            x = R + (u[5] + 1) / 2 * (self.w - 2 * R)
             if self._placement_region(spec):
-                y = self.R + (u[6] + 1) / 2 * (float(self.table.head_string_y) - 2 * self.R)
+                y = R + (u[6] + 1) / 2 * (float(self.table.head_string_y) - 2 * R)
             else:
-                y = self.R + (u[6] + 1) / 2 * (self.l - 2 * self.R)
+                y = R + (u[6] + 1) / 2 * (self.l - 2 * R)
             pl = self.place(state, spec, x, y)
             out.append(pl)
-            cue_xy = np.array([pl.x, pl.y])
-        if not spec.can_shoot and not spec.must_place:
-            return out
+            cue_xy = (pl.x, pl.y)
         V0 = self.V0_min + (u[0] + 1) / 2 * (self.V0_max - self.V0_min)
         phi = (self._base_phi(state, spec, cue_xy) + 180.0 * u[1]) % 360.0
         theta = (u[2] + 1) / 2 * self.theta_max
@@ -320,8 +338,8 @@ class Codec:
         called_ball = called_pocket = None
         safety = bool(spec.safety_allowed and u[7] > 0)
         if spec.callable_balls and not safety:
-            called_ball = self._masked_argmax(u[9 : 9 + N - 1], [c - 1 for c in spec.callable_balls]) + 1
-            called_pocket = int(np.argmax(u[9 + N - 1 : 9 + N - 1 + N_POCKETS]))
+            called_ball = self._masked_argmax(u, [8 + c for c in spec.callable_balls]) - 8
+            called_pocket = self._masked_argmax(u, range(9 + N - 1, 9 + N - 1 + N_POCKETS)) - (9 + N - 1)
         out.append(ShotAction(
             V0=float(V0), phi=float(phi), theta=float(theta), a=float(a), b=float(b),
             called_ball=called_ball, called_pocket=called_pocket,

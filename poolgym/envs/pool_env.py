@@ -217,7 +217,9 @@ class PoolEnv(gym.Env):
 
     ## Episode end
     Terminated when the game is over (``info["winner"]``); truncated after ``max_shots`` shots
-    (both seats). Stepping a finished episode raises ``RuntimeError``.
+    (both seats). Stepping a finished episode raises ``RuntimeError``. A game the opponent
+    decides before the learner's first decision (a 9 on its break) is replaced by a new one
+    at reset (unless the position came from reset options).
 
     ## Info
     ``verdicts`` (one dict per adjudicated action this step: seat, fouls as (kind, rule ID),
@@ -279,6 +281,8 @@ class PoolEnv(gym.Env):
             raise ValueError(f"illegal_macro must be 'substitute' or 'raise', got {illegal_macro!r}")
         self.illegal_macro = illegal_macro
         self._illegal = False
+        self._reset_with_options = False
+        self._restarts = 0
         self.max_shots = max_shots
         self.codec = Codec(self.disc.n_balls, n_players, self.table, self.R, phi_mode=phi_mode,
                            max_shots=max_shots)
@@ -309,11 +313,30 @@ class PoolEnv(gym.Env):
     def reset(self, *, seed=None, options=None):
         self._reset_begin(seed, options)
         self._run_pending()
+        while self._needs_restart():
+            self._restart()
+            self._run_pending()
         return self._reset_end()
+
+    #: games decided before the learner's first decision are replayed at most this often
+    MAX_RESTARTS = 20
+
+    def _needs_restart(self) -> bool:
+        """The opponent finished the game (e.g. a 9 on its break) or used up the shot limit
+        before the learner could act: without explicit reset options, a new game is drawn."""
+        return (not self._reset_with_options and not self.session.learner_to_act()
+                and self._restarts < self.MAX_RESTARTS)
+
+    def _restart(self) -> None:
+        self._restarts += 1
+        start = runout_start(self.disc, self.config, self.np_random) if self.runout else None
+        self.session.start(self.np_random, start)
 
     def _reset_begin(self, seed, options):
         super().reset(seed=seed)
         options = dict(options or {})
+        self._reset_with_options = bool(set(options) - {"learner_seat"})
+        self._restarts = 0
         seat = options.pop("learner_seat", self.learner_seat_arg)
         if seat == "random":
             seat = int(self.np_random.integers(self.config.n_players))

@@ -92,6 +92,16 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             for i, rec in zip(pend, recs):
                 envs[i].session.resolve(rec)
 
+    def _restarts(self, idx) -> None:
+        """`PoolEnv._needs_restart` for the tables just reset, batched like `_run_rounds`."""
+        while True:
+            todo = [i for i in idx if self.envs[i]._needs_restart()]
+            if not todo:
+                return
+            for i in todo:
+                self.envs[i]._restart()
+            self._run_rounds(todo)
+
     def _encode(self, i) -> None:
         t0 = time.perf_counter()
         e = self.envs[i]
@@ -113,6 +123,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             e._reset_begin(seeds[i], options)
         idx = list(range(self.num_envs))
         self._run_rounds(idx)
+        self._restarts(idx)
         for i, e in enumerate(self.envs):
             e.session.finish_step()
             e.session.done = not e.session.learner_to_act()
@@ -134,6 +145,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                 e._step_begin(actions[i])
         idx = list(range(n))
         self._run_rounds(idx)
+        self._restarts(list(np.flatnonzero(resetting)))
         rewards = np.zeros(n, np.float64)
         terms = np.zeros(n, bool)
         truncs = np.zeros(n, bool)
@@ -168,6 +180,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                                  "reward_components": {k: comps[k][i] for k in SHAPING_KEYS}}
                 envs[i]._reset_begin(None, None)
             self._run_rounds(ids)
+            self._restarts(ids)
             for i in ids:
                 envs[i].session.finish_step()
                 envs[i].session.done = not envs[i].session.learner_to_act()

@@ -22,7 +22,7 @@ Everything a discipline reads or returns is an immutable value defined here:
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Optional
 

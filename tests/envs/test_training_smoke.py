@@ -49,3 +49,13 @@ def test_maskable_ppo_on_nine_ball_macro():
     a, _ = model.predict(obs, action_masks=masks, deterministic=True)
     assert masks[int(a)]
     assert np.isfinite(obs).all()
+
+
+def test_maskable_ppo_on_native_vec_env_macro():
+    sb3c = pytest.importorskip("sb3_contrib")
+    from poolgym.envs.sb3 import NativeSB3VecEnv
+
+    venv = NativeSB3VecEnv("poolgym/NineBall-v0", num_envs=4, seed=0, action_mode="macro", max_shots=6)
+    model = sb3c.MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu")
+    model.learn(128)
+    assert model.num_timesteps >= 128

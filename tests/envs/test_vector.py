@@ -105,3 +105,22 @@ def test_pettingzoo_player_who_pockets_keeps_shooting_9B_5_5(table9):
     e.step(a)
     assert e.agent_selection == "player_1"
     assert aim is not None
+
+
+def test_games_decided_before_the_learner_acts_are_replayed():
+    """With the opponent breaking, every reset still hands the learner a decision."""
+    def soft_break(state, spec, rng):
+        from poolgym.rules.core import PlaceCueBall, ShotAction
+
+        return [PlaceCueBall(0.6, 0.3), ShotAction(V0=0.2, phi=90.0)] if spec.must_place else \
+            [ShotAction(V0=0.2, phi=90.0)]
+
+    from poolgym.envs.pool_env import PoolEnv
+
+    env = PoolEnv("nine_ball", learner_seat=1, opponent=soft_break, max_shots=1)
+    obs, info = env.reset(seed=0)  # the opponent's break uses the only shot: replayed, then gives up
+    assert env._restarts == env.MAX_RESTARTS
+    env2 = PoolEnv("nine_ball", learner_seat=1, max_shots=20)
+    for seed in range(3):
+        env2.reset(seed=seed)
+        assert env2.session.learner_to_act()

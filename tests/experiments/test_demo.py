@@ -41,3 +41,33 @@ def test_bad_config_exit_code(tmp_path, capsys):
     p.write_text('[experiment]\nname = "x"\n[trainig]\n')
     assert main(["experiment", "run", str(p)]) == 2
     assert "did you mean 'training'" in capsys.readouterr().err
+
+
+def test_play_headless_watches_two_agents(monkeypatch):
+    """`poolgym play` with the SDL dummy driver: a few shots between two agents, no window."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from experiments.play import play
+
+    steps = play("nine_ball", ["geometric", "random"], seed=2, noise="icga", max_shots=3, fps=1000,
+                 headless=True, hold_s=0.0)
+    assert 1 <= sum(s.record is not None for s in steps) <= 3
+
+
+def test_ray_backend_missing_gives_install_hint(monkeypatch):
+    import builtins
+
+    import pytest
+
+    real_import = builtins.__import__
+
+    def fake_import(name, *a, **k):
+        if name == "ray" or name.startswith("ray."):
+            raise ImportError("No module named 'ray'")
+        return real_import(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    from experiments.ray_backend import INSTALL_HINT, _ray
+
+    with pytest.raises(ImportError, match="pip install"):
+        _ray()
+    assert "ray[rllib]" in INSTALL_HINT

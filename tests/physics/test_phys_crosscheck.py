@@ -14,13 +14,7 @@ REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO / ".." / "shared" / "crosscheck"
 
 
-@pytest.mark.parametrize("variant", [
-    "han", "elastic",
-    pytest.param("mathavan", marks=pytest.mark.xfail(
-        reason="mathavan_2010 resolve model (physics/resolve, other engineer) still differs from "
-               "pooltool's converged stepping by up to ~1 cm on 5 stable shots; first contacts "
-               "match to 1e-9 s, so the engine side is consistent", strict=False)),
-])
+@pytest.mark.parametrize("variant", ["han", "elastic", "mathavan"])
 def test_crosscheck_matches_pooltool(variant, tmp_path):
     ref = SHARED / f"{variant}.json"
     if not ref.exists():

@@ -1,0 +1,48 @@
+"""SB3 entry points (PPO, SAC, MaskablePPO) and trained policies as tournament agents."""
+
+import pytest
+
+from agents.sb3 import DEFAULTS, SB3Agent, default_hyperparams, evaluate, train
+from agents.tournament import AgentSpec, TournamentConfig, run_tournament
+
+TINY = dict(n_steps=16, batch_size=32, n_epochs=1)
+
+
+@pytest.mark.parametrize("algo, hp", [
+    ("ppo", TINY),
+    ("maskable_ppo", TINY),
+    ("sac", dict(learning_starts=8, batch_size=16, buffer_size=1000)),
+])
+def test_train_pot_drill_smoke(tmp_path, algo, hp):
+    res = train("poolgym/PotDrill-v0", algo, 64, seed=1, out_dir=str(tmp_path), n_envs=4, hyperparams=hp,
+                env_kwargs={"noise": "icga"}, checkpoint_every=32, eval_every=32, eval_episodes=8)
+    assert res["timesteps"] >= 64
+    assert (tmp_path / "model.zip").exists() and (tmp_path / "learning_curve.csv").exists()
+    assert any((tmp_path / "checkpoints").iterdir())
+    assert len(res["curve"]) >= 1
+    # the drill policy is a shot maker in full nine-ball games; never illegal
+    cfg = TournamentConfig("nine_ball", (AgentSpec("sb3", dict(model=res["model"], algo=algo), "trained"),
+                                         AgentSpec("random")), games_per_pair=1, seed=4, max_shots=30)
+    s = run_tournament(cfg).summary()
+    assert s["agents"]["trained"]["illegal"] == 0 and s["errors"] == 0
+
+
+def test_full_discipline_policy_as_agent(tmp_path):
+    """A policy trained on NineBall-v0 itself encodes/decodes through the env codec."""
+    res = train("poolgym/NineBall-v0", "ppo", 32, seed=0, out_dir=str(tmp_path), n_envs=2,
+                hyperparams=TINY, checkpoint_every=32, eval_every=1000, eval_episodes=2)
+    cfg = TournamentConfig("nine_ball", (AgentSpec("sb3", dict(model=res["model"], env_id="poolgym/NineBall-v0"),
+                                                   "nn"), AgentSpec("geometric")), games_per_pair=1, seed=2,
+                           max_shots=20)
+    s = run_tournament(cfg).summary()
+    assert s["agents"]["nn"]["illegal"] == 0
+
+
+def test_defaults_and_errors():
+    assert default_hyperparams("ppo", "poolgym/PotDrill-v0") == DEFAULTS[("ppo", "poolgym/PotDrill-v0")]
+    assert default_hyperparams("ppo", "poolgym/Unknown-v0") == DEFAULTS[("ppo", "*")]
+    with pytest.raises(ValueError, match="algo"):
+        default_hyperparams("dqn", "poolgym/PotDrill-v0")
+    with pytest.raises(ValueError, match="model"):
+        SB3Agent(seed=0)
+    assert callable(evaluate)
