@@ -19,9 +19,9 @@ and shots per CPU-second = per core), events per shot p50/p95/max, cold compile 
 breaks at V0 ~ U(8, 12) m/s (overflow count, events p50/p95/p99/max).
 
 With ``--pooltool-python PATH`` the same shots are written as a recipes JSON (cross-check
-schema) and timed by ``PATH benchmarks/pooltool_timer.py RECIPES.json``, which must print a
-JSON object whose ``shots`` list holds ``{"id", "time_s"}`` per shot (pooltool 0.6.0, han
-cushions, start-up excluded); the per-suite ratio pooltool/ours is printed.
+schema) and timed by ``PATH benchmarks/pooltool_timer.py RECIPES.json`` (pooltool 0.6.0, same
+models, start-up excluded; its JSON ``shots`` entries give ``cpu_seconds`` per shot, compared
+with our CPU time per shot); the per-suite ratio pooltool/ours is printed.
 """
 
 from __future__ import annotations
@@ -212,7 +212,15 @@ def pooltool_times(py, timer, recipes_doc):
             return None
         doc = json.loads(out.stdout[out.stdout.index("{"):])
         shots = doc.get("shots", [])
-        return {s["id"]: float(s.get("time_s", s.get("seconds", math.nan))) for s in shots}
+        if isinstance(shots, dict):  # {id: {"cpu_seconds", "seconds", ...}}
+            shots = [dict(v, id=k) for k, v in shots.items()]
+
+        def t(rec):  # prefer process CPU time (as ours), else wall time
+            for key in ("cpu_seconds", "cpu_time_s", "time_s", "seconds"):
+                if key in rec:
+                    return float(rec[key])
+            return math.nan
+        return {rec["id"]: t(rec) for rec in shots}
     finally:
         os.unlink(path)
 

@@ -154,7 +154,7 @@ def _creates_overlap(rvw, s, b, ox, oy, skip, R):
     return False
 
 
-V_SEP = 2e-3  # m/s: separation speed imposed on a jammed contact (see _unjam)
+V_SEP = 5e-3  # m/s: least separation speed of a pushed contact (see _unjam)
 
 
 @njit(cache=True)
@@ -169,11 +169,13 @@ def _shift_from(rv, ox, oy, target):
 
 @njit(cache=True)
 def _unjam(rv1, rv2, nx, ny, P):
-    """Make a jammed contact separate at ``V_SEP`` without creating energy.
+    """Make a pushed contact separate at ``V_SEP`` without creating energy.
 
-    A contact that could not be given the usual ``MIN_DIST`` clearance (a third body is in
-    the way) and that does not separate after resolution would be found again at once by a
-    friction-driven approach (a sustained push): an endless zero-time loop. We add the
+    A contact that separates slower than ``V_SEP`` after resolution while cloth friction drives
+    the two bodies together (a ball pushed by its own spin: a push shot, a frozen cluster, a
+    jam where no ``MIN_DIST`` clearance could be made) is found again almost at once: event-based
+    simulation of a sustained contact chatters, hundreds of events per second of push or, in a
+    jam, an endless zero-time loop. We add the
     missing normal separation speed symmetrically (momentum conserved) and pay its kinetic
     energy out of the balls' spin energy (friction drives the push), so total kinetic energy
     does not rise; if there is not enough spin energy the separation is scaled down.
@@ -481,10 +483,17 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
                 _bb_fe.resolve(r1, r2)
             else:
                 _bb_fi.resolve(r1, r2, R, P[P_M], P[P_EB], P[P_FA], P[P_FB], P[P_FC_ALC])
-            if jam:
-                dx, dy = r2[0, 0] - r1[0, 0], r2[0, 1] - r1[0, 1]
-                dn = math.sqrt(dx * dx + dy * dy)
-                _unjam(r1, r2, dx / dn, dy / dn, P)
+            # a pushed contact (separating slower than V_SEP while friction drives the balls
+            # together) would chatter: make it separate at V_SEP, paid from spin energy
+            dx, dy = r2[0, 0] - r1[0, 0], r2[0, 1] - r1[0, 1]
+            dn = math.sqrt(dx * dx + dy * dy)
+            nx, ny = dx / dn, dy / dn
+            vrel = (r2[1, 0] - r1[1, 0]) * nx + (r2[1, 1] - r1[1, 1]) * ny
+            if vrel < V_SEP:
+                a1x, a1y = accel(r1, SLIDING, P)
+                a2x, a2y = accel(r2, SLIDING, P)
+                if jam or (a2x - a1x) * nx + (a2y - a1y) * ny < 0.0:
+                    _unjam(r1, r2, nx, ny, P)
             r1[1, 2] = 0.0
             r2[1, 2] = 0.0
             s[ei] = SLIDING
@@ -500,8 +509,10 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
             if jam:
                 rv[0, 0], rv[0, 1] = x1, y1
             _resolve_cushion(rv, nx, ny, P, cushion_h, cu_model)
-            if jam:
-                _unjam_cushion(rv, nx, ny, P)
+            if rv[1, 0] * nx + rv[1, 1] * ny < V_SEP:
+                ax, ay = accel(rv, SLIDING, P)
+                if jam or ax * nx + ay * ny < 0.0:
+                    _unjam_cushion(rv, nx, ny, P)
             s[ei] = SLIDING
         else:  # K_JAW
             rv = rvw[ei]
@@ -513,9 +524,12 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
                 rv[0, 0], rv[0, 1] = x1, y1
             dx, dy = rv[0, 0] - cx, rv[0, 1] - cy
             d = math.sqrt(dx * dx + dy * dy)
-            _resolve_cushion(rv, dx / d, dy / d, P, cushion_h, cu_model)
-            if jam:
-                _unjam_cushion(rv, dx / d, dy / d, P)
+            nx, ny = dx / d, dy / d
+            _resolve_cushion(rv, nx, ny, P, cushion_h, cu_model)
+            if rv[1, 0] * nx + rv[1, 1] * ny < V_SEP:
+                ax, ay = accel(rv, SLIDING, P)
+                if jam or ax * nx + ay * ny < 0.0:
+                    _unjam_cushion(rv, nx, ny, P)
             s[ei] = SLIDING
 
         if n < E:

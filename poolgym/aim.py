@@ -245,7 +245,7 @@ def pot_candidates(
 
 def cue_speed_for_distance(
     distance: np.ndarray, cut: np.ndarray | float = 0.0, u_r: float = 0.01, g: float = 9.81,
-    M: float = 0.567, m: float = 0.170097, margin: float = 1.3,
+    M: float = 0.567, m: float = 0.170097, margin: float = 2.0,
 ) -> np.ndarray:
     """Rough cue-stick speed V0 (m/s) that sends the object ball ``distance`` metres after a cut
     of ``cut`` degrees: rolling deceleration ``u_r g`` gives ``v = sqrt(2 u_r g d)``; an

@@ -15,7 +15,8 @@ Built in:
   in the numba kernel `poolgym.envs.kernels.best_pot`, same scoring) — places the cue
   ball behind the ghost ball of the best pot when in hand, picks the highest-scoring clear pot
   among the legal (or callable) balls, speed from `poolgym.aim.cue_speed_for_distance`, and
-  adds Gaussian aim noise (``sigma_phi`` degrees, ``sigma_v`` relative); no clear pot -> hits
+  adds Gaussian aim noise (``sigma_phi`` = 0.125 deg, the ICGA aim noise, and ``sigma_v`` = 3 %
+  of the speed); no clear pot -> hits
   the nearest legal ball full at medium speed. Breaks hard from the kitchen at the head ball;
   accepts the table when given an option (or the first option offered); never pushes out.
 * ``"random"`` (`RandomOpponent`): uniform random shot parameters and legal decisions.
@@ -64,7 +65,7 @@ def _choose_option(spec) -> ChooseOption:
 class GeometricOpponent:
     """Ghost-ball player with execution noise (see module docstring)."""
 
-    def __init__(self, sigma_phi: float = 0.5, sigma_v: float = 0.05, break_speed: float = 7.0):
+    def __init__(self, sigma_phi: float = 0.125, sigma_v: float = 0.03, break_speed: float = 7.0):
         self.sigma_phi = float(sigma_phi)
         self.sigma_v = float(sigma_v)
         self.break_speed = float(break_speed)

@@ -11,7 +11,8 @@ A discipline is a stateless object with pure methods over :class:`GameState`
     s, v = d.apply_shot_record(s, action, record)             # same, with a given record
 
 Module-level :func:`legal_actions`, :func:`apply`, :func:`apply_shot_record`,
-:func:`new_game`, :func:`next_game` dispatch on ``state.discipline``.
+:func:`new_game`, :func:`next_game` dispatch on ``state.discipline``; :func:`batch_inputs`
+and :func:`apply_batch` wrap one ``physics.simulate_batch`` call for B tables.
 
 :class:`DisciplineBase` implements everything that is the same in every discipline:
 acting-state checks (IllegalActionError, state unchanged), cue-ball placement (G-3.10,
@@ -39,7 +40,8 @@ from .shot_record import Motion, ShotRecord
 
 __all__ = [
     "DisciplineBase", "DISCIPLINES", "get_discipline", "legal_actions", "apply", "apply_shot_record",
-    "new_game", "next_game", "draw_rng", "make_rvw", "physics_inputs", "simulate_record",
+    "new_game", "next_game", "draw_rng", "make_rvw", "physics_inputs", "simulate_record", "batch_inputs",
+    "apply_batch",
 ]
 
 
@@ -472,6 +474,31 @@ def apply(state: GameState, action, **kw):
 
 def apply_shot_record(state: GameState, action: ShotAction, rec: ShotRecord):
     return get_discipline(state.discipline).apply_shot_record(state, action, rec)
+
+
+def batch_inputs(states, actions):
+    """Validated physics inputs for a batch of tables (same discipline / ball count):
+    (rvw (B,N,3,3), s (B,N) int8, shots (B,5), cue_ball (B,) int64) for
+    ``physics.simulate_batch``. Raises IllegalActionError naming the table on a bad action."""
+    rvws, ss, rows = [], [], []
+    for k, (st, a) in enumerate(zip(states, actions)):
+        try:
+            rvw, s_, row = get_discipline(st.discipline).shot_inputs(st, a)
+        except IllegalActionError as e:
+            raise IllegalActionError(f"table {k}: {e}") from None
+        rvws.append(rvw)
+        ss.append(s_)
+        rows.append(row)
+    return np.stack(rvws), np.stack(ss), np.stack(rows), np.zeros(len(rows), np.int64)
+
+
+def apply_batch(states, actions, batch) -> list:
+    """Adjudicate every table of a ``physics.BatchResult`` (from :func:`batch_inputs`):
+    list of (state, Verdict) in table order."""
+    out = []
+    for k, (st, a) in enumerate(zip(states, actions)):
+        out.append(get_discipline(st.discipline).apply_shot_record(st, a, ShotRecord.from_batch(batch, k)))
+    return out
 
 
 def new_game(name: str, config: Optional[RulesConfig] = None, seed: int = 0, **kw) -> GameState:

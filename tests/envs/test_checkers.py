@@ -15,7 +15,7 @@ def test_gymnasium_check_env(env_id, mode):
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        env = gym.make(env_id, action_mode=mode, max_shots=6)
+        env = gym.make(env_id, action_mode=mode, max_shots=40)
         check_env(env.unwrapped)
         env.close()
 
@@ -26,7 +26,7 @@ def test_sb3_check_env(env_id):
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        check_env(gym.make(env_id, max_shots=6), warn=True)
+        check_env(gym.make(env_id, max_shots=40), warn=True)
 
 
 def test_registered_ids_have_vector_entry_points():

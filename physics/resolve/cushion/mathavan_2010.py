@@ -57,6 +57,8 @@ N_STEPS = 24
 SLIP_TOL = 1e-9
 #: a sliding contact whose slip falls below CAPTURE_TOL * (|v| + R |w|) sticks if it can
 CAPTURE_TOL = 1e-6
+#: largest (step x rate at which sliding friction turns the slip towards its own direction)
+STIFF_STEP = 2.0
 #: step budget per call (events included); beyond it the current state is returned
 MAX_STEPS = 4000
 
@@ -171,7 +173,7 @@ def _landing(sx, sy, dsx, dsy, tol, stiff):
 
     Sliding friction pulls the slip towards its own direction at a rate ``stiff / |slip|``
     (``stiff`` = 3.5 mu / M, the slip's response to its own friction): the step keeps that
-    product below 0.5. The slip direction may turn by at most ~0.25 rad per step (it turns fast
+    product below ``STIFF_STEP`` (RK4 is stable up to 2.8). The slip direction may turn by at most ~0.25 rad per step (it turns fast
     when the slip passes close to zero), and a shrinking slip speed may fall by at most 80% per
     step, so that a vanishing slip is approached geometrically and no RK4 stage sees it pass by
     the origin.
@@ -179,7 +181,7 @@ def _landing(sx, sy, dsx, dsy, tol, stiff):
     n = math.sqrt(sx * sx + sy * sy)
     h = math.inf
     if n > tol:
-        h = 0.5 * n / stiff
+        h = STIFF_STEP * n / stiff
         perp = abs(sx * dsy - sy * dsx) / n
         if perp > 0.0:
             h = min(h, 0.25 * n / perp)
