@@ -36,7 +36,6 @@ from agents.base import Agent, Observation
 from agents.geometry import (
     V0_MAX,
     PotCandidate,
-    mirror_kick_phis,
     phi_deg,
     placement_is_valid,
     best_p_from,
@@ -111,7 +110,7 @@ class GeometricAgent(Agent):
         if not on[0]:
             return []
         targets = v.pot_balls if targets is None else targets
-        return pot_candidates(v.geom, balls, on, 0, targets, self.sigma_phi)
+        return pot_candidates(v.geom, balls, on, 0, targets, self.sigma_phi, danger=v.danger)
 
     def best_p(self, v: View, balls=None, on=None, targets=None) -> float:
         c = self.candidates(v, balls, on, targets)
@@ -148,7 +147,8 @@ class GeometricAgent(Agent):
         if pts:
             on = v.on.copy()
             on[0] = False
-            ps = best_p_from(v.geom, v.balls, on, np.array(pts), v.pot_balls or v.targets, self.sigma_phi)
+            ps = best_p_from(v.geom, v.balls, on, np.array(pts), v.pot_balls or v.targets, self.sigma_phi,
+                             danger=v.danger)
             best = pts[int(np.argmax(ps))]
         if best is None:
             best = random_placement(v.geom, v.balls, v.on, self.rng, kitchen=v.kitchen)
@@ -180,7 +180,7 @@ class GeometricAgent(Agent):
         if cands and best_p >= self.min_p:
             c = cands[0]
             call_b, call_p = (c.ball, c.pocket) if v.call_required or v.callable_balls else (None, None)
-            return ShotAction(V0=min(c.V0 * self.speed_margin, V0_MAX), phi=c.phi,
+            return ShotAction(V0=min(c.V0 * self.speed_margin, V0_MAX), phi=c.phi, b=self.spin_for(c, v),
                               called_ball=call_b, called_pocket=call_p)
         return self.safety(v, cands)
 
@@ -194,6 +194,16 @@ class GeometricAgent(Agent):
         v_launch = launch_speed_for(dist / 0.85, 0.0)  # ~15% lost at the cushion
         return ShotAction(V0=float(min(v0_for_cue_speed(v_launch), V0_MAX)), phi=90.0)
 
+    def spin_for(self, c: PotCandidate, v: View) -> float:
+        """Vertical tip offset: draw on near-straight shots, where a rolling cue ball would follow
+        the object ball into the pocket (a scratch, G-3.20; on the 8 a loss, 8B-4.19); stun
+        (slight draw) on the 8-ball always; centre ball otherwise."""
+        if c.ball == 8 and v.danger == () and len(v.on) > 8 and c.ball in v.pot_balls and v.call_required:
+            return -0.3
+        if c.cut < np.radians(20.0):
+            return -0.35
+        return 0.0
+
     def break_shot(self, v: View):
         from poolgym.rules.core import ShotAction
 
@@ -205,6 +215,31 @@ class GeometricAgent(Agent):
             call_b, call_p = int(v.callable_balls[0]), 2
         return ShotAction(V0=BREAK_V0, phi=phi_deg(cue, v.balls[apex]), b=-0.1,
                           called_ball=call_b, called_pocket=call_p)
+
+    def _kick(self, v: View, cue: np.ndarray, on: np.ndarray, idx: np.ndarray):
+        """Shortest clear one-rail kick at a legal ball: (score, phi, V0, ball) or None."""
+        g = v.geom
+        best = None
+        for b in v.targets:
+            if not on[b]:
+                continue
+            obj = v.balls[b]
+            others = v.balls[on & (idx != 0) & (idx != b)]
+            for axis, wall in ((0, g.R), (0, g.w - g.R), (1, g.R), (1, g.l - g.R)):
+                P = _kick_point(g, cue, obj, axis, wall)
+                if P is None:
+                    continue
+                if not (segment_clear(cue, P, others, 2.0 * g.R * 0.999) and
+                        segment_clear(P, obj, others, 2.0 * g.R * 0.999)):
+                    continue
+                if any(not (segment_clear(cue, P, v.balls[[d]], 4.0 * g.R) and
+                            segment_clear(P, obj, v.balls[[d]], 4.0 * g.R)) for d in v.danger):
+                    continue
+                dist = float(np.linalg.norm(P - cue) + np.linalg.norm(obj - P))
+                V0 = v0_for_pot(dist / 0.8, 0.3, 0.0, v_arrive=0.4)  # ~20% speed lost at the cushion
+                if best is None or -dist > best[0]:
+                    best = (-dist, phi_deg(cue, P), V0, b)
+        return best
 
     def push_out(self, v: View):
         """9B-5.6: a soft roll towards the long string (nothing needs to be hit)."""
@@ -230,31 +265,46 @@ class GeometricAgent(Agent):
                 continue
             others = v.balls[on & (idx != 0) & (idx != b)]
             obj = v.balls[b]
-            if segment_clear(cue, obj, others, 2.0 * g.R * 0.999):
+            d_rail = _distance_to_rail(g, obj, obj - cue)
+            to_rail = obj + d_rail * (obj - cue) / max(float(np.linalg.norm(obj - cue)), 1e-9)
+            danger_ok = all(segment_clear(cue, obj, v.balls[[d]], 4.0 * g.R) and
+                            segment_clear(obj, to_rail, v.balls[[d]], 4.0 * g.R) for d in v.danger)
+            if danger_ok and segment_clear(cue, obj, others, 2.0 * g.R * 0.999):
                 d1 = float(np.linalg.norm(obj - cue))
-                d_rail = _distance_to_rail(g, obj, obj - cue)
-                V0 = v0_for_pot(max(d1 - 2 * g.R, 0.0), d_rail, 0.0, v_arrive=0.6)
+                V0 = v0_for_pot(max(d1 - 2 * g.R, 0.0), d_rail, 0.0, v_arrive=0.35 if v.danger else 0.6)
                 score = -d1 - d_rail
                 if best is None or score > best[0]:
                     best = (score, phi_deg(cue, obj), V0, b)
         if best is None:
-            for b in v.targets:
-                if not on[b]:
-                    continue
-                for phi in mirror_kick_phis(g, cue, v.balls[b]):
-                    score = -self.rng.uniform()
-                    if best is None or score > best[0]:
-                        best = (score - 10.0, phi, 3.0, b)
-        if best is None:
-            best = (0.0, float(self.rng.uniform(0, 360)), 2.5, None)
+            best = self._kick(v, cue, on, idx)
+        if best is None:  # nothing clear: a soft direct stroke at the nearest legal ball
+            tg = [b for b in v.targets if on[b]]
+            if tg:
+                b = min(tg, key=lambda k: float(np.linalg.norm(v.balls[k] - cue)))
+                best = (0.0, phi_deg(cue, v.balls[b]), 1.5, b)
+            else:
+                best = (0.0, float(self.rng.uniform(0, 360)), 1.5, None)
         _, phi, V0, b = best
         call_b = call_p = None
         if v.call_required and not declare and v.callable_balls:
             c = cands[0] if cands else None
             call_b = c.ball if c else (b if b in v.callable_balls else v.callable_balls[0])
             call_p = c.pocket if c else 0
-        return ShotAction(V0=float(min(V0 * self.speed_margin, V0_MAX)), phi=float(phi),
+        return ShotAction(V0=float(min(V0 * self.speed_margin, V0_MAX)), phi=float(phi), b=-0.3 if v.danger else 0.0,
                           called_ball=call_b, called_pocket=call_p, safety=declare and not call_b)
+
+
+def _kick_point(g, cue: np.ndarray, obj: np.ndarray, axis: int, wall: float):
+    """Cushion contact point (ball-centre frame) of a one-rail kick from cue to obj (mirror image)."""
+    img = np.array(obj, float)
+    img[axis] = 2.0 * wall - img[axis]
+    d = img - cue
+    if abs(d[axis]) < 1e-9:
+        return None
+    t = (wall - cue[axis]) / d[axis]
+    if not 0.0 < t < 1.0:
+        return None
+    return cue + t * d
 
 
 def _distance_to_rail(g, p: np.ndarray, direction: np.ndarray) -> float:

@@ -288,13 +288,15 @@ def launch_speed_closed(dist, v_end, u_s: float = DEFAULT_U_S, u_r: float = DEFA
 
 
 def pot_table(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: np.ndarray, targets,
-              sigma_phi_deg: float = 0.125, max_cut_deg: float = 80.0, cue_row: int = 0) -> dict:
+              sigma_phi_deg: float = 0.125, max_cut_deg: float = 80.0, cue_row: int = 0,
+              danger=(), danger_clearance: float = 4.0) -> dict:
     """Every direct pot of each ball in `targets` into each pocket from each cue position.
 
     cue_xy: (Q, 2) candidate cue-ball positions (the current one, or ball-in-hand spots).
     Returns arrays of shape (Q, T, 6): ``ok`` (feasible: paths clear of every other ball by 2R,
     cut below `max_cut_deg`, ghost ball on the bed, approach inside the pocket's acceptance
-    cone), ``p`` (make probability, 0 where not ok), ``phi``, ``cut``, ``d1``, ``d2``, ``V0``;
+    cone; paths also keep `danger_clearance` R from the `danger` balls, e.g. the 8-ball when it
+    is not the ball on, 8B-4.19/8B-4.20), ``p`` (make probability, 0 where not ok), ``phi``, ``cut``, ``d1``, ``d2``, ``V0``;
     plus ``targets`` (T,).
     """
     balls = np.asarray(balls, float)
@@ -324,7 +326,8 @@ def pot_table(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: 
     obst_id = idx[obst_mask]
     dist_obj = _seg_point_dist(np.broadcast_to(obj[:, None, :], ghost.shape), aims[None].repeat(nt, 0), obst)
     dist_obj = np.where(obst_id[None, None, :] == tg[:, None, None], np.inf, dist_obj)
-    obj_clear = np.all(dist_obj >= 2 * R * 0.999, axis=-1)  # (T, 6)
+    need = np.where(np.isin(obst_id, np.asarray(list(danger), dtype=int)), danger_clearance * R, 2 * R * 0.999)
+    obj_clear = np.all(dist_obj >= need[None, None, :], axis=-1)  # (T, 6)
     static_ok = (approach >= limit[None]) & ghost_ok & obj_clear & (d2 > 1e-9)
     # cue-dependent parts, (Q, T, 6)
     g = np.broadcast_to(ghost[None], (nq, nt, 6, 2))
@@ -336,7 +339,7 @@ def pot_table(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: 
     cut = np.arccos(cosc)
     dist_cue = _seg_point_dist(c, g, obst)  # (Q, T, 6, M)
     dist_cue = np.where(obst_id[None, None, None, :] == tg[None, :, None, None], np.inf, dist_cue)
-    cue_clear = np.all(dist_cue >= 2 * R * 0.999, axis=-1)
+    cue_clear = np.all(dist_cue >= need[None, None, None, :], axis=-1)
     # the cue ball itself must not block the object ball's path
     cue_block = _seg_point_dist(np.broadcast_to(obj[:, None, :], ghost.shape), aims[None].repeat(nt, 0),
                                 Q)  # (T, 6, Q)
@@ -366,11 +369,13 @@ def _erf_np(x: np.ndarray) -> np.ndarray:
 
 
 def pot_candidates(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_row: int,
-                   targets, sigma_phi_deg: float = 0.125, max_cut_deg: float = 80.0) -> list[PotCandidate]:
+                   targets, sigma_phi_deg: float = 0.125, max_cut_deg: float = 80.0,
+                   danger=()) -> list[PotCandidate]:
     """All feasible direct pots from the current cue-ball position, best `p_make` first
     (see `pot_table` for the feasibility tests and the scoring)."""
     balls = np.asarray(balls, float)
-    t = pot_table(geom, balls, on_table, balls[cue_row][None], targets, sigma_phi_deg, max_cut_deg, cue_row)
+    t = pot_table(geom, balls, on_table, balls[cue_row][None], targets, sigma_phi_deg, max_cut_deg, cue_row,
+                  danger=danger)
     out = []
     for ti, k in zip(*np.nonzero(t["ok"][0])):
         gh = t["ghost"][ti, k]
@@ -382,9 +387,9 @@ def pot_candidates(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue
 
 
 def best_p_from(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: np.ndarray, targets,
-                sigma_phi_deg: float = 0.125) -> np.ndarray:
+                sigma_phi_deg: float = 0.125, danger=()) -> np.ndarray:
     """(Q,) best make probability from each candidate cue position (0 if no pot)."""
-    t = pot_table(geom, balls, on_table, cue_xy, targets, sigma_phi_deg)
+    t = pot_table(geom, balls, on_table, cue_xy, targets, sigma_phi_deg, danger=danger)
     if t["p"].shape[1] == 0:
         return np.zeros(len(np.atleast_2d(cue_xy)))
     return t["p"].reshape(t["p"].shape[0], -1).max(axis=1)

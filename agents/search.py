@@ -155,9 +155,12 @@ class SearchAgent(GeometricAgent):
         rvw, s = physics_inputs(state)
         B = len(acts) * S
         shots = self.perturb(np.stack([a.shot_array() for a in acts]), S)
-        res = physics.simulate_batch(obs.table, np.broadcast_to(rvw, (B,) + rvw.shape).copy(), shots,
-                                     np.zeros(B, dtype=np.int64),
-                                     s=np.broadcast_to(s, (B,) + s.shape).copy())
+        try:
+            res = physics.simulate_batch(obs.table, np.broadcast_to(rvw, (B,) + rvw.shape).copy(), shots,
+                                         np.zeros(B, dtype=np.int64),
+                                         s=np.broadcast_to(s, (B,) + s.shape).copy())
+        except ValueError:  # the physics rejects this layout: play the geometric shot unsearched
+            return GeometricAgent.shoot(self, v)
         values = np.zeros(B)
         me = obs.seat
         for k in range(B):

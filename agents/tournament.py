@@ -164,7 +164,11 @@ def play_game(discipline: str, agents: Sequence[Agent], *, seed: int, agent_seed
         seat = state.seat_to_act
         spec = disc.legal_actions(state)
         obs = Observation(state, spec, table, seat, name)
-        action = agents[seat].act(obs)
+        try:
+            action = agents[seat].act(obs)
+        except Exception as e:  # noqa: BLE001 - an agent crash ends the game, recorded as an error
+            error = f"{type(e).__name__} in {labels[seat]}.act: {e} (shot {total_shots}, rack seed {seed})"
+            break
         acted[seat] = True
         if isinstance(action, ShotAction):
             is_break = state.phase is Phase.BREAK

@@ -62,6 +62,8 @@ class View:
         kitchen: a placement must be behind the head string.
         is_break: the next shot is the opening break.
         is_lag: the next shot is a lag shot (G-3.6): no declarations, no object balls.
+        danger: balls that lose the game if pocketed now or hit first (eight-ball: the 8 while
+            it is not the ball on, 8B-4.19 / 8B-4.20); paths keep extra clearance from them.
         options: the offered options (in Phase.OPTION: one must be chosen; otherwise optional
             requests such as the GW-5 kitchen spot, taken instead of placing/shooting).
     """
@@ -79,6 +81,7 @@ class View:
     is_break: bool
     is_lag: bool
     options: tuple
+    danger: tuple
     callable_balls: tuple
 
 
@@ -115,5 +118,13 @@ def view_of(obs) -> View:
         is_break=spec.phase is Phase.BREAK,
         is_lag=spec.phase is Phase.LAG,
         options=tuple(spec.options),
+        danger=danger_balls(obs.discipline, state, targets),
         callable_balls=callable_balls,
     )
+
+
+def danger_balls(discipline: str, state, targets) -> tuple:
+    """Balls to keep away from (see `View.danger`)."""
+    if discipline == "eight_ball" and len(state.on_table) > 8 and state.on_table[8] and 8 not in targets:
+        return (8,)
+    return ()

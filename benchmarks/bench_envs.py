@@ -51,14 +51,14 @@ def bench_sync(N, steps, kwargs):
     venv = gym.vector.SyncVectorEnv([lambda: PoolEnv("nine_ball", **kwargs) for _ in range(N)])
     rng = np.random.default_rng(0)
     venv.reset(seed=0)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     n = 0
     while n < steps:
         venv.step(_actions(venv.single_action_space, N, rng))
         n += N
-    dt = time.perf_counter() - t0
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     venv.close()
-    return n / dt
+    return n / dt, n / cpu
 
 
 def bench_native(N, steps, kwargs):
@@ -68,13 +68,13 @@ def bench_native(N, steps, kwargs):
     rng = np.random.default_rng(0)
     venv.reset(seed=0)
     venv.timer.reset()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     n = 0
     while n < steps:
         venv.step(_actions(venv.single_action_space, N, rng))
         n += N
-    dt = time.perf_counter() - t0
-    return n / dt, dt, venv.timer
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return n / dt, dt, venv.timer, n / cpu
 
 
 def bench_render(frames=500):
@@ -103,15 +103,17 @@ def main(argv=None):
           f"{args.steps} learner steps per configuration")
     # warm-up (numba compile / cache load)
     bench_native(8, 16, kwargs)
+    # (steps per CPU-second divide by the process's CPU time, all threads: a fairer figure than
+    # wall-clock steps/s when other processes share the cores)
     sps, tm = bench_single(max(args.steps // 5, 200), kwargs)
     print(f"single env            : {sps:9.0f} steps/s  ({tm.shots} shots incl. opponent)")
     for N in args.sizes:
-        sync = bench_sync(N, args.steps, kwargs)
-        nat, dt, tm = bench_native(N, args.steps, kwargs)
+        sync, sync_cpu = bench_sync(N, args.steps, kwargs)
+        nat, dt, tm, nat_cpu = bench_native(N, args.steps, kwargs)
         outside = dt - tm.physics
-        print(f"SyncVectorEnv N={N:<4d}  : {sync:9.0f} steps/s")
+        print(f"SyncVectorEnv N={N:<4d}  : {sync:9.0f} steps/s  ({sync_cpu:7.0f} per CPU-second)")
         print(f"native vector N={N:<4d}: {nat:9.0f} steps/s  = {nat / sync:4.1f}x Sync  "
-              f"({tm.shots / dt:7.0f} shots/s, {tm.calls} batched calls)")
+              f"({nat_cpu:7.0f} per CPU-second; {tm.shots / dt:7.0f} shots/s, {tm.calls} batched calls)")
         print(f"   split: physics {tm.physics:6.2f}s  rules {tm.rules:6.2f}s  opponent {tm.other:6.2f}s  "
               f"obs {tm.obs:6.2f}s  rest {dt - tm.physics - tm.rules - tm.other - tm.obs:6.2f}s  "
               f"| outside/inside physics = {outside / max(tm.physics, 1e-9):4.2f}")

@@ -49,7 +49,7 @@ def setup_from_doc(doc: dict):
     cue = CueParams(M=float(cue_specs.get("M", 0.567)),
                     squirt=float(sb.get("squirt_throttle", 0.0)) != 0.0,
                     end_mass=float(cue_specs.get("end_mass", 0.0056699)),
-                    miscue_limit=0.99)  # pooltool has no miscue limit
+                    miscue_limit=1.0)  # pooltool has no miscue limit
     ball_ball = bb.get("model", "frictional_inelastic")
     cushion = (models.get("ball_linear_cushion", {}) or {}).get("model", "han_2005")
     circ = (models.get("ball_circular_cushion", {}) or {}).get("model", cushion)
@@ -122,10 +122,19 @@ def run(doc: dict, repeat: int = 1) -> dict:
     total = 0.0
     for key, shot, ids, rvw, sh in prepared:
         best = np.inf
-        for _ in range(max(1, repeat)):
-            t0 = time.perf_counter()
-            res = simulate(table, rvw, sh, ball_params=bp, cue=cue, ball_ball=bb, cushion=cu)
-            best = min(best, time.perf_counter() - t0)
+        try:
+            for _ in range(max(1, repeat)):
+                t0 = time.perf_counter()
+                res = simulate(table, rvw, sh, ball_params=bp, cue=cue, ball_ball=bb, cushion=cu)
+                best = min(best, time.perf_counter() - t0)
+        except ValueError as exc:  # report the rejected shot, keep going with the others
+            print(f"{shot['id']}: rejected: {exc}", file=sys.stderr)
+            r = {"error": str(exc), "final": {b: {"x": float(rvw[k, 0, 0]), "y": float(rvw[k, 0, 1])}
+                                               for k, b in enumerate(ids)},
+                 "pocketed": [], "first_ball_hit_by_cue": None, "cushion_contacts": {}}
+            results[key].append({"id": shot["id"], "balls": shot["balls"], "cue": shot["cue"],
+                                 "result": r})
+            continue
         total += best
         r = result_dict(res, ids, table)
         r["sim_time_s"] = best

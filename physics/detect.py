@@ -35,7 +35,7 @@ V_APPROACH = 1e-9
 T_MAX = 1.0e3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def is_moving(s):
     return not (s == STATIONARY or s == SPINNING or s == POCKETED)
 

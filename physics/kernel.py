@@ -248,7 +248,7 @@ def _resolve_cushion(rv, nx, ny, P, h, cu_model):
     rv[1, 2] = 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _arc_range(x0, v, a, h):
     """Range of x0 + v t + a t^2 / 2 over t in [0, h]."""
     x1 = x0 + v * h + 0.5 * a * h * h

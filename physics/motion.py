@@ -31,7 +31,7 @@ STATIONARY, SPINNING, SLIDING, ROLLING, POCKETED = 0, 1, 2, 3, 4
 EPS_SPIN = 2.220446049250313e-14  # pooltool const.EPS: |w_z| below this does not decay
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def rel_velocity(rvw, R):
     """Slip velocity (x, y) of the contact point with the cloth."""
     return rvw[1, 0] - R * rvw[2, 1], rvw[1, 1] + R * rvw[2, 0]
@@ -58,7 +58,7 @@ def spin_time(rvw, R, u_sp, g):
     return abs(rvw[2, 2]) * 2.0 / 5.0 * R / u_sp / g
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _decay_wz(wz, R, u_sp, g, t):
     if t == 0.0 or abs(wz) < EPS_SPIN:
         return wz

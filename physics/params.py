@@ -80,5 +80,5 @@ class CueParams:
 
     def __post_init__(self) -> None:
         _check_finite_positive(self)
-        if self.miscue_limit >= 1.0:
-            raise ValueError("CueParams.miscue_limit must be < 1 (fraction of R)")
+        if self.miscue_limit > 1.0:
+            raise ValueError("CueParams.miscue_limit must be <= 1 (fraction of R)")

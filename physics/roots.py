@@ -25,7 +25,7 @@ from numba import njit
 _MAXIT = 80
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _eval4(a, b, c, d, e, x):
     """Value and derivative of a t^4 + b t^3 + c t^2 + d t + e at x (Horner)."""
     f = (((a * x + b) * x + c) * x + d) * x + e

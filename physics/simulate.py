@@ -18,7 +18,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from physics.enums import BallBallModel, CushionModel, EventKind, Motion, Status
+from physics.enums import BallBallModel, CushionModel, EventKind
 from physics.kernel import simulate_many, simulate_table
 from physics.noise import ExecutionNoise
 from physics.params import BallParams, CueParams

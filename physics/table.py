@@ -174,10 +174,10 @@ class Table:
 
     specs: PocketTableSpecs
     name: str = "custom"
-    segments: np.ndarray = field(init=False, repr=False)
-    segment_normals: np.ndarray = field(init=False, repr=False)
-    jaws: np.ndarray = field(init=False, repr=False)
-    pockets: np.ndarray = field(init=False, repr=False)
+    segments: np.ndarray = field(init=False, repr=False, compare=False)
+    segment_normals: np.ndarray = field(init=False, repr=False, compare=False)
+    jaws: np.ndarray = field(init=False, repr=False, compare=False)
+    pockets: np.ndarray = field(init=False, repr=False, compare=False)
 
     POCKET_NAMES = POCKET_NAMES
     segment_ids = list(SEGMENT_IDS)

@@ -53,10 +53,15 @@ then   O option scores: in an OPTION phase the masked argmax offered option is c
        option is taken instead of shooting only if its score > 0.5
 =====  =========================================================================
 
-Macro action (``Discrete``): see `Codec.macro_table` — pots (target x pocket x speed x spin,
-aimed by ghost-ball geometry `poolgym.aim`, cue placed behind the ghost ball when in hand),
-direct hits (target x speed: safeties, kicks when snookered), 3 break shots, 8 push-outs,
-then one entry per `Option`. `Codec.macro_mask` marks the legal ones.
+Macro action (``Discrete``): see `Codec.macro_table` — pots (target x pocket x 3 speeds x 3
+spins, aimed by ghost-ball geometry `poolgym.aim`, the call set to that ball and pocket, cue
+placed behind the ghost ball when in hand), direct hits (target x 3 speeds, full ball at its
+centre; called with its best pocket when a call is required), declared safeties (target x 3
+speeds, legal where the rules allow a safety), 3 break shots (cue ball in hand placed on the
+head string at the centre / left / right, full speed at the head ball), 8 push-outs (soft rolls
+in 8 directions, legal only when 9B-5.6 allows), then one entry per `Option`.
+`Codec.macro_mask` marks the legal ones; pots whose cut is >= 90 deg from the cue ball's
+current position are masked.
 """
 
 from __future__ import annotations
@@ -156,6 +161,9 @@ def _macro_table(N: int) -> tuple:
     for ball in range(1, N):
         for s in range(len(HIT_SPEEDS)):
             t.append(MacroEntry("hit", ball, -1, s))
+    for ball in range(1, N):
+        for s in range(len(HIT_SPEEDS)):
+            t.append(MacroEntry("safety", ball, -1, s))
     for k in range(N_BREAK):
         t.append(MacroEntry("break", 0, -1, 0, k))
     for k in range(N_PUSH):
@@ -382,7 +390,12 @@ class Codec:
                 m[(b - 1) * per_ball : b * per_ball] = blk
                 h0 = n_pot + (b - 1) * len(HIT_SPEEDS)
                 m[h0 : h0 + len(HIT_SPEEDS)] = True
-        b0 = n_pot + (self.N - 1) * len(HIT_SPEEDS)
+        n_hit = (self.N - 1) * len(HIT_SPEEDS)
+        if spec.safety_allowed:
+            for b in [k for k in spec.target_balls if state.on_table[k]]:
+                h0 = n_pot + n_hit + (b - 1) * len(HIT_SPEEDS)
+                m[h0 : h0 + len(HIT_SPEEDS)] = True
+        b0 = n_pot + 2 * n_hit
         if spec.phase is Phase.BREAK:
             m[b0 : b0 + N_BREAK] = True
         if spec.push_out_allowed:
@@ -419,7 +432,7 @@ class Codec:
             phi, b = float(a.phi), SPIN_B[e.spin]
             if spec.callable_balls:
                 call_b, call_p = e.ball, e.pocket
-        elif e.kind == "hit":
+        elif e.kind in ("hit", "safety"):
             if in_hand:
                 c = np.array([self.w / 2, self.l / 2]) - pos[e.ball]
                 u, n = aimlib._unit(c)
@@ -429,6 +442,8 @@ class Codec:
             d = pos[e.ball] - cue
             phi = math.degrees(math.atan2(d[1], d[0])) % 360.0
             V0, b = HIT_SPEEDS[e.speed], 0.0
+            if e.kind == "safety":
+                return out + [ShotAction(V0=float(V0), phi=float(phi), safety=True)]
             if spec.callable_balls and e.ball in spec.callable_balls:
                 best = int(np.argmax(aimlib.jaw_margin(pos[e.ball], self.geom, R)))
                 call_b, call_p = e.ball, best

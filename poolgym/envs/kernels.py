@@ -183,3 +183,39 @@ def best_pot(pos, on, targets, aim_points, jaw_centers, jaw_radii, cue, R):
                 phi = math.degrees(math.atan2(wy, wx)) % 360.0
                 best = (b, p, phi, cut, d_cue, d_obj, score)
     return best
+
+
+@njit(cache=True)
+def nearest_clear_pot(pos, targets, aim_points, jaw_centers, jaw_radii, R):
+    """(ball, pocket) with the shortest object-ball path to a pocket aim point among those
+    whose line clears both jaws (`poolgym.aim.jaw_margin` >= 0); (-1, -1) when none. Used to
+    place a cue ball in hand behind the ghost ball."""
+    best_d = np.inf
+    bb = -1
+    bp = -1
+    for ti in range(targets.shape[0]):
+        b = targets[ti]
+        ox = pos[b, 0]
+        oy = pos[b, 1]
+        for p in range(aim_points.shape[0]):
+            vx = aim_points[p, 0] - ox
+            vy = aim_points[p, 1] - oy
+            d = math.sqrt(vx * vx + vy * vy)
+            if d <= 0 or d >= best_d:
+                continue
+            jm = np.inf
+            for j in range(2):
+                jx = jaw_centers[p, j, 0]
+                jy = jaw_centers[p, j, 1]
+                u = ((jx - ox) * vx + (jy - oy) * vy) / (d * d)
+                u = min(max(u, 0.0), 1.0)
+                ex = ox + u * vx - jx
+                ey = oy + u * vy - jy
+                m = math.sqrt(ex * ex + ey * ey) - R - jaw_radii[p, j]
+                if m < jm:
+                    jm = m
+            if jm >= 0:
+                best_d = d
+                bb = b
+                bp = p
+    return bb, bp

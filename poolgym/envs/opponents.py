@@ -114,17 +114,14 @@ class GeometricOpponent:
                                      called_pocket=call[1])]
         if in_hand:
             # place behind the ghost ball of the easiest straight-in pot
-            best = None
-            jm = aimlib.jaw_margin(pos[balls], geom, R)  # (T, P)
-            d_obj = np.linalg.norm(geom.aim_points[None] - pos[balls][:, None], axis=2)
-            d_obj = np.where(jm >= 0, d_obj, np.inf)
-            if np.isfinite(d_obj).any():
-                t, p = np.unravel_index(int(np.argmin(d_obj)), d_obj.shape)
-                best = (float(d_obj[t, p]), balls[t], int(p))
-            if best is not None:
-                _, b, p = best
-                ghost = aimlib.ghost_ball(pos[b], geom.aim_points[p], R)
-                u, _ = aimlib._unit(ghost - geom.aim_points[p])
+            from poolgym.envs.kernels import nearest_clear_pot
+
+            b, p = nearest_clear_pot(pos, np.asarray(balls, np.int64), geom.aim_points, geom.jaw_centers,
+                                     geom.jaw_radii, R)
+            if b >= 0:
+                tgt = geom.aim_points[p]
+                ghost = aimlib.ghost_ball(pos[b], tgt, R)
+                u, _ = aimlib._unit(ghost - tgt)
                 x, y = ghost + 0.25 * u
             else:
                 x, y = table.w / 2, table.l / 4 - 2 * R
@@ -138,7 +135,7 @@ class GeometricOpponent:
         b, p, phi, cut, d_cue, d_obj, _ = best_pot(pos, on.astype(np.bool_), np.asarray(balls, np.int64),
                                                    geom.aim_points, geom.jaw_centers, geom.jaw_radii, 0, R)
         if b >= 0:
-            V0 = float(aimlib.cue_speed_for_distance(d_obj + 0.5 * d_cue, cut))
+            V0 = _speed(d_obj + 0.5 * d_cue, cut)
             V0 = min(max(V0, 0.6), 6.0)
             called = (int(b), int(p)) if spec.callable_balls else (None, None)
         else:
@@ -157,6 +154,13 @@ class GeometricOpponent:
             return (None, None)
         b = balls[0] if balls and balls[0] in spec.callable_balls else spec.callable_balls[0]
         return (b, int(np.argmax(aimlib.jaw_margin(pos[b], geom, R))))
+
+
+def _speed(distance: float, cut: float) -> float:
+    """Scalar `poolgym.aim.cue_speed_for_distance` (defaults)."""
+    v_obj = math.sqrt(2.0 * 0.01 * 9.81 * max(distance, 0.0))
+    c = math.cos(math.radians(min(abs(cut), 85.0)))
+    return 2.0 * v_obj / c / (5.0 / 7.0) / (2.0 * 0.567 / (0.567 + 0.170097))
 
 
 def _place(x, y):

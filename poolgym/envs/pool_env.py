@@ -194,7 +194,8 @@ class PoolEnv(gym.Env):
     then called-ball, called-pocket and option scores (masked argmax). Out-of-range values
     are clipped; NaN/inf raise ``ValueError``.
     ``action_mode="macro"``: ``Discrete(M)`` of ghost-ball pots (ball x pocket x 3 speeds x
-    3 spins), direct hits, break shots, push-outs and options; `action_masks()` gives the
+    3 spins), direct hits, declared safeties, break shots, push-outs and options (see
+    `poolgym.envs.codec`); `action_masks()` gives the
     legal ones (sb3-contrib MaskablePPO). A macro index outside the space raises ``ValueError``;
     a masked-out (illegal) one is replaced by the first legal macro and flagged with
     ``info["illegal_action"] = True`` (``illegal_macro="raise"`` raises ``ValueError`` instead).
@@ -224,7 +225,8 @@ class PoolEnv(gym.Env):
     ## Info
     ``verdicts`` (one dict per adjudicated action this step: seat, fouls as (kind, rule ID),
     pocketed, legal_pocketed, next_seat, ...), ``seat_to_act``, ``phase``, ``winner``,
-    ``shots``, ``reward_components``, ``learner_seat`` (``winner`` is -1 while running or for a draw).
+    ``shots``, ``reward_components``, ``learner_seat``, ``illegal_action`` (``winner`` is -1
+    while running or for a draw).
 
     ## Arguments
     discipline, table ("9ft" | "8ft" | "7ft"), physics (`physics_io.PhysicsModels` or a dict:
@@ -234,7 +236,9 @@ class PoolEnv(gym.Env):
     opponent_kwargs, reward, rules (discipline config or dict of its fields, `conflicts.md`
     options), action_mode, max_shots (default 100), learner_seat (int or "random"), phi_mode
     ("relative" | "absolute"), render_mode ("rgb_array" | "human"), render_width,
-    render_trajectories (draw the paths of the step's last shot, sampled from the physics), runout (nine-ball
+    render_trajectories (draw the paths of the step's last shot, sampled from the physics),
+    V0_range (Box speed range, m/s, default (0.1, 8.0)), theta_max (Box cue elevation range
+    [0, theta_max] degrees, default 0 = level cue; raise it to reach jump/massé strokes), runout (nine-ball
     runout drill: balls scattered at random, cue ball in hand, no opponent; +1 when the learner
     wins the game, -1 as soon as it loses the table, see `runout_start`).
 
@@ -242,6 +246,17 @@ class PoolEnv(gym.Env):
     ``state`` (a `GameState` or its JSON), ``balls`` ({ball: (x, y) or None}), ``seat_to_act``,
     ``phase``, ``cue_ball``, ``cue_placed``, ``scores``, ``consecutive_fouls``, ``groups``,
     ``inning``, ``shot_number``, ``extra``, ``learner_seat``.
+
+    ## Example
+    >>> import gymnasium as gym
+    >>> import poolgym
+    >>> env = gym.make("poolgym/NineBall-v0", max_shots=20)
+    >>> obs, info = env.reset(seed=0)
+    >>> env.observation_space.contains(obs), info["phase"]
+    (True, 'break')
+    >>> obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+    >>> info["seat_to_act"] == info["learner_seat"] or terminated or truncated
+    True
 
     ## Version history
     v0: first release.
@@ -253,7 +268,7 @@ class PoolEnv(gym.Env):
                  opponent="geometric", opponent_kwargs=None, reward="result", rules=None,
                  action_mode="box", max_shots=100, learner_seat=0, phi_mode="relative",
                  render_mode=None, render_width=640, runout=False, illegal_macro="substitute",
-                 render_trajectories=False):
+                 render_trajectories=False, V0_range=(0.1, 8.0), theta_max=0.0):
         if action_mode not in ACTION_MODES:
             raise ValueError(f"action_mode must be one of {ACTION_MODES}, got {action_mode!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -284,7 +299,12 @@ class PoolEnv(gym.Env):
         self._reset_with_options = False
         self._restarts = 0
         self.max_shots = max_shots
-        self.codec = Codec(self.disc.n_balls, n_players, self.table, self.R, phi_mode=phi_mode,
+        if not (len(V0_range) == 2 and 0 < V0_range[0] < V0_range[1]):
+            raise ValueError(f"V0_range must be (low, high) with 0 < low < high, got {V0_range!r}")
+        if not 0.0 <= theta_max <= 90.0:
+            raise ValueError(f"theta_max must be in [0, 90] degrees, got {theta_max!r}")
+        self.codec = Codec(self.disc.n_balls, n_players, self.table, self.R, V0_min=float(V0_range[0]),
+                           V0_max=float(V0_range[1]), theta_max=float(theta_max), phi_mode=phi_mode,
                            max_shots=max_shots)
         self.observation_space = spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32)
         if action_mode == "box":

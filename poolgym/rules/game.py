@@ -254,9 +254,16 @@ class DisciplineBase:
         if (cfg.stalemate_innings and stall >= cfg.stalemate_innings) or \
                 (cfg.max_shots and new.shot_number >= cfg.max_shots):
             s2, v2 = self.on_stalemate(new)
+            # The shot's own refs, then the discipline's stalemate refs (e.g. 8B-4.21, 8B-4.3
+            # for eight-ball's re-rack), then GW-12 -- each once, in that order.
+            refs = verdict.rule_refs + tuple(r for r in v2.rule_refs if r not in verdict.rule_refs)
+            if "GW-12" not in refs:
+                refs = refs + ("GW-12",)
             verdict = dataclasses.replace(verdict, game_over=v2.game_over, winner=v2.winner,
                                           next_seat=v2.next_seat, cue_ball=v2.cue_ball, options=v2.options,
-                                          rule_refs=verdict.rule_refs + ("GW-12",))
+                                          rule_refs=refs,
+                                          turn_continues=verdict.turn_continues and not v2.game_over
+                                          and v2.next_seat == old.seat_to_act)
             return s2, verdict
         return new, verdict
 

@@ -19,14 +19,14 @@ Pure functions; disciplines call them and may override any of them by rule text.
 """
 from __future__ import annotations
 
-import math
 from typing import Optional, Sequence
 
 import numpy as np
 
 from . import queries as q
 from .core import BreakOrder, Foul, FoulKind, GameState, RulesConfig
-from .geometry import Rail, ball_radius, segment_rails, separate_overlaps, spot_balls
+from .geometry import Rail, ball_radius, separate_overlaps, spot_balls
+from ._kernels import rail_facts, rest_mask_and_gap
 from .shot_record import EventKind, Motion, ShotRecord
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
 ]
 
 _POCKETED = int(Motion.POCKETED)
+_BB = int(EventKind.BALL_BALL)
 _OFF = int(Motion.OFF_TABLE)
 
 G_SCRATCH = Foul(FoulKind.SCRATCH, "G-3.20")
@@ -119,41 +120,20 @@ def standard_fouls(
         elif legal and first not in legal:
             fouls.append(bad_hit)
     if require_rail and first is not None and not f.pocketed:
-        rails0 = to_cue = 0
-        if config.frozen_rule_enabled:
-            rails0, to_cue = q.frozen_ball(rec, table, R, config.frozen_eps, first)
+        rails0, to_cue, new_contact = rail_facts(
+            rec.pos0, rec.cue_ball, first, t0, float(table.w), float(table.l), R, float(config.frozen_eps),
+            bool(config.frozen_rule_enabled), f.cush_t, f.cush_ball, f.cush_rail, rec.ev_kind, rec.ev_i, rec.ev_j,
+            rec.ev_t, _BB)
         if rails0 or to_cue:
-            if not q.frozen_rule_satisfied(rec, table, first, t0, rails0):
+            if not q.frozen_rule_satisfied(rec, table, first, t0, rails0, R=R, eps=config.frozen_eps):
                 fouls.append(G_FROZEN)
-        elif not _new_cushion_contact_after(rec, f, table, R, config, t0):
+        elif not new_contact:
             fouls.append(no_rail)
     if jumped_is_foul and f.jumped and any(b != rec.cue_ball for b in f.jumped):
         fouls.append(obj_off)
     if config.double_hit_gap > 0 and first is not None and double_hit(rec, first, R, config.double_hit_gap):
         fouls.append(G_DOUBLE_HIT)
     return tuple(fouls)
-
-
-def _new_cushion_contact_after(rec: ShotRecord, f, table, R: float, config: RulesConfig, t0: float) -> bool:
-    """G-3.19(b) with general.md 7.1 ``new_contact``: some ball touches a cushion after
-    ``t0``; a ball frozen to that rail at the start counts only once it has left it and
-    touched another ball (G-3.38 wording, C-08)."""
-    w, l = float(table.w), float(table.l)
-    lim = R + config.frozen_eps
-    for t, b, r in f.cushions:
-        if t <= t0:
-            continue
-        if not config.frozen_rule_enabled:
-            return True
-        x, y = float(rec.pos0[b, 0]), float(rec.pos0[b, 1])
-        frozen_here = ((r == 0 and y <= lim) or (r == 1 and y >= l - lim) or (r == 2 and x <= lim)
-                       or (r == 3 and x >= w - lim))
-        if not frozen_here:
-            return True
-        tb, _ = q.contacts_of(rec, b)
-        if np.count_nonzero(tb < t) >= (1 if b == rec.cue_ball else 2):
-            return True
-    return False
 
 
 def double_hit(rec: ShotRecord, first: int, R: float, gap: float) -> bool:
@@ -176,37 +156,13 @@ def after_shot(state: GameState, rec: ShotRecord):
     """(pos, on_table) tuples after the stroke: pocketed (G-3.11, C-19) and jumped
     (G-3.28) balls leave the table; the others rest at their final positions (overlaps
     of at most 0.1 mm left by the physics' rounding are separated, geometry.separate_overlaps)."""
-    pk = rec.pocket.tolist()
-    s1 = rec.s1.tolist()
-    on = tuple(bool(o) and p < 0 and v != _POCKETED and v != _OFF
-               for o, p, v in zip(rec.on0.tolist(), pk, s1))
-    flat = rec.pos1.ravel().tolist()
     R = ball_radius()
-    if _min_gap(flat, on, R) < 1e-9:
-        P = separate_overlaps(rec.pos1, np.asarray(on), R)
-        flat = P.ravel().tolist()
-    return tuple(flat), on
-
-
-def _min_gap(flat: list, on: tuple, R: float) -> float:
-    """Smallest centre distance minus 2R over pairs of balls on the table (pure Python:
-    faster than numpy for <= 16 balls)."""
-    idx = [k for k, o in enumerate(on) if o]
-    best = math.inf
-    d2r = 4 * R * R
-    for a in range(len(idx)):
-        i = 2 * idx[a]
-        xi, yi = flat[i], flat[i + 1]
-        for b in range(a + 1, len(idx)):
-            j = 2 * idx[b]
-            dx = flat[j] - xi
-            dy = flat[j + 1] - yi
-            d2 = dx * dx + dy * dy
-            if d2 < best:
-                best = d2
-    if best is math.inf:
-        return math.inf
-    return math.sqrt(best) - 2 * R if best < d2r * 1.0001 else 1.0
+    on_arr, gap = rest_mask_and_gap(rec.on0, rec.pocket, rec.s1, rec.pos1, R, _POCKETED, _OFF)
+    on = tuple(on_arr.tolist())
+    if gap < 1e-9:
+        P = separate_overlaps(rec.pos1, on_arr, R)
+        return tuple(P.ravel().tolist()), on
+    return tuple(rec.pos1.ravel().tolist()), on
 
 
 def spot(state: GameState, balls: Sequence[int], table, R: float) -> GameState:
@@ -293,8 +249,10 @@ def lag_outcome(rec: ShotRecord, table, R: float, seat: int) -> float:
         xs = rec.ev_xy[m, 0]
         if (seat == 0 and np.any(xs > half)) or (seat == 1 and np.any(xs < half)):
             return -1.0  # (a)
-    m = (rec.ev_kind == int(EventKind.BALL_CUSHION)) & (rec.ev_i == c)
-    rails = segment_rails(table)[rec.ev_j[m].astype(int)] if m.any() else np.zeros(0, np.int8)
+    # Cushion contacts of the lag ball: straight segments and the rounded jaw tips (a jaw of
+    # a side pocket is part of a long rail, (e); queries' convention).
+    _, cb, cr = q.cushion_events(rec, table)
+    rails = cr[cb == c]
     n_foot = int(np.count_nonzero(rails == int(Rail.FOOT)))
     if n_foot == 0:
         return -1.0  # (b)

@@ -12,6 +12,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from ._kernels import scan_events
 from .geometry import Rail, jaw_rails, segment_rails
 from .shot_record import EventKind, Motion, ShotRecord
 
@@ -38,77 +39,70 @@ class ShotFacts:
     first / t0: first object ball contacted (split hits resolved for ``legal``) and time.
     cue_pocketed / cue_off: G-3.20 / G-3.28 for the cue ball.
     pocketed: object balls pocketed (ascending); jumped: balls off the table (ascending,
-    cue ball included). cushions: list of (t, ball, rail) cushion contacts in time order.
+    cue ball included). cushions: list of (t, ball, rail) cushion contacts in time order
+    (built on first access from the arrays ``cush_t``, ``cush_ball``, ``cush_rail``).
     """
 
-    __slots__ = ("first", "t0", "cue_pocketed", "cue_off", "pocketed", "jumped", "cushions")
+    __slots__ = ("first", "t0", "cue_pocketed", "cue_off", "pocketed", "jumped", "cush_t", "cush_ball",
+                 "cush_rail", "_cushions")
+
+    @property
+    def cushions(self) -> list:
+        c = self._cushions
+        if c is None:
+            c = self._cushions = list(zip(self.cush_t.tolist(), self.cush_ball.tolist(), self.cush_rail.tolist()))
+        return c
 
     def rails_after(self, t: float) -> int:
         """Cushion contacts (any ball) strictly after ``t``."""
-        return sum(1 for c in self.cushions if c[0] > t)
+        return int(np.count_nonzero(self.cush_t > t))
 
     def object_balls_to_rail(self, cue_ball: int = 0) -> set:
         """Distinct object balls with a cushion contact (break requirement)."""
-        return {b for _, b, _ in self.cushions if b != cue_ball}
+        return set(self.cush_ball[self.cush_ball != cue_ball].tolist())
+
+
+_LEGAL_MASKS: dict = {}
+
+
+def _legal_mask(n: int, legal) -> np.ndarray:
+    """Read-only (n,) bool mask of the balls in ``legal`` (cached; bounded)."""
+    key = (n, legal)
+    m = _LEGAL_MASKS.get(key)
+    if m is None:
+        if len(_LEGAL_MASKS) > 4096:
+            _LEGAL_MASKS.clear()
+        m = np.zeros(n, np.bool_)
+        for b in legal:
+            if 0 <= int(b) < n:
+                m[int(b)] = True
+        m.setflags(write=False)
+        _LEGAL_MASKS[key] = m
+    return m
 
 
 def shot_facts(rec: ShotRecord, table, legal: Optional[Sequence[int]] = None, split_eps: float = 0.0) -> ShotFacts:
-    """:class:`ShotFacts` of ``rec`` (one Python pass over the events)."""
+    """:class:`ShotFacts` of ``rec`` (one compiled pass over the events,
+    :func:`poolgym.rules._kernels.scan_events`)."""
     c = rec.cue_ball
-    kind = rec.ev_kind.tolist()
-    ei = rec.ev_i.tolist()
-    ej = rec.ev_j.tolist()
-    et = rec.ev_t.tolist()
+    n = rec.pocket.shape[0]
     lut, n_seg = _rail_lut(table)
-    lut_l = _rail_lut_list(table)
-    n_lut = len(lut_l)
-    first = None
-    t0 = math.inf
-    alt = None
-    cush = []
-    for k in range(len(kind)):
-        kk = kind[k]
-        if kk == _BB:
-            i = ei[k]
-            j = ej[k]
-            if i == c or j == c:
-                o = j if i == c else i
-                t = et[k]
-                if first is None:
-                    first, t0 = o, t
-                elif alt is None and legal is not None and first not in legal and o in legal and t <= t0 + split_eps:
-                    alt = (o, t)
-        elif kk == _BC:
-            q = ej[k]
-            cush.append((et[k], ei[k], lut_l[q if q < n_seg else n_seg - 1] if n_seg else 0))
-        elif kk == _BJ:
-            q = n_seg + ej[k]
-            cush.append((et[k], ei[k], lut_l[q if q < n_lut else n_lut - 1] if n_lut else 0))
-    if alt is not None:
-        first, t0 = alt
+    use_legal = legal is not None
+    mask = _legal_mask(n, tuple(legal) if use_legal else ())
+    first, t0, ct, cb, cr = scan_events(rec.ev_kind, rec.ev_i, rec.ev_j, rec.ev_t, c, mask, use_legal,
+                                        float(split_eps), lut, n_seg, _BB, _BC, _BJ)
     f = ShotFacts()
-    f.first = first
-    f.t0 = t0
+    f.first = None if first < 0 else int(first)
+    f.t0 = float(t0)
     pk = rec.pocket.tolist()
     s1 = rec.s1.tolist()
     f.cue_pocketed = pk[c] >= 0
     f.cue_off = s1[c] == _OFF
     f.pocketed = tuple(k for k, p in enumerate(pk) if p >= 0 and k != c)
     f.jumped = tuple(k for k, v in enumerate(s1) if v == _OFF)
-    f.cushions = cush
+    f.cush_t, f.cush_ball, f.cush_rail = ct, cb, cr
+    f._cushions = None
     return f
-
-
-def _rail_lut_list(table) -> list:
-    hit = _LUT_L.get(id(table))
-    if hit is not None and hit[0] is table:
-        return hit[1]
-    lst = _rail_lut(table)[0].tolist()
-    _LUT_L[id(table)] = (table, lst)
-    return lst
-
-
-_LUT_L: dict = {}
 
 
 def first_contact(rec: ShotRecord, legal: Optional[Sequence[int]] = None, split_eps: float = 0.0):
@@ -258,14 +252,19 @@ def frozen_ball(rec: ShotRecord, table, R: float, eps: float, ball: int):
     return int(m), to_cue
 
 
-def frozen_rule_satisfied(rec: ShotRecord, table, ball: int, t0: float, frozen_rails: int) -> bool:
+def frozen_rule_satisfied(rec: ShotRecord, table, ball: int, t0: float, frozen_rails: int, *,
+                          R: Optional[float] = None, eps: float = 1e-4) -> bool:
     """G-3.38 (a)-(d) after the cue ball first contacts the frozen ``ball`` at ``t0``:
     (a) a ball pocketed, (b) the cue ball contacts a cushion, (c) the frozen ball is driven
-    to a separate cushion, (d) another object ball is driven to a cushion.
+    to a separate cushion, (d) another object ball is driven to a cushion "with which it
+    was not previously in contact".
 
     A contact of the frozen ball with a rail it was frozen to counts only after it has
     left that cushion and touched another ball (every ball contact of it after the first
-    one "arms" it).
+    one "arms" it). The same holds for (d): another object ball that was itself touching a
+    rail at the start (centre within ``R + eps`` of it; ``R`` defaults to the ball radius)
+    and is forced into that rail has not been "driven to" it unless it first touched two
+    balls (the one that moved it, then another) -- G-3.38's last paragraph.
     """
     if any_pocketed(rec):
         return True
@@ -274,8 +273,23 @@ def frozen_rule_satisfied(rec: ShotRecord, table, ball: int, t0: float, frozen_r
     c = rec.cue_ball
     if np.any(after & (b == c)):
         return True
-    if np.any(after & (b != c) & (b != ball)):
-        return True
+    other = np.flatnonzero(after & (b != c) & (b != ball))
+    if other.size:
+        if R is None:
+            from .geometry import ball_radius
+            R = ball_radius()
+        lim = R + eps
+        w, l = float(table.w), float(table.l)
+        for k in other:
+            bk, r = int(b[k]), int(rails[k])
+            x, y = float(rec.pos0[bk, 0]), float(rec.pos0[bk, 1])
+            was_on = ((r == 0 and y <= lim) or (r == 1 and y >= l - lim) or (r == 2 and x <= lim)
+                      or (r == 3 and x >= w - lim))
+            if not was_on:
+                return True
+            tb, _ = contacts_of(rec, bk)
+            if np.count_nonzero(tb < t[k]) >= 2:
+                return True
     sel = np.flatnonzero(after & (b == ball))
     if sel.size == 0:
         return False

@@ -530,7 +530,7 @@ class StraightPool(DisciplineBase):
                 d_cue = float(np.hypot(*(rec.pos0[first] - rec.pos0[rec.cue_ball])))
                 really_frozen = bool(rails0) or d_cue <= 2 * R + cfg.frozen_eps
                 if near and not really_frozen:
-                    only_near = not q.frozen_rule_satisfied(rec, table, first, t0, near)
+                    only_near = not q.frozen_rule_satisfied(rec, table, first, t0, near, R=R, eps=cfg.frozen_eps)
                     hist = state.extra.nc_history[seat]
                     if only_near and all(h in (-1, first) for h in hist):
                         fouls.append(F_NEAR_RAIL)

@@ -230,3 +230,26 @@ def test_callable_opponent_and_noise():
         if term or trunc:
             break
     assert calls and set(calls) == {1}
+
+
+def test_macro_safety_declaration_8B_4_12(table9):
+    """8B-4.12: a declared safety is reachable through the macro space (no call attached)."""
+    env = PoolEnv("eight_ball", action_mode="macro", max_shots=10)
+    balls = {k: None for k in range(1, 16)}
+    balls.update({0: (0.6, 0.5), 3: (0.6, 1.2), 12: (0.3, 1.8), 8: (1.0, 2.0)})
+    env.reset(seed=0, options={"balls": balls, "phase": "play", "cue_ball": "in_position", "seat_to_act": 0})
+    m = env.action_masks()
+    k = next(i for i, e in enumerate(env.codec.macro_table) if e.kind == "safety" and e.ball == 3 and m[i])
+    acts = env.codec.decode_macro(k, env.state, env.legal_actions())
+    assert acts[-1].safety and acts[-1].called_ball is None
+    _, _, _, _, info = env.step(k)
+    assert not info["illegal_action"]
+
+
+def test_docstring_examples():
+    import doctest
+
+    from poolgym.envs import pool_env
+
+    res = doctest.testmod(pool_env, optionflags=doctest.ELLIPSIS)
+    assert res.attempted >= 4 and res.failed == 0

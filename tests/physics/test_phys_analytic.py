@@ -11,7 +11,7 @@ import pytest
 import physics
 from physics.enums import EventKind
 from physics.motion import evolve
-from physics.resolve.cushion import han_2005
+from physics.resolve.cushion import han_2005, mathavan_2010
 
 from phys_helpers import R, layout
 
@@ -86,21 +86,26 @@ def test_frictionless_ninety_degree_rule(table9, cut_deg):
     assert abs(cosang) < 1e-9
 
 
-def test_cushion_rebound_follows_model(table9):
-    """The kernel applies the han_2005 model at the contact: the state right after the
-    cushion event equals han_2005.resolve applied to the state right before it."""
+@pytest.mark.parametrize("cushion", ["han_2005", "mathavan_2010"])
+def test_cushion_rebound_follows_model(table9, cushion):
+    """The kernel applies the named cushion model at the contact: the state right after the
+    cushion event equals the model's resolve applied to the state right before it."""
     rvw = layout([[0.4, 1.0]])
     shot = physics.Shot(1.2, 180.0 + 10.0, a=0.2)
-    full = physics.simulate(table9, rvw, shot)
+    full = physics.simulate(table9, rvw, shot, cushion=cushion)
     t_c, i, j = first(full, EventKind.BALL_CUSHION)
     eps = 1e-7
-    before = physics.simulate(table9, rvw, shot, t_final=t_c - eps)
-    after = physics.simulate(table9, rvw, shot, t_final=t_c)
+    before = physics.simulate(table9, rvw, shot, t_final=t_c - eps, cushion=cushion)
+    after = physics.simulate(table9, rvw, shot, t_final=t_c, cushion=cushion)
     pre = before.rvw[0].copy()
     evolve(pre, int(before.s[0]), BP.as_array(), eps)
     n = table9.segment_normals[j]
     expect = pre.copy()
-    han_2005.resolve(expect, n[0], n[1], R, BP.m, table9.cushion_height, BP.e_c, BP.f_c)
+    h = table9.cushion_height
+    if cushion == "han_2005":
+        han_2005.resolve(expect, n[0], n[1], R, BP.m, h, BP.e_c, BP.f_c)
+    else:
+        mathavan_2010.resolve(expect, n[0], n[1], R, BP.m, h, BP.e_c, BP.f_c, BP.u_s, BP.g)
     np.testing.assert_allclose(after.rvw[0, 1:], expect[1:], rtol=1e-6, atol=1e-9)
     # the ball now moves away from the rail and has lost energy
     assert after.rvw[0, 1, :2] @ n > 0

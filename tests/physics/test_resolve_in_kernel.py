@@ -9,7 +9,8 @@ from physics.resolve.cushion import han_2005, mathavan_2010
 R, M, H = 0.028575, 0.170097, 0.036576
 
 
-@njit(cache=True)
+# not cached on purpose: numba's cache of a caller is not invalidated when a callee module changes
+@njit
 def _kernel(rvw, which):
     # rvw: (B, N, 3, 3); resolve ball 0 vs 1 of table b with model which[b]
     for b in range(rvw.shape[0]):

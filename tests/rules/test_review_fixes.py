@@ -1,0 +1,132 @@
+"""Scenario tests for defects found in the rules review (each names the rule it enforces).
+
+* 8B-4.21 / GW-12: the stalemate verdict keeps the discipline's own rule references.
+* G-3.38 (d): an object ball that already touched a cushion at the start is not "driven
+  to a cushion with which it was not previously in contact" by being pressed into it.
+"""
+import pytest
+
+from poolgym.rules import CueBallPlacement, FoulKind, Phase, ShotAction
+from poolgym.rules.eight_ball import EightBallConfig
+from poolgym.rules.game import get_discipline
+from poolgym.rules.geometry import Rail, ball_radius, get_table, segment_for_rail
+from poolgym.rules.nine_ball import NineBallConfig
+from poolgym.rules.shot_record import EventKind
+from poolgym.rules.testing import make_state, record
+
+T = get_table("9ft")
+R = ball_radius()
+BC = int(EventKind.BALL_CUSHION)
+BB = int(EventKind.BALL_BALL)
+
+
+# ----------------------------------------------------------------------------- 8B-4.21 / GW-12
+def test_8B_4_21_stalemate_verdict_keeps_eight_ball_refs():
+    """8B-4.21: the stalemate re-rack reached through the shared GW-12 limit reports the
+    eight-ball rule (and the 8B-4.3 re-rack), not only GW-12; the next seat is the breaker
+    of the stalemated game with the cue ball in hand behind the head string."""
+    d = get_discipline("eight_ball")
+    s = make_state("eight_ball", {1: (0.4, 1.5), 9: (0.9, 1.6)}, (0.635, 1.0), groups=(1, 2),
+                   config=EightBallConfig(stalemate_innings=2), breaker=1, stall_innings=1)
+    s2, v = d.apply_shot_record(s, ShotAction(3.0, 90.0, called_ball=1, called_pocket=2),
+                                record(s, hit=1, obj_rails=(1,)))
+    assert v.rule_refs[0] == "G-3.5"  # the shot's own ruling comes first
+    assert "8B-4.21" in v.rule_refs and "8B-4.3" in v.rule_refs and v.rule_refs[-1] == "GW-12"
+    assert len(set(v.rule_refs)) == len(v.rule_refs)
+    assert v.next_seat == 1 == s2.seat_to_act and s2.phase is Phase.BREAK
+    assert v.cue_ball is CueBallPlacement.IN_HAND_KITCHEN and not v.turn_continues and not v.game_over
+
+
+def test_GW_12_draw_verdict_refs_once():
+    """GW-12 (base behaviour, nine-ball): a draw; GW-12 is listed once."""
+    d = get_discipline("nine_ball")
+    s = make_state("nine_ball", {1: (0.4, 1.5), 9: (0.9, 1.6)}, (0.635, 1.0),
+                   config=NineBallConfig(stalemate_innings=2), stall_innings=1)
+    s2, v = d.apply_shot_record(s, ShotAction(3.0, 90.0), record(s, hit=1, obj_rails=(1,)))
+    assert v.game_over and v.winner is None and v.rule_refs.count("GW-12") == 1 and not v.turn_continues
+
+
+# ----------------------------------------------------------------------------- G-3.38 (d)
+def _frozen_pair(name="nine_ball"):
+    """Ball 1 frozen to the left rail (first contact); ball 2 frozen to the foot rail."""
+    balls = {1: (R, 1.5), 2: (0.9, T.l - R)}
+    if name == "eight_ball":
+        balls[9] = (0.9, 1.2)
+    return make_state(name, balls, (0.4, 1.5), **({"groups": (1, 2)} if name == "eight_ball" else {}))
+
+
+@pytest.mark.parametrize("name", ["nine_ball", "eight_ball", "straight_pool"])
+def test_G_3_38_d_other_frozen_ball_pressed_into_its_rail_is_not_driven(name):
+    """G-3.38 (d): after the cue ball hits ball 1 (frozen to the left rail), ball 1 pushes
+    ball 2, which was already frozen to the foot rail, into the foot rail: ball 2 was not
+    driven to a cushion "with which it was not previously in contact" -> foul in every
+    discipline (G-3.38; 14.1 through SP-6.7.2, nine-ball 9B-5.9's frozen case)."""
+    d = get_discipline(name)
+    s = _frozen_pair(name)
+    left = segment_for_rail(T, Rail.LEFT, 1.5)
+    foot = segment_for_rail(T, Rail.FOOT)
+    ev = [(0.11, BC, 1, left), (0.15, BB, 1, 2), (0.16, BC, 2, foot)]
+    act = ShotAction(3.0, 180.0) if name == "nine_ball" else ShotAction(3.0, 180.0, called_ball=1, called_pocket=2)
+    _, v = d.apply_shot_record(s, act, record(s, hit=1, extra_events=ev))
+    assert [f.kind for f in v.fouls] == [FoulKind.FROZEN_BALL_RULE]
+    # The same ball leaving the rail, touching another ball and coming back counts (G-3.38).
+    ev2 = ev + [(0.2, BB, 2, 1), (0.3, BC, 2, foot)]
+    _, v = d.apply_shot_record(s, act, record(s, hit=1, extra_events=ev2))
+    assert not v.fouls
+    # A ball that was not touching the rail it reaches satisfies (d) at once.
+    ev3 = [(0.11, BC, 1, left), (0.15, BB, 1, 2), (0.16, BC, 2, segment_for_rail(T, Rail.RIGHT, 2.2))]
+    _, v = d.apply_shot_record(s, act, record(s, hit=1, extra_events=ev3))
+    assert not v.fouls
+
+
+# ----------------------------------------------------------------------------- G-3.6 lag
+def _lag_rec(n, seat, events, final):
+    import numpy as np
+
+    from poolgym.rules import general
+    from poolgym.rules.shot_record import ShotRecord
+    x, y = general.lag_start_position(seat, T, R)
+    pos0 = np.zeros((n, 2))
+    pos0[0] = (x, y)
+    on0 = np.zeros(n, bool)
+    on0[0] = True
+    return ShotRecord.build(pos0, events, on0=on0, pos1={0: final})
+
+
+def test_G_3_6_e_lag_touching_a_long_rail_jaw_loses():
+    """G-3.6 (e): touching a long rail loses the lag -- also when the contact is with the
+    rounded cushion tip (jaw) of the side pocket, which belongs to the long rail."""
+    import numpy as np
+
+    from poolgym.rules import general
+    from poolgym.rules.geometry import jaw_rails
+    foot = (0.5, BC, 0, segment_for_rail(T, Rail.FOOT))
+    side_jaw = int(np.flatnonzero(jaw_rails(T) == int(Rail.LEFT))[-1])
+    good = _lag_rec(10, 0, [foot], (0.3, 0.2))
+    bad = _lag_rec(10, 0, [foot, (0.8, int(EventKind.BALL_JAW), 0, side_jaw)], (0.3, 0.2))
+    assert general.lag_outcome(good, T, R, 0) == pytest.approx(0.2 - R)
+    assert general.lag_outcome(bad, T, R, 0) == -1.0
+
+
+@pytest.mark.parametrize("name", ["nine_ball", "eight_ball", "straight_pool"])
+def test_G_3_6_G_3_7_lag_phase_in_every_discipline(name):
+    """G-3.6 / G-3.7 (all disciplines; 8B-4.4, 9B-5.3, SP procedures): the optional lag
+    phase -- both seats lag, the ball nearer the head rail wins, the winner breaks or cedes
+    the break; every intermediate state round-trips through JSON."""
+    from poolgym.rules import ChooseOption, GameState, Option
+    d = get_discipline(name)
+    cfg = d.config_cls(lag=True)
+    s = d.initial_state(cfg, seed=4)
+    assert s.phase is Phase.LAG and d.legal_actions(s).can_shoot and s.seat_to_act == 0
+    n = s.n_balls
+    foot = (0.5, BC, 0, segment_for_rail(T, Rail.FOOT))
+    lag = ShotAction(2.0, 90.0)
+    s1, _ = d.apply_shot_record(s, lag, _lag_rec(n, 0, [foot], (0.3, 0.3)))
+    s2, v = d.apply_shot_record(s1, lag, _lag_rec(n, 1, [foot], (0.9, 0.12)))
+    for st in (s1, s2):
+        assert GameState.from_json(st.to_json()) == st
+    assert v.next_seat == 1 and s2.phase is Phase.OPTION and set(s2.options) == {Option.BREAK, Option.CEDE_BREAK}
+    s3, _ = d.apply(s2, ChooseOption(Option.CEDE_BREAK))
+    assert s3.phase is Phase.BREAK and s3.breaker == 0 and s3.seat_to_act == 0
+    assert s3.cue_ball is CueBallPlacement.IN_HAND_KITCHEN and not s3.cue_placed
+    assert s3.balls_on_table() == s.balls_on_table() and s3.pos[2:] == s.pos[2:]  # rack untouched by the lag
