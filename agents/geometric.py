@@ -195,13 +195,8 @@ class GeometricAgent(Agent):
         return ShotAction(V0=float(min(v0_for_cue_speed(v_launch), V0_MAX)), phi=90.0)
 
     def spin_for(self, c: PotCandidate, v: View) -> float:
-        """Vertical tip offset: draw on near-straight shots, where a rolling cue ball would follow
-        the object ball into the pocket (a scratch, G-3.20; on the 8 a loss, 8B-4.19); stun
-        (slight draw) on the 8-ball always; centre ball otherwise."""
-        if c.ball == 8 and v.danger == () and len(v.on) > 8 and c.ball in v.pot_balls and v.call_required:
-            return -0.3
-        if c.cut < np.radians(20.0):
-            return -0.35
+        """Vertical tip offset of a pot: centre ball. (The planned speed assumes no spin; draw
+        or follow would need the speed model of a spinning ball, which this baseline omits.)"""
         return 0.0
 
     def break_shot(self, v: View):
@@ -290,7 +285,7 @@ class GeometricAgent(Agent):
             c = cands[0] if cands else None
             call_b = c.ball if c else (b if b in v.callable_balls else v.callable_balls[0])
             call_p = c.pocket if c else 0
-        return ShotAction(V0=float(min(V0 * self.speed_margin, V0_MAX)), phi=float(phi), b=-0.3 if v.danger else 0.0,
+        return ShotAction(V0=float(min(V0 * self.speed_margin, V0_MAX)), phi=float(phi),
                           called_ball=call_b, called_pocket=call_p, safety=declare and not call_b)
 
 

@@ -95,11 +95,14 @@ def main(argv=None):
     ap.add_argument("--sizes", type=int, nargs="+", default=[64, 256])
     ap.add_argument("--opponent", default="geometric", help="'geometric', 'random' or 'none' (self-play)")
     ap.add_argument("--max-shots", type=int, default=100)
+    ap.add_argument("--parallel", action="store_true", help="numba-parallel batched physics")
     args = ap.parse_args(argv)
     import numba
 
-    kwargs = {"opponent": None if args.opponent == "none" else args.opponent, "max_shots": args.max_shots}
+    kwargs = {"opponent": None if args.opponent == "none" else args.opponent, "max_shots": args.max_shots,
+              "physics": {"parallel": args.parallel}}
     print(f"nine-ball, opponent={args.opponent}, numba threads={numba.get_num_threads()}, "
+          f"parallel physics={args.parallel}, "
           f"{args.steps} learner steps per configuration")
     # warm-up (numba compile / cache load)
     bench_native(8, 16, kwargs)

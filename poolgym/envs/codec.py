@@ -134,6 +134,15 @@ def nearest_legal_placement(x, y, pos, on, table, R, *, kitchen, may_touch=False
 
 
 _TABLE_ARRAYS: dict = {}
+_GEOMS: dict = {}
+
+
+def _pocket_geometry(table) -> aimlib.PocketGeometry:
+    """`poolgym.aim.pocket_geometry` (default depth), cached per table object."""
+    got = _GEOMS.get(id(table))
+    if got is None or got[0] is not table:
+        got = _GEOMS[id(table)] = (table, aimlib.pocket_geometry(table))
+    return got[1]
 
 
 def _table_arrays(table):
@@ -197,7 +206,7 @@ class Codec:
         self.V0_min, self.V0_max, self.theta_max = float(V0_min), float(V0_max), float(theta_max)
         self.phi_mode = phi_mode
         self.max_shots = int(max_shots)
-        self.geom = aimlib.pocket_geometry(table)
+        self.geom = _pocket_geometry(table)
         self.w, self.l = float(table.w), float(table.l)
         self.obs_size = 2 * self.N + 3 * self.N + len(PHASES) + 3 + 6 + len(OPTIONS) + 6 + 2 * self.P + 1
         self.box_size = 9 + (self.N - 1) + N_POCKETS + len(OPTIONS)

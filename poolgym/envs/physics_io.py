@@ -51,6 +51,10 @@ class PhysicsModels:
     ball_params: object = None  # physics.BallParams; None = defaults
     cue: object = None  # physics.CueParams; None = defaults
     max_events: int = 2000
+    #: run batches on numba threads (`simulate_batch(parallel=True)`, same results). Off by
+    #: default: on a shared 2-core machine one thread was 1.5-3x faster per shot
+    #: (benchmarks/bench_envs.py --parallel compares).
+    parallel: bool = False
 
     def kwargs(self) -> dict:
         kw = dict(ball_ball=self.ball_ball, cushion=self.cushion, max_events=self.max_events)
@@ -124,8 +128,8 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
         separate_overlaps(rvw[k], s[k], R, 1e-5)
     t0 = time.perf_counter()
     kw = models.kwargs()
-    if B < PARALLEL_MIN_BATCH:
-        kw["parallel"] = False  # thread start-up costs more than a few tables (same results)
+    # thread start-up costs more than a few tables (results are the same either way)
+    kw["parallel"] = bool(models.parallel and B >= PARALLEL_MIN_BATCH)
     args = (table, rvw, np.ascontiguousarray(shots, dtype=np.float64).reshape(B, 5), np.zeros(B, np.int64))
     try:
         res = physics.simulate_batch(*args, s=s, **kw)

@@ -158,3 +158,46 @@ def rail_facts(pos0, cue, first, t0, w, l, R, eps, frozen_enabled, ct, cb, cr, k
             new_contact = True
             break
     return rails, to_cue, new_contact
+
+
+@njit(cache=True)
+def separate_pairs(P, idx, R, max_fix, margin, max_iter):
+    """In place on P (N, 2): up to ``max_iter`` sweeps; each sweep finds the pairs of the
+    rows ``idx`` (i < j, row-major order) whose gap is in (-max_fix, margin) at the start of
+    the sweep and pushes each pair apart symmetrically to 2R + 2*margin (sequentially, with
+    the positions as updated so far) -- geometry.separate_overlaps."""
+    m = idx.shape[0]
+    bi = np.empty(m * m, np.int64)
+    bj = np.empty(m * m, np.int64)
+    for _ in range(max_iter):
+        nb = 0
+        for a in range(m):
+            i = idx[a]
+            for b in range(a + 1, m):
+                j = idx[b]
+                dx = P[i, 0] - P[j, 0]
+                dy = P[i, 1] - P[j, 1]
+                gap = math.sqrt(dx * dx + dy * dy) - 2.0 * R
+                if gap < margin and gap > -max_fix:
+                    bi[nb] = i
+                    bj[nb] = j
+                    nb += 1
+        if nb == 0:
+            break
+        for k in range(nb):
+            i = bi[k]
+            j = bj[k]
+            vx = P[j, 0] - P[i, 0]
+            vy = P[j, 1] - P[i, 1]
+            n = math.sqrt(vx * vx + vy * vy)
+            if n > 0:
+                ux = vx / n
+                uy = vy / n
+            else:
+                ux = 1.0
+                uy = 0.0
+            push = (2.0 * R + 2.0 * margin - n) / 2.0
+            P[i, 0] -= ux * push
+            P[i, 1] -= uy * push
+            P[j, 0] += ux * push
+            P[j, 1] += uy * push

@@ -284,10 +284,12 @@ class DisciplineBase:
             raise IllegalActionError(f"a shot is not legal in phase {state.phase.value}")
         if self.must_place(state):
             raise IllegalActionError("the cue ball is in hand: place it (PlaceCueBall) before shooting")
-        for name in ("V0", "phi", "theta", "a", "b"):
-            v = getattr(action, name)
-            if not isinstance(v, (int, float, np.floating)) or not math.isfinite(v):
-                raise IllegalActionError(f"ShotAction.{name} must be a finite number, got {v!r}")
+        vals = (action.V0, action.phi, action.theta, action.a, action.b)
+        # fast path: five plain floats with a finite sum are all finite
+        if not (all(type(v) is float for v in vals) and math.isfinite(sum(vals))):
+            for name, v in zip(("V0", "phi", "theta", "a", "b"), vals):
+                if not isinstance(v, (int, float, np.floating)) or not math.isfinite(v):
+                    raise IllegalActionError(f"ShotAction.{name} must be a finite number, got {v!r}")
         if action.V0 <= 0:
             raise IllegalActionError(f"ShotAction.V0 must be > 0, got {action.V0!r}")
         if not (0.0 <= action.theta <= 90.0):
@@ -502,10 +504,9 @@ def batch_inputs(states, actions):
 def apply_batch(states, actions, batch) -> list:
     """Adjudicate every table of a ``physics.BatchResult`` (from :func:`batch_inputs`):
     list of (state, Verdict) in table order."""
-    out = []
-    for k, (st, a) in enumerate(zip(states, actions)):
-        out.append(get_discipline(st.discipline).apply_shot_record(st, a, ShotRecord.from_batch(batch, k)))
-    return out
+    recs = ShotRecord.from_batch_all(batch)
+    return [get_discipline(st.discipline).apply_shot_record(st, a, rec)
+            for st, a, rec in zip(states, actions, recs)]
 
 
 def new_game(name: str, config: Optional[RulesConfig] = None, seed: int = 0, **kw) -> GameState:

@@ -399,20 +399,7 @@ def separate_overlaps(pos: np.ndarray, on: np.ndarray, R: float, max_fix: float 
     d2.flat[:: idx.size + 1] = np.inf
     if d2.min() >= (2 * R + margin) ** 2:
         return P
-    for _ in range(8):
-        Q = P[idx]
-        d = np.hypot(Q[:, None, 0] - Q[None, :, 0], Q[:, None, 1] - Q[None, :, 1])
-        iu = np.triu_indices(idx.size, 1)
-        gap = d[iu] - 2 * R
-        bad = np.flatnonzero((gap < margin) & (gap > -max_fix))
-        if bad.size == 0:
-            break
-        for k in bad:
-            i, j = idx[iu[0][k]], idx[iu[1][k]]
-            v = P[j] - P[i]
-            n = float(np.hypot(v[0], v[1]))
-            u = v / n if n > 0 else np.array([1.0, 0.0])
-            push = (2 * R + 2 * margin - n) / 2
-            P[i] -= u * push
-            P[j] += u * push
+    from ._kernels import separate_pairs  # compiled sweeps (numba)
+
+    separate_pairs(P, idx.astype(np.int64), float(R), float(max_fix), float(margin), 8)
     return P

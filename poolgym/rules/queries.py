@@ -331,15 +331,22 @@ def cue_left_kitchen_before_contact(rec: ShotRecord, table, t_contact: float, ex
     return bool(res) if res is not None else False
 
 
-def _cue_crossed_resimulated(rec: ShotRecord, table, t_contact: float, hs: float, n_samples: int = 24):
+def _cue_crossed_resimulated(rec: ShotRecord, table, t_contact: float, hs: float, n_samples: int = 12):
     """Re-run the cue ball alone (its path before its first ball contact does not depend on
-    the other balls) with ``physics.simulate_batch(t_final=...)`` at sample times in
-    [0, t_contact] (every cue-ball event time plus a uniform grid) and report whether its
-    centre reached the head string. None if the record has no shot or physics is absent."""
+    the other balls) and report whether its centre reached the head string before
+    ``t_contact``. None if the record has no shot or physics is absent.
+
+    Exact piecewise evaluation: one ``physics.simulate`` of the lone ball up to ``t_end``
+    gives its cushion contacts; the state right after the strike and right after each
+    cushion contact comes from ``physics.simulate(t_final=...)`` (events at exactly
+    ``t_final`` are applied), and between two of them the ball moves in closed form
+    (``physics.motion.evolve``), sampled at ``n_samples`` points per piece (the path is a
+    parabola while sliding, a straight line while rolling)."""
     if rec.shot is None:
         return None
     try:
         import physics
+        from physics.motion import evolve
     except ImportError:
         return None
     if not isinstance(table, getattr(physics, "Table", ())):
@@ -348,20 +355,33 @@ def _cue_crossed_resimulated(rec: ShotRecord, table, t_contact: float, hs: float
     t_end = t_contact
     if not np.isfinite(t_end):
         t_end = float(rec.ev_t[-1]) if rec.ev_t.size else 0.0
-    ev = rec.ev_t[(rec.ev_i == c) & (rec.ev_t < t_end)]
-    ts = np.unique(np.concatenate([ev, np.linspace(0.0, t_end, n_samples)]))
-    R = float(physics.BallParams().R)
-    rvw = np.zeros((ts.size, 1, 3, 3))
-    rvw[:, 0, 0, :2] = rec.pos0[c]
-    rvw[:, 0, 0, 2] = R
-    ys = []
+    params = physics.BallParams()
+    R = float(params.R)
+    P = params.as_array()
+    rvw0 = np.zeros((1, 3, 3))
+    rvw0[0, 0, :2] = rec.pos0[c]
+    rvw0[0, 0, 2] = R
+    shot = np.asarray(rec.shot, dtype=np.float64)
     try:
-        for t in ts:  # t_final is per call; the cue ball alone is cheap
-            res = physics.simulate(table, rvw[0], np.asarray(rec.shot, dtype=np.float64), t_final=float(t))
-            ys.append(float(res.rvw[0, 0, 1]))
+        lone = physics.simulate(table, rvw0, shot, t_final=float(t_end))
+        n = int(lone.n_events)
+        k, i, tt = np.asarray(lone.ev_kind)[:n], np.asarray(lone.ev_i)[:n], np.asarray(lone.ev_t)[:n]
+        hits = np.unique(tt[(i == 0) & ((k == _BC) | (k == _BJ)) & (tt < t_end)])
+        starts = [0.0] + [float(x) for x in hits]
+        for m, t0 in enumerate(starts):
+            r = physics.simulate(table, rvw0, shot, t_final=t0)
+            rvw, s = np.array(r.rvw[0], dtype=np.float64), int(r.s[0])
+            if rvw[0, 1] >= hs:
+                return True
+            t1 = starts[m + 1] if m + 1 < len(starts) else float(t_end)
+            for dt in np.linspace(0.0, t1 - t0, n_samples + 1)[1:]:
+                q = rvw.copy()
+                evolve(q, s, P, float(dt))
+                if q[0, 1] >= hs:
+                    return True
     except ValueError:
         return None
-    return bool(max(ys) >= hs)
+    return False
 
 
 def _cue_crossed_heuristic(rec: ShotRecord, table, t_contact: float, hs: float) -> bool:

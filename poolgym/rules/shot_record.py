@@ -109,23 +109,34 @@ class ShotRecord:
         )
 
     @classmethod
+    def _fast(cls, pos0, on0, pos1, s1, pocket, ev_t, ev_kind, ev_i, ev_j, ev_xy, cue_ball, status, shot):
+        """Construct without the frozen-dataclass ``__init__`` (hot path; same fields)."""
+        obj = object.__new__(cls)
+        obj.__dict__.update(pos0=pos0, on0=on0, pos1=pos1, s1=s1, pocket=pocket, ev_t=ev_t, ev_kind=ev_kind,
+                            ev_i=ev_i, ev_j=ev_j, ev_xy=ev_xy, cue_ball=cue_ball, status=status, shot=shot)
+        return obj
+
+    @classmethod
     def from_batch(cls, batch, k: int) -> "ShotRecord":
         """Record of table ``k`` of a ``physics.BatchResult`` (no intermediate SimResult)."""
         n = int(batch.n_events[k])
-        return cls(
-            pos0=batch.rvw0[k, :, 0, :2],
-            on0=batch.s0[k] != _POCKETED,
-            pos1=batch.rvw[k, :, 0, :2],
-            s1=batch.s[k],
-            pocket=batch.pocket[k],
-            ev_t=batch.ev_t[k, :n],
-            ev_kind=batch.ev_kind[k, :n],
-            ev_i=batch.ev_i[k, :n],
-            ev_j=batch.ev_j[k, :n],
-            cue_ball=int(batch.cue_ball[k]),
-            status=int(batch.status[k]),
-            shot=batch.shot[k],
-        )
+        return cls._fast(batch.rvw0[k, :, 0, :2], batch.s0[k] != _POCKETED, batch.rvw[k, :, 0, :2], batch.s[k],
+                         batch.pocket[k], batch.ev_t[k, :n], batch.ev_kind[k, :n], batch.ev_i[k, :n],
+                         batch.ev_j[k, :n], None, int(batch.cue_ball[k]), int(batch.status[k]), batch.shot[k])
+
+    @classmethod
+    def from_batch_all(cls, batch) -> list:
+        """Records of every table of a ``physics.BatchResult``, in table order (the same
+        records as ``[from_batch(batch, k) for k in range(B)]``, with the per-batch slicing
+        done once)."""
+        P0 = batch.rvw0[:, :, 0, :2]
+        P1 = batch.rvw[:, :, 0, :2]
+        ON0 = batch.s0 != _POCKETED
+        S1, PK, T, K, I, J, SH = batch.s, batch.pocket, batch.ev_t, batch.ev_kind, batch.ev_i, batch.ev_j, batch.shot
+        ne, cue, st = batch.n_events.tolist(), batch.cue_ball.tolist(), batch.status.tolist()
+        fast = cls._fast
+        return [fast(P0[k], ON0[k], P1[k], S1[k], PK[k], T[k, :n], K[k, :n], I[k, :n], J[k, :n], None, int(c),
+                     int(s), SH[k]) for k, (n, c, s) in enumerate(zip(ne, cue, st))]
 
     @classmethod
     def build(

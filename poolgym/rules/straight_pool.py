@@ -82,7 +82,7 @@ from . import general, queries as q, serialize
 from .core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                    ShotAction, Verdict)
 from .game import DisciplineBase, draw_rng
-from .geometry import ball_radius, frozen_to_rails, get_table, in_kitchen, triangle_slots
+from .geometry import ball_radius, get_table, in_kitchen, triangle_slots
 from .shot_record import EventKind
 
 __all__ = [
@@ -210,6 +210,15 @@ RELOCATION_TABLE = {
 }
 
 serialize.register(ThirdFoulOption, PenaltyBase, StraightPoolConfig, StraightPoolExtra)
+
+
+def _xreplace(extra: StraightPoolExtra, **changes) -> StraightPoolExtra:
+    """``dataclasses.replace`` for :class:`StraightPoolExtra` without re-running the frozen
+    ``__init__`` (no ``__post_init__``; hot path)."""
+    new = object.__new__(StraightPoolExtra)
+    new.__dict__.update(extra.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 F_BREAK = Foul(FoulKind.ILLEGAL_BREAK, "SP-6.6")
 F_SCRATCH = Foul(FoulKind.SCRATCH, "SP-6.10")
@@ -422,13 +431,13 @@ class StraightPool(DisciplineBase):
     def _begin_turn(extra: StraightPoolExtra, seat: int, scores: tuple) -> StraightPoolExtra:
         iss = list(extra.inning_start_scores)
         iss[seat] = scores[seat]
-        return dataclasses.replace(extra, inning_start_scores=tuple(iss))
+        return _xreplace(extra, inning_start_scores=tuple(iss))
 
     @staticmethod
     def _push_history(extra: StraightPoolExtra, seat: int, code: int, clear: bool = False) -> StraightPoolExtra:
         h = list(extra.nc_history)
         h[seat] = (0, 0) if clear else (h[seat][1], int(code))
-        return dataclasses.replace(extra, nc_history=tuple(h))
+        return _xreplace(extra, nc_history=tuple(h))
 
     def _spot(self, s: GameState, balls, table, R) -> GameState:
         return general.spot(s, balls, table, R)
@@ -496,9 +505,10 @@ class StraightPool(DisciplineBase):
         table = self.table(state)
         R = ball_radius()
         seat = state.seat_to_act
-        pocketed = q.pocketed(rec)
-        jumped_obj = tuple(b for b in q.jumped_off_table(rec) if b != rec.cue_ball)
-        cue_gone = q.cue_scratched(rec) or q.cue_off_table(rec)
+        f = q.shot_facts(rec, table, None, cfg.split_hit_eps)
+        pocketed = f.pocketed
+        jumped_obj = tuple(b for b in f.jumped if b != rec.cue_ball)
+        cue_gone = f.cue_off or q.cue_scratched(rec)
         called = action.called_ball
         call_made = (called is not None and not action.safety
                      and int(rec.pocket[called]) == int(action.called_pocket))
@@ -509,10 +519,10 @@ class StraightPool(DisciplineBase):
 
         if state.phase is Phase.BREAK:
             refs.append("SP-6.6")
-            first, t0 = q.first_contact(rec)
-            tt, bb, _ = q.cushion_events(rec, table)
+            first, t0 = f.first, f.t0
+            tt, bb = f.cush_t, f.cush_ball
             cue_rail = first is not None and bool(np.any((bb == rec.cue_ball) & (tt > t0)))
-            req2 = first is not None and cue_rail and len(q.balls_to_rail(rec, table)) >= 2
+            req2 = first is not None and cue_rail and len(f.object_balls_to_rail(rec.cue_ball)) >= 2
             if not (call_made or req2):
                 return self._breaking_violation(state, rec, pocketed, jumped_obj, cue_gone, table, R)
             fouls = [_CUE_FOUL_MAP[f] for f in general.cue_ball_fouls(rec)]
@@ -520,15 +530,16 @@ class StraightPool(DisciplineBase):
                 fouls.append(F_OBJ_OFF)
         else:
             kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
-            fouls = [_CUE_FOUL_MAP.get(f, f) for f in general.standard_fouls(
-                rec, table, R, cfg, (), kitchen=kitchen, no_hit=F_NO_HIT, no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF)]
+            fouls = [_CUE_FOUL_MAP.get(x, x) for x in general.standard_fouls(
+                rec, table, R, cfg, (), kitchen=kitchen, no_hit=F_NO_HIT, no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF,
+                facts=f)]
             # SP-6.7.2 near-cushion rule.
-            first, t0 = q.first_contact(rec)
-            if cfg.near_cushion_rule and first is not None and not q.any_pocketed(rec):
-                near = near_rails(rec.pos0[first], table, R, cfg.frozen_eps)
-                rails0 = frozen_to_rails(rec.pos0, rec.on0, table, R, cfg.frozen_eps)[first]
-                d_cue = float(np.hypot(*(rec.pos0[first] - rec.pos0[rec.cue_ball])))
-                really_frozen = bool(rails0) or d_cue <= 2 * R + cfg.frozen_eps
+            first, t0 = f.first, f.t0
+            if cfg.near_cushion_rule and first is not None and not pocketed:
+                near = near_rails(rec.pos0[first].tolist(), table, R, cfg.frozen_eps)
+                if near:
+                    rails0, to_cue = q.frozen_ball(rec, table, R, cfg.frozen_eps, first)
+                    really_frozen = bool(rails0) or to_cue
                 if near and not really_frozen:
                     only_near = not q.frozen_rule_satisfied(rec, table, first, t0, near, R=R, eps=cfg.frozen_eps)
                     hist = state.extra.nc_history[seat]

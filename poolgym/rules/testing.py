@@ -173,6 +173,14 @@ def random_action(state: GameState, rng: np.random.Generator, *, aim: float = 0.
         called = int(spec.callable_balls[int(rng.integers(len(spec.callable_balls)))])
         pocket = int(rng.integers(6))
     safety = bool(spec.safety_allowed and rng.random() < 0.1)
+    if safety and called is not None:
+        # disciplines where a safety replaces the call (8B-4.12) reject a call with it
+        from .core import IllegalActionError
+        try:
+            d.validate_shot(state, ShotAction(V0=1.0, phi=0.0, called_ball=called, called_pocket=pocket,
+                                              safety=True))
+        except IllegalActionError:
+            called = pocket = None
     push = bool(spec.push_out_allowed and rng.random() < 0.3)
     return ShotAction(V0=V0, phi=phi, a=a, b=b_, called_ball=called, called_pocket=pocket, safety=safety,
                       push_out=push)

@@ -1,4 +1,5 @@
-"""Ball-ball resolution models: physics.resolve.ball_ball.{frictionless_elastic,frictional_inelastic}."""
+"""Ball-ball resolution models: physics.resolve.ball_ball (frictionless_elastic,
+frictional_inelastic, continually_touching)."""
 
 import math
 

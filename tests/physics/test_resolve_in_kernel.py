@@ -3,7 +3,11 @@
 import numpy as np
 from numba import njit
 
-from physics.resolve.ball_ball import continually_touching, frictional_inelastic, frictionless_elastic
+from physics.resolve.ball_ball import (
+    continually_touching,
+    frictional_inelastic,
+    frictionless_elastic,
+)
 from physics.resolve.cushion import han_2005, mathavan_2010
 
 R, M, H = 0.028575, 0.170097, 0.036576

@@ -203,9 +203,9 @@ def _advance(vx, vy, wx, wy, wz, E, oIx, oIy, oCx, oCy, h_nom, phase, E_end,
              M, R, s, c, mu_s, mu_w, tol, cap):
     """One step of the event-landing integrator; returns the new state and offsets.
 
-    Chooses the step (nominal, shortened to approach a vanishing slip geometrically and to land
-    on the end of the phase by a Newton step, signed in restitution), takes it with RK4, then lets every sliding contact
-    whose slip fell below ``cap`` stick if the stick friction fits in its cone.
+    Chooses the step (nominal, limited by each slip's ``_landing``, and landing on the end of
+    the phase by a Newton step, signed in restitution), takes it with RK4, then lets every
+    sliding contact whose slip fell below ``cap`` stick if the stick friction fits its cone.
     """
     d = _rates(vx, vy, wx, wy, wz, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_w, tol)
     step = h_nom

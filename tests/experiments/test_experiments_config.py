@@ -47,3 +47,15 @@ def test_load_names_the_file(tmp_path):
     p.write_text(BASE + "[training]\nalgo = 1\n")
     with pytest.raises(C.ConfigError, match=r"bad.toml: training.algo: expected a string, got 1"):
         C.load(str(p))
+
+
+def test_every_shipped_config_validates():
+    import os
+
+    import experiments
+
+    d = os.path.join(os.path.dirname(experiments.__file__), "configs")
+    files = [f for f in os.listdir(d) if f.endswith(".toml")]
+    assert "demo.toml" in files
+    for f in files:
+        C.load(os.path.join(d, f))

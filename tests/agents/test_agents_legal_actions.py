@@ -7,14 +7,15 @@ SP-6.6) and ordinary shots. At every state each agent's action is applied to the
 `IllegalActionError` fails the test.
 """
 
-import importlib
-
 import numpy as np
 import pytest
 
 import agents
 from agents.base import Observation
-from tests.agents.fake_physics import random_outcome
+try:
+    from fake_physics import random_outcome  # tests/agents on sys.path (pytest rootdir-less import)
+except ImportError:  # pragma: no cover - tests laid out as packages
+    from tests.agents.fake_physics import random_outcome
 
 DISCIPLINES = ["nine_ball", "eight_ball", "straight_pool"]
 
