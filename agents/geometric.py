@@ -98,7 +98,7 @@ class GeometricAgent(Agent):
         if v.decision is Decision.PLACE:
             return self.place(v)
         if v.decision is Decision.SHOOT:
-            return self.shoot(v)
+            return self.shoot(v, obs)
         raise ValueError(f"spec: no legal action for seat {obs.seat} in phase {obs.spec.phase}")
 
     # ------------------------------------------------------------------ scoring
@@ -166,7 +166,7 @@ class GeometricAgent(Agent):
         xy = random_placement(g, v.balls, v.on, self.rng, kitchen=True)
         return xy
 
-    def shoot(self, v: View):
+    def shoot(self, v: View, obs: Observation | None = None):
         from poolgym.rules.core import ShotAction
 
         if v.is_lag:
@@ -179,9 +179,14 @@ class GeometricAgent(Agent):
             return self.push_out(v)
         if cands and best_p >= self.min_p:
             c = cands[0]
+            V0, spin = min(c.V0 * self.speed_margin, V0_MAX), self.spin_for(c, v)
+            if obs is not None and c.ball == 8 and obs.discipline == "eight_ball":
+                safe = self._safe_eight(obs, cands)
+                if safe is None:  # every previewed pot on the 8 scratches: play safe instead
+                    return self.safety(v, [])
+                c, V0, spin = safe
             call_b, call_p = (c.ball, c.pocket) if v.call_required or v.callable_balls else (None, None)
-            return ShotAction(V0=min(c.V0 * self.speed_margin, V0_MAX), phi=c.phi, b=self.spin_for(c, v),
-                              called_ball=call_b, called_pocket=call_p)
+            return ShotAction(V0=V0, phi=c.phi, b=spin, called_ball=call_b, called_pocket=call_p)
         return self.safety(v, cands)
 
     def lag_shot(self, v: View):
@@ -193,6 +198,32 @@ class GeometricAgent(Agent):
         dist = (g.l - g.R - y0) + 0.8 * (g.l - 2 * g.R)
         v_launch = launch_speed_for(dist / 0.85, 0.0)  # ~15% lost at the cushion
         return ShotAction(V0=float(min(v0_for_cue_speed(v_launch), V0_MAX)), phi=90.0)
+
+    def _safe_eight(self, obs: Observation, cands: list[PotCandidate]):
+        """8B-4.19: pocketing the 8 with a scratch loses the game. Preview pots on the 8 (best
+        first; stick speed x 1.0 / 0.8 / 1.3, tip centre / draw / follow) with one batched
+        noiseless simulation; return (candidate, V0, b) of the first preview that pockets the 8
+        with the cue ball staying on the table, or None."""
+        import physics
+        from poolgym.rules.game import physics_inputs
+
+        variants = [(f, b) for f in (1.0, 0.8, 1.3) for b in (0.0, -0.3, 0.3)]
+        eights = [c for c in cands if c.ball == 8][:3]
+        if not eights:
+            return None
+        rvw, s = physics_inputs(obs.state)
+        rows = [(c, float(np.clip(c.V0 * self.speed_margin * f, 0.2, V0_MAX)), b) for c in eights for f, b in variants]
+        shots = np.array([[V0, c.phi, 0.0, 0.0, b] for c, V0, b in rows])
+        B = len(rows)
+        try:
+            res = physics.simulate_batch(obs.table, np.broadcast_to(rvw, (B,) + rvw.shape).copy(), shots,
+                                         np.zeros(B, dtype=np.int64), s=np.broadcast_to(s, (B,) + s.shape).copy())
+        except ValueError:
+            return None
+        for k, row in enumerate(rows):
+            if int(res.pocket[k, 0]) < 0 and int(res.s[k, 0]) not in (4, 6) and int(res.pocket[k, 8]) >= 0:
+                return row
+        return None
 
     def spin_for(self, c: PotCandidate, v: View) -> float:
         """Vertical tip offset of a pot: centre ball. (The planned speed assumes no spin; draw

@@ -136,7 +136,15 @@ def _layout_problem(rvw, s, R, segs, normals, jaws, pockets, w, l, cw):
     return 0, -1, -1, -1
 
 
+_CODES = {BallBallModel: {m.value: m.code for m in BallBallModel},
+          CushionModel: {m.value: m.code for m in CushionModel}}
+
+
 def _model_code(value, enum, field):
+    if isinstance(value, str):  # fast path (str-valued enum members are str too)
+        code = _CODES[enum].get(str.__str__(value) if not isinstance(value, enum) else value.value)
+        if code is not None:
+            return code
     try:
         return enum(value).code
     except ValueError:
@@ -189,15 +197,15 @@ def _prepare(table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushio
         shots = noise.apply(shots, rng, miscue_limit=cue.miscue_limit)
 
     R = ball_params.R
-    code, k, i, j = _check_inputs(rvw, s, shots, cue_ball, R, cue.miscue_limit, table.segments,
-                                  table.segment_normals, table.jaws, table.pockets, table.w,
-                                  table.l, table.specs.cushion_width)
+    rvw0 = np.empty_like(rvw)
+    s0 = np.empty_like(s)
+    code, k, i, j = _check_and_strike(rvw, s, shots, cue_ball, R, cue.miscue_limit, table.segments,
+                                      table.segment_normals, table.jaws, table.pockets, table.w,
+                                      table.l, table.specs.cushion_width, rvw0, s0, ball_params.m,
+                                      cue.M, cue.squirt, cue.end_mass)
     if code:
         raise ValueError(_ERRORS[code].format(k=k, i=i, j=j, col=SHOT_COLUMNS[j] if 0 <= j < len(SHOT_COLUMNS) else j,
                                               lim=cue.miscue_limit))
-    rvw0 = rvw.copy()
-    s0 = s.copy()
-    _apply_strike(rvw, s, shots, cue_ball, ball_params.m, R, cue.M, cue.squirt, cue.end_mass)
     return rvw0, s0, rvw, s, shots, cue_ball, bb_code, cu_code
 
 
@@ -251,6 +259,20 @@ def _check_inputs(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws, pocke
         if s[k, cb] == 4:
             return 7, k, -1, -1
     code, k, i, j = _layout_problem(rvw, s, R, segs, normals, jaws, pockets, w, l, cw)
+    return code, k, i, j
+
+
+@njit(cache=True)
+def _check_and_strike(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws, pockets, w, l, cw,
+                      rvw0, s0, m, M, squirt, end_mass):
+    """Validate (see :func:`_check_inputs`); if valid, keep the initial state in rvw0/s0 and
+    apply the cue strike to rvw/s. One compiled call keeps the per-shot overhead low."""
+    code, k, i, j = _check_inputs(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws,
+                                  pockets, w, l, cw)
+    if code == 0:
+        rvw0[...] = rvw
+        s0[...] = s
+        _apply_strike(rvw, s, shots, cue_ball, m, R, M, squirt, end_mass)
     return code, k, i, j
 
 
@@ -345,7 +367,14 @@ def simulate(table: Table, rvw, shot, *, ball_params: BallParams = BallParams(),
         if s.ndim != 1:
             raise ValueError(f"s must have shape (N,), got {s.shape}")
         s = s[None]
-    res = simulate_batch(table, rvw[None], arr[None], np.array([cb]), s=s, ball_params=ball_params,
-                         cue=cue, ball_ball=ball_ball, cushion=cushion, noise=noise, rng=rng,
-                         max_events=max_events, parallel=False, t_final=t_final)
-    return res[0]
+    tf = math.inf if t_final is None else float(t_final)
+    if not tf >= 0.0:
+        raise ValueError(f"t_final must be >= 0, got {t_final!r}")
+    rvw0, s0, rvw, s, shots, cue_ball, bb, cu = _prepare(
+        table, rvw[None], arr[None], np.array([cb]), s, ball_params, cue, ball_ball, cushion,
+        noise, rng, max_events)
+    out = _run(table, rvw, s, shots, cue_ball, ball_params.as_array(), bb, cu, int(max_events),
+               False, tf)
+    pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
+    return SimResult(rvw0[0], s0[0], rvw[0], s[0], pocket[0], ev_t[0], ev_kind[0], ev_i[0],
+                     ev_j[0], int(n_events[0]), int(status[0]), shots[0], int(cue_ball[0]))

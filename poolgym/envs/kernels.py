@@ -5,7 +5,7 @@ Each kernel mirrors a numpy reference and is tested against it (tests/envs/test_
 * `placement_ok` / `nearest_placement` — `poolgym.rules.geometry.placement_error` with
   ``may_touch=False`` plus `poolgym.rules.geometry.on_bed` (overlap/frozen balls, bed bounds,
   kitchen, cushion segments, jaws, pocket openings); used by `codec.nearest_legal_placement`.
-* `separate_overlaps` — `physics_io.separate_tiny_overlaps`.
+* `separate_overlaps` / `separate_overlaps_batch` — `physics_io.separate_tiny_overlaps`.
 * `best_pot` — the highest-scoring feasible pot of `poolgym.aim.pot_candidates`.
 """
 
@@ -103,6 +103,13 @@ def separate_overlaps(rvw, s, R, tol):
                     moved = True
         if not moved:
             return
+
+
+@njit(cache=True)
+def separate_overlaps_batch(rvw, s, R, tol):
+    """`separate_overlaps` on every table of a batch: rvw (B, N, 3, 3), s (B, N)."""
+    for k in range(rvw.shape[0]):
+        separate_overlaps(rvw[k], s[k], R, tol)
 
 
 @njit(cache=True)
@@ -219,3 +226,100 @@ def nearest_clear_pot(pos, targets, aim_points, jaw_centers, jaw_radii, R):
                 bb = b
                 bp = p
     return bb, bp
+
+
+@njit(cache=True)
+def geometric_batch(pos, on, targets, in_hand, kitchen, aim_points, jaw_centers, jaw_radii, pockets, segs,
+                    jaws, R, gap, xlo, xhi, ylo, yhi_kitchen, yhi_bed, step, max_rings, x_default,
+                    y_default):
+    """The geometric opponent's play-phase decision for B tables in one call
+    (`poolgym.envs.opponents.GeometricOpponent`).
+
+    pos (B, N, 2) / on (B, N) the positions (cue ball row 0; updated in place with the chosen
+    placement), targets (B, N) the balls the shooter may aim at, in_hand / kitchen (B,) the
+    cue ball is in hand (behind the head string). In hand, the cue ball goes 0.25 m behind
+    the ghost ball of the `nearest_clear_pot` (else at (x_default, y_default)), moved to the
+    `nearest_placement`. Then `best_pot` from the cue ball; without a pot, the nearest target
+    ball is hit full.
+
+    Returns (placed (B,) int8: 1 placed, 0 not in hand, -1 no legal spot; px, py; ball,
+    pocket (-1 = no pot); phi (deg, pot or full hit); cut, d_cue, d_obj; near (B,) the
+    ball hit full when there is no pot)."""
+    B = pos.shape[0]
+    N = pos.shape[1]
+    placed = np.zeros(B, np.int8)
+    px = np.zeros(B)
+    py = np.zeros(B)
+    ball = np.full(B, -1, np.int64)
+    pocket = np.full(B, -1, np.int64)
+    phi = np.zeros(B)
+    cut = np.zeros(B)
+    d_cue = np.zeros(B)
+    d_obj = np.zeros(B)
+    near = np.full(B, -1, np.int64)
+    tbuf = np.empty(N, np.int64)
+    for k in range(B):
+        nt = 0
+        for b in range(1, N):
+            if targets[k, b]:
+                tbuf[nt] = b
+                nt += 1
+        tg = tbuf[:nt]
+        P = pos[k]
+        on_k = on[k]
+        if in_hand[k]:
+            b, p = nearest_clear_pot(P, tg, aim_points, jaw_centers, jaw_radii, R)
+            if b >= 0:
+                tx = aim_points[p, 0]
+                ty = aim_points[p, 1]
+                vx = tx - P[b, 0]
+                vy = ty - P[b, 1]
+                n = math.sqrt(vx * vx + vy * vy)
+                if n > 0:
+                    vx /= n
+                    vy /= n
+                gx = P[b, 0] - 2.0 * R * vx
+                gy = P[b, 1] - 2.0 * R * vy
+                ux = gx - tx
+                uy = gy - ty
+                n = math.sqrt(ux * ux + uy * uy)
+                if n > 0:
+                    ux /= n
+                    uy /= n
+                x0 = gx + 0.25 * ux
+                y0 = gy + 0.25 * uy
+            else:
+                x0 = x_default
+                y0 = y_default
+            yhi = yhi_kitchen if kitchen[k] else yhi_bed
+            ok, qx, qy = nearest_placement(x0, y0, P, on_k, pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi,
+                                           step, max_rings)
+            if not ok:
+                placed[k] = -1
+                continue
+            placed[k] = 1
+            px[k] = qx
+            py[k] = qy
+            P[0, 0] = qx
+            P[0, 1] = qy
+            on_k[0] = True
+        bb, pp, ph, ct, dc, do, _ = best_pot(P, on_k, tg, aim_points, jaw_centers, jaw_radii, 0, R)
+        ball[k] = bb
+        pocket[k] = pp
+        if bb >= 0:
+            phi[k] = ph
+            cut[k] = ct
+            d_cue[k] = dc
+            d_obj[k] = do
+        elif nt > 0:
+            best = np.inf
+            for ti in range(nt):
+                b = tg[ti]
+                dx = P[b, 0] - P[0, 0]
+                dy = P[b, 1] - P[0, 1]
+                d = math.hypot(dx, dy)
+                if d < best:
+                    best = d
+                    near[k] = b
+                    phi[k] = math.degrees(math.atan2(dy, dx))
+    return placed, px, py, ball, pocket, phi, cut, d_cue, d_obj, near

@@ -19,6 +19,10 @@ Built in:
   of the speed); no clear pot -> hits
   the nearest legal ball full at medium speed. Breaks hard from the kitchen at the head ball;
   accepts the table when given an option (or the first option offered); never pushes out.
+  `GeometricOpponent.decide_batch` decides for many tables in one kernel call
+  (`poolgym.envs.kernels.geometric_batch`); the native vector env uses it for every table
+  whose opponent is to act (an opponent with a ``decide_batch(states, specs, rngs)`` method
+  is batched that way, any other callable is called per table).
 * ``"random"`` (`RandomOpponent`): uniform random shot parameters and legal decisions.
 """
 
@@ -81,10 +85,81 @@ class GeometricOpponent:
         return g
 
     def __call__(self, state, spec, rng):
+        return self.decide_batch([state], [spec], [rng])[0]
+
+    def decide_batch(self, states, specs, rngs) -> list:
+        """Decisions for several tables at once (the native vector env's path; `__call__` is
+        the batch of one, so single and vector envs play identically). Options and breaks are
+        decided per table; every play-phase decision of a (table size, ball count) group is
+        computed by ONE call of the numba kernel `poolgym.envs.kernels.geometric_batch`, then
+        each table draws its aim and speed noise from its own ``rng`` (phi first, then V0)."""
+        out = [None] * len(states)
+        groups: dict = {}
+        for k, (state, spec) in enumerate(zip(states, specs)):
+            if spec.phase is Phase.OPTION or (spec.options and not spec.can_shoot and not spec.must_place):
+                out[k] = [_choose_option(spec)]
+            elif spec.phase in (Phase.BREAK, Phase.LAG):
+                out[k] = self._break(state, spec, rngs[k])
+            else:
+                groups.setdefault((state.config.table, len(state.on_table)), []).append(k)
+        for (table_name, n), ks in groups.items():
+            self._play_group(table_name, n, ks, states, specs, rngs, out)
+        return out
+
+    def _play_group(self, table_name, n, ks, states, specs, rngs, out) -> None:
+        from poolgym.envs.codec import _table_arrays
+        from poolgym.envs.kernels import geometric_batch
+
+        table = get_table(table_name)
+        geom = self._geometry(table_name)
+        R = ball_radius()
+        M = len(ks)
+        pos = np.array([states[k].pos for k in ks], np.float64).reshape(M, n, 2)
+        on = np.array([states[k].on_table for k in ks], np.bool_).reshape(M, n)
+        targets = np.zeros((M, n), np.bool_)
+        in_hand = np.zeros(M, np.bool_)
+        kitchen = np.zeros(M, np.bool_)
+        for m, k in enumerate(ks):
+            st, spec = states[k], specs[k]
+            onk = st.on_table
+            balls = [b for b in (spec.callable_balls if spec.call_required else spec.target_balls) if onk[b]]
+            if not balls:
+                balls = [b for b in range(1, n) if onk[b]]
+            targets[m, balls] = True
+            in_hand[m] = spec.place_cue is not None and (spec.must_place or not st.cue_placed)
+            kitchen[m] = spec.place_cue is not None and spec.place_cue.value == "in_hand_kitchen"
+        pk, sg, jw = _table_arrays(table)
+        w, l = float(table.w), float(table.l)
+        eps = 1e-6
+        res = geometric_batch(pos, on, targets, in_hand, kitchen, geom.aim_points, geom.jaw_centers,
+                              geom.jaw_radii, pk, sg, jw, R, 2 * R + 2e-4, R + eps, w - R - eps, R + eps,
+                              float(table.head_string_y) - eps, l - R - eps, R / 2, 400, w / 2,
+                              l / 4 - 2 * R)
+        placed, px, py, ball, pocket, phi, cut, d_cue, d_obj, near = (a.tolist() for a in res)
+        for m, k in enumerate(ks):
+            spec, rng = specs[k], rngs[k]
+            acts = []
+            if placed[m] < 0:
+                raise ValueError("no legal cue-ball placement found")
+            if placed[m]:
+                acts.append(_place(px[m], py[m]))
+            b = ball[m]
+            if b >= 0:
+                V0 = min(max(_speed(d_obj[m] + 0.5 * d_cue[m], cut[m]), 0.6), 6.0)
+                called = (int(b), int(pocket[m])) if spec.callable_balls else (None, None)
+            else:
+                V0 = 2.5
+                called = self._call(spec, [near[m]], pos[m], geom, R)
+            dphi, dv = rng.standard_normal(2).tolist()
+            ph = (phi[m] + self.sigma_phi * dphi) % 360.0
+            V0 = max(0.1, V0 * (1.0 + self.sigma_v * dv))
+            out[k] = acts + [ShotAction(V0=V0, phi=ph, called_ball=called[0], called_pocket=called[1])]
+
+    def _break(self, state, spec, rng) -> list:
+        """Break (or lag): cue ball in hand placed on the head string side at a random x,
+        hard at the first target ball."""
         from poolgym.envs.codec import nearest_legal_placement
 
-        if spec.phase is Phase.OPTION or (spec.options and not spec.can_shoot and not spec.must_place):
-            return [_choose_option(spec)]
         table = get_table(state.config.table)
         geom = self._geometry(state.config.table)
         R = ball_radius()
@@ -95,58 +170,20 @@ class GeometricOpponent:
         balls = [b for b in (spec.callable_balls if spec.call_required else spec.target_balls) if on[b]]
         if not balls:
             balls = [b for b in range(1, len(on)) if on[b]]
-        kitchen = spec.place_cue is not None and spec.place_cue.value == "in_hand_kitchen"
-        may_touch = False  # stricter than every discipline: always a legal spot
-        if spec.phase in (Phase.BREAK, Phase.LAG):
-            if in_hand:
-                x, y = nearest_legal_placement(table.w / 2 + rng.uniform(-0.1, 0.1),
-                                               float(table.head_string_y) - 2 * R, pos, on, table, R,
-                                               kitchen=True, may_touch=may_touch)
-                out.append(_place(x, y))
-                pos[0] = (x, y)
-            if spec.phase is Phase.LAG:
-                return out + [ShotAction(V0=2.0, phi=90.0)]
-            tgt = pos[balls[0]] if balls else np.array([table.w / 2, 0.75 * table.l])
-            d = tgt - pos[0]
-            phi = math.degrees(math.atan2(d[1], d[0])) + rng.normal(0, self.sigma_phi)
-            call = self._call(spec, balls, pos, geom, R)
-            return out + [ShotAction(V0=self.break_speed, phi=phi % 360.0, called_ball=call[0],
-                                     called_pocket=call[1])]
         if in_hand:
-            # place behind the ghost ball of the easiest straight-in pot
-            from poolgym.envs.kernels import nearest_clear_pot
-
-            b, p = nearest_clear_pot(pos, np.asarray(balls, np.int64), geom.aim_points, geom.jaw_centers,
-                                     geom.jaw_radii, R)
-            if b >= 0:
-                tgt = geom.aim_points[p]
-                ghost = aimlib.ghost_ball(pos[b], tgt, R)
-                u, _ = aimlib._unit(ghost - tgt)
-                x, y = ghost + 0.25 * u
-            else:
-                x, y = table.w / 2, table.l / 4 - 2 * R
-            x, y = nearest_legal_placement(x, y, pos, on, table, R, kitchen=kitchen, may_touch=may_touch)
+            x, y = nearest_legal_placement(table.w / 2 + rng.uniform(-0.1, 0.1),
+                                           float(table.head_string_y) - 2 * R, pos, on, table, R,
+                                           kitchen=True, may_touch=False)
             out.append(_place(x, y))
             pos[0] = (x, y)
-            on = on.copy()
-            on[0] = True
-        from poolgym.envs.kernels import best_pot
-
-        b, p, phi, cut, d_cue, d_obj, _ = best_pot(pos, on.astype(np.bool_), np.asarray(balls, np.int64),
-                                                   geom.aim_points, geom.jaw_centers, geom.jaw_radii, 0, R)
-        if b >= 0:
-            V0 = _speed(d_obj + 0.5 * d_cue, cut)
-            V0 = min(max(V0, 0.6), 6.0)
-            called = (int(b), int(p)) if spec.callable_balls else (None, None)
-        else:
-            d = pos[balls] - pos[0]
-            k = int(np.argmin(np.hypot(d[:, 0], d[:, 1])))
-            phi = math.degrees(math.atan2(d[k, 1], d[k, 0]))
-            V0 = 2.5
-            called = self._call(spec, [balls[k]], pos, geom, R)
-        phi = (phi + rng.normal(0, self.sigma_phi)) % 360.0
-        V0 = max(0.1, V0 * (1.0 + rng.normal(0, self.sigma_v)))
-        return out + [ShotAction(V0=V0, phi=phi, called_ball=called[0], called_pocket=called[1])]
+        if spec.phase is Phase.LAG:
+            return out + [ShotAction(V0=2.0, phi=90.0)]
+        tgt = pos[balls[0]] if balls else np.array([table.w / 2, 0.75 * table.l])
+        d = tgt - pos[0]
+        phi = math.degrees(math.atan2(d[1], d[0])) + rng.normal(0, self.sigma_phi)
+        call = self._call(spec, balls, pos, geom, R)
+        return out + [ShotAction(V0=self.break_speed, phi=phi % 360.0, called_ball=call[0],
+                                 called_pocket=call[1])]
 
     @staticmethod
     def _call(spec, balls, pos, geom, R):

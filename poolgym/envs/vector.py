@@ -61,9 +61,13 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             kwargs["render_mode"] = "rgb_array"
         self.envs = [PoolEnv(discipline, **kwargs) for _ in range(num_envs)]
         self.timer = physics_io.Timer()
+        shared = self.envs[0].opponent  # built from the same arguments for every table
         for e in self.envs:
             e.timer = self.timer
             e.session.timer = self.timer
+            e.session.defer_opponent = True
+            if isinstance(kwargs.get("opponent", "geometric"), str):
+                e.opponent = e.session.opponent = shared
         e0 = self.envs[0]
         self.num_envs = num_envs
         self.table = e0.table
@@ -79,9 +83,15 @@ class PoolVectorEnv(gym.vector.VectorEnv):
 
     # ------------------------------------------------------------------ batching
     def _run_rounds(self, idx) -> None:
-        """Simulate every pending shot of tables ``idx`` in batched rounds."""
+        """Play tables ``idx`` until each waits for its learner: every table whose opponent is
+        to act is decided in one batched opponent call, every pending shot is simulated in one
+        batched physics call; repeated until nothing is left."""
         envs = self.envs
         while True:
+            wait = [i for i in idx if envs[i].session.awaiting_opponent]
+            if wait:
+                self._opponent_round(wait)
+                continue
             pend = [i for i in idx if envs[i].session.pending is not None]
             if not pend:
                 return
@@ -91,6 +101,25 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             recs = physics_io.simulate_records(self.table, rvw, s, shots, self.models, self.timer)
             for i, rec in zip(pend, recs):
                 envs[i].session.resolve(rec)
+
+    def _opponent_round(self, wait) -> None:
+        """The opponent's decisions for tables ``wait`` (one `decide_batch` call when the
+        opponent has one, else one call per table), then applied table by table."""
+        envs = self.envs
+        t0 = time.perf_counter()
+        sessions = [envs[i].session for i in wait]
+        states = [s.state for s in sessions]
+        specs = [s.disc.legal_actions(s.state) for s in sessions]
+        rngs = [s.rng for s in sessions]
+        opp = sessions[0].opponent
+        batch = getattr(opp, "decide_batch", None)
+        if batch is not None and all(s.opponent is opp for s in sessions):
+            decisions = batch(states, specs, rngs)
+        else:
+            decisions = [s.opponent(st, sp, r) for s, st, sp, r in zip(sessions, states, specs, rngs)]
+        self.timer.other += time.perf_counter() - t0
+        for s, acts in zip(sessions, decisions):
+            s.opponent_act(acts)
 
     def _restarts(self, idx) -> None:
         """`PoolEnv._needs_restart` for the tables just reset, batched like `_run_rounds`."""

@@ -558,19 +558,20 @@ class EightBall(DisciplineBase):
         legal = legal_object_balls(state, seat)
         shooting_eight = legal == (EIGHT,)
         group = state.groups[seat]
-        first = q.first_ball_hit(rec, legal, cfg.split_hit_eps)
+        f = q.shot_facts(rec, table, legal if legal else None, cfg.split_hit_eps)
+        first = f.first
         if first == EIGHT and not shooting_eight:
             bad_hit = F_EIGHT_FIRST_OPEN if group == Group.OPEN else F_EIGHT_FIRST
         else:
             bad_hit = F_BAD_HIT
         fouls = general.standard_fouls(
             rec, table, R, cfg, legal, kitchen=state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN,
-            bad_hit=bad_hit, no_hit=F_NO_HIT, no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF)
+            bad_hit=bad_hit, no_hit=F_NO_HIT, no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF, facts=f)
         if not legal:  # C-16 False: a group that can never be cleared -- every stroke is a bad hit
             fouls = tuple(fouls) + ((F_BAD_HIT,) if F_BAD_HIT not in fouls else ())
-        pocketed = q.pocketed(rec)
-        pockets = q.pocketed_with_pockets(rec)
-        jumped_obj = tuple(b for b in q.jumped_off_table(rec) if b != 0)
+        pocketed = f.pocketed
+        pockets = q.pocketed_with_pockets(rec) if pocketed or f.cue_pocketed else {}
+        jumped_obj = tuple(b for b in f.jumped if b != 0)
         call = self._call(action, rec, table, legal, first)
         s, spotted = self._after(state, rec, jumped_obj)
         foul = bool(fouls)

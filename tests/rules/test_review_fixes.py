@@ -130,3 +130,72 @@ def test_G_3_6_G_3_7_lag_phase_in_every_discipline(name):
     assert s3.phase is Phase.BREAK and s3.breaker == 0 and s3.seat_to_act == 0
     assert s3.cue_ball is CueBallPlacement.IN_HAND_KITCHEN and not s3.cue_placed
     assert s3.balls_on_table() == s.balls_on_table() and s3.pos[2:] == s.pos[2:]  # rack untouched by the lag
+
+
+# ----------------------------------------------------------------------------- G-3.32
+def test_G_3_32_4_spot_in_front_never_touching_the_cue_ball():
+    """G-3.32.3 / G-3.32.4 / GW-4: the long string behind the foot spot is full, the cue
+    ball lies just in front of the foot spot: the spotted balls go in front of it (never
+    touching it -- a ``spot_gap`` gap), ascending, the lowest nearest the foot spot, frozen
+    to each other; interfering balls are not moved."""
+    import numpy as np
+
+    from poolgym.rules.geometry import spot_balls
+    fx, fy = T.foot_spot
+    P = np.zeros((16, 2))
+    on = np.zeros(16, bool)
+    for k, b in enumerate(range(4, 15)):  # 11 balls frozen in a chain from the foot spot to the rail
+        P[b] = (fx, min(fy + 2 * R * k, T.l - R))
+        on[b] = True
+    assert P[14, 1] == pytest.approx(T.l - R, abs=3 * R)
+    P[0] = (fx, fy - 2.5 * R)
+    on[0] = True
+    Q = spot_balls([2, 1], P, on, T, R, cue_gap=1e-3)
+    assert np.array_equal(Q[on], P[on])
+    assert Q[1, 0] == Q[2, 0] == fx
+    assert Q[1, 1] == pytest.approx(P[0, 1] - 2 * R - 1e-3)       # as close as allowed to the cue ball
+    assert Q[2, 1] == pytest.approx(Q[1, 1] - 2 * R)              # frozen behind ball 1, toward the centre
+    assert Q[2, 1] > T.l / 2
+
+
+def test_compiled_kernels_match_python_definitions():
+    """The compiled hot-path scans (poolgym.rules._kernels) agree with the pure-numpy
+    single queries on real simulated shots (T-1.16.4 split hits, G-3.19 cushions, G-3.11
+    pocketing, G-3.28 jumped balls)."""
+    import numpy as np
+
+    physics = pytest.importorskip("physics")
+    from poolgym.rules import queries as q
+    from poolgym.rules.game import simulate_record
+    from poolgym.rules.testing import random_action
+    from poolgym.rules.geometry import separate_overlaps
+    d = get_discipline("eight_ball")
+    n = 0
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        s = d.initial_state(None, seed)
+        for _ in range(25):
+            if s.phase is Phase.GAME_OVER:
+                break
+            a = random_action(s, rng, aim=0.8)
+            if not isinstance(a, ShotAction):
+                s, _ = d.apply(s, a)
+                continue
+            rec = simulate_record(s, a)
+            f = q.shot_facts(rec, T, (1, 2, 3), 1e-3)
+            assert (f.first, f.t0) == q.first_contact(rec, (1, 2, 3), 1e-3) or (f.first is None and
+                                                                                  q.first_contact(rec)[0] is None)
+            t, b, r = q.cushion_events(rec, T)
+            assert f.cushions == list(zip(t.tolist(), b.tolist(), r.tolist()))
+            assert f.pocketed == q.pocketed(rec) and f.jumped == q.jumped_off_table(rec)
+            from poolgym.rules import general
+            pos, on = general.after_shot(s, rec)
+            exp_on = rec.on0 & (rec.pocket < 0) & (rec.s1 != 4) & (rec.s1 != 6)
+            assert on == tuple(exp_on.tolist())
+            n += 1
+            s, _ = d.apply_shot_record(s, a, rec)
+    assert n >= 10
+    # separate_overlaps: tiny overlaps pushed to >= 2R apart, large ones left alone
+    P = np.array([[0.5, 0.5], [0.5 + 2 * R - 1e-6, 0.5], [0.9, 0.9], [0.9 + R, 0.9]])
+    Q = separate_overlaps(P, np.ones(4, bool), R)
+    assert np.hypot(*(Q[1] - Q[0])) >= 2 * R and np.allclose(Q[2:], P[2:])
