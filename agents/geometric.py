@@ -8,10 +8,16 @@ Shots (Phase.PLAY):
     cut, see agents.geometry). The best one is played with the speed that brings the object
     ball to the pocket at `ARRIVAL_SPEED` plus a margin (`speed_margin`). A call (ball, pocket)
     is attached when the discipline requires it (8B-4.10, SP-6.3).
+Eight-ball:
+    the 8 while it is not the ball on is a "danger" ball: cue and object paths keep 4R from it
+    (8B-4.19, 8B-4.20), safeties avoid driving towards it; a pot on the 8 is previewed with one
+    batched noiseless simulation over three speeds and three spins and the first variant that
+    does not scratch is played (8B-4.19: a scratch on the 8 loses); if all scratch, a safety.
 Safety (nothing makeable with p >= `min_p`):
     hit a legal ball full in the face with enough speed to drive it to a rail (the legal-shot
     requirement G-3.19 / 9B-5.9: a ball must reach a rail after contact), or, if no direct path
-    is clear, a one-rail kick (mirror image); declared as a safety when the rules allow it
+    is clear, the shortest one-rail kick whose two legs are clear (mirror image); declared as a
+    safety when the rules allow it
     (8B-4.12, SP-6.7.4).
 Break (Phase.BREAK):
     cue ball placed in the kitchen near the head string, struck hard and slightly below centre at

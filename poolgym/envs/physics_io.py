@@ -71,17 +71,21 @@ PARALLEL_MIN_BATCH = 8
 
 @dataclass
 class Timer:
-    """Wall-clock split used by the benchmark (seconds)."""
+    """Wall-clock split used by the benchmark (seconds): ``physics`` inside
+    `physics.simulate_batch`, ``rules`` adjudicating shot records, ``actions`` validating and
+    applying actions (cue-ball placement checks, shot inputs, noise), ``other`` the opponent
+    choosing its actions, ``obs`` building observations."""
 
     physics: float = 0.0
     rules: float = 0.0
+    actions: float = 0.0
     obs: float = 0.0
     other: float = 0.0
     calls: int = 0
     shots: int = 0
 
     def reset(self):
-        self.physics = self.rules = self.obs = self.other = 0.0
+        self.physics = self.rules = self.actions = self.obs = self.other = 0.0
         self.calls = self.shots = 0
 
 

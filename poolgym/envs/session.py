@@ -167,7 +167,7 @@ class Session:
                 row = np.asarray(self.noise.apply(row.reshape(1, 5), self.rng), float).reshape(5)
             self.pending = (seat, a, rvw, s, row)
         if self.timer is not None:
-            self.timer.rules += time.perf_counter() - t0
+            self.timer.actions += time.perf_counter() - t0
         if self.pending is None:
             self._advance()
 

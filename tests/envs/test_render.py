@@ -99,6 +99,52 @@ def test_record_video_wrapper(tmp_path):
     assert list(tmp_path.glob("*.mp4"))
 
 
+def test_record_video_wrapper_without_moviepy(tmp_path, monkeypatch):
+    """gymnasium's RecordVideo over our env, with moviepy replaced by a stand-in that writes
+    the captured frames through `poolgym.render.video.write_video` (imageio): checks the
+    env's frames are what RecordVideo expects (one uint8 (H, W, 3) frame per reset/step,
+    one video per episode) even where moviepy is not installed."""
+    import sys
+    import types
+
+    import gymnasium as gym
+
+    from poolgym.render.video import write_video
+
+    clips = []
+
+    class ImageSequenceClip:
+        def __init__(self, frames, fps):
+            self.frames, self.fps = list(frames), fps
+            clips.append(self)
+
+        def write_videofile(self, path, logger=None):
+            write_video(self.frames, path, fps=int(self.fps))
+
+    mods = {"moviepy": types.ModuleType("moviepy"), "moviepy.video": types.ModuleType("moviepy.video"),
+            "moviepy.video.io": types.ModuleType("moviepy.video.io"),
+            "moviepy.video.io.ImageSequenceClip": types.ModuleType("moviepy.video.io.ImageSequenceClip")}
+    mods["moviepy.video.io.ImageSequenceClip"].ImageSequenceClip = ImageSequenceClip
+    for name, mod in mods.items():
+        monkeypatch.setitem(sys.modules, name, mod)
+    env = gym.make("poolgym/PotDrill-v0", render_mode="rgb_array")
+    env = gym.wrappers.RecordVideo(env, str(tmp_path), episode_trigger=lambda e: True, disable_logger=True)
+    for ep in range(2):
+        env.reset(seed=ep)
+        done, steps = False, 0
+        while not done:
+            _, _, term, trunc, _ = env.step(env.action_space.sample())
+            done, steps = term or trunc, steps + 1
+    env.close()
+    assert len(clips) == 2
+    shapes = {f.shape for c in clips for f in c.frames}
+    assert len(shapes) == 1 and next(iter(shapes))[2] == 3
+    assert all(f.dtype == np.uint8 for c in clips for f in c.frames)
+    assert len(clips[0].frames) >= 2  # reset frame + one per step
+    videos = sorted(tmp_path.glob("*.mp4"))
+    assert len(videos) == 2 and all(v.stat().st_size > 100 for v in videos)
+
+
 def test_trajectories_follow_the_physics_and_record_episode(tmp_path):
     from poolgym.envs.pool_env import PoolEnv
     from poolgym.render.video import record_episode

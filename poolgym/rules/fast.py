@@ -1,0 +1,335 @@
+"""Batched numba kernels of the referee's hot path, for vector envs (``@njit(cache=True)``).
+
+A vector env adjudicates hundreds of tables per step. Instead of one Python pass per table,
+these kernels answer the same rule questions for ALL tables of a `physics.BatchResult` (or of
+a batch of cue-ball placements) in one compiled call. They are transcriptions of the per-record
+definitions and are tested against them on many random records (tests/envs/test_rules_fast.py):
+
+* `shot_facts_batch` / `BatchFacts` -- per table: first object ball contacted by the cue ball
+  (T-1.16.4 / R-2.10 split hit resolved for the shooter, `queries.first_contact`), cue ball
+  pocketed (G-3.20, `queries.cue_scratched`) or off the table (G-3.28,
+  `queries.cue_off_table`), object balls pocketed (`queries.pocketed`), balls off the table
+  (`queries.jumped_off_table`), every cushion contact as (t, ball, rail)
+  (`queries.cushion_events`), cushion contacts after the first contact (G-3.19(b),
+  `queries.rails_after_first_contact`) and object balls driven to a rail (9B-5.4, 8B-4.5,
+  SP-6.6, `queries.balls_to_rail`). `BatchFacts.facts(k)` returns table k's
+  `queries.ShotFacts` (what `queries.shot_facts` returns for that record).
+* `placement_codes` / `placement_errors` -- `geometry.placement_error` (G-3.22 overlap,
+  9B-5.10 frozen, G-3.16 kitchen, on the bed clear of cushions, jaws and pocket openings) for
+  B placements at once; `placement_error_fast` is the one-placement form with the same
+  message.
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional, Sequence
+
+import numpy as np
+from numba import njit
+
+from .shot_record import EventKind, Motion
+
+__all__ = ["shot_facts_batch", "BatchFacts", "placement_codes", "placement_errors", "placement_error_fast",
+           "PlacementCode"]
+
+_BB = int(EventKind.BALL_BALL)
+_BC = int(EventKind.BALL_CUSHION)
+_BJ = int(EventKind.BALL_JAW)
+_OFF = int(Motion.OFF_TABLE)
+
+
+# ----------------------------------------------------------------------------- shot facts
+@njit(cache=True)
+def shot_facts_batch(n_events, ev_t, ev_kind, ev_i, ev_j, pocket, s1, cue_ball, legal, use_legal, split_eps,
+                     lut, n_seg, bb, bc, bj, off_code):
+    """Rule facts of B shots in one pass over a batch's event arrays.
+
+    Inputs: n_events (B,), ev_t / ev_kind / ev_i / ev_j (B, E) (only the first n_events[k]
+    entries of row k are read), pocket (B, N) (-1 = not pocketed), s1 (B, N) final motion
+    codes, cue_ball (B,), legal (B, N) bool and use_legal (B,) bool (split hits resolved
+    for the shooter when set), split_eps (s), lut (rail of every segment then jaw), n_seg,
+    the event codes bb / bc / bj and the OFF_TABLE motion code.
+
+    Returns (first (B,) int64, -1 = none; t0 (B,) inf when none; cue_pocketed (B,) bool;
+    cue_off (B,) bool; pocketed (B, N) bool object balls; jumped (B, N) bool (cue included);
+    start (B + 1,) offsets into the flat cushion arrays ct (t), cb (ball), cr (rail);
+    rails_after (B,) cushion contacts strictly after t0; to_rail (B, N) bool object balls
+    with a cushion contact)."""
+    B = n_events.shape[0]
+    N = pocket.shape[1]
+    n_lut = lut.shape[0]
+    first = np.full(B, -1, np.int64)
+    t0 = np.full(B, np.inf)
+    cue_pocketed = np.zeros(B, np.bool_)
+    cue_off = np.zeros(B, np.bool_)
+    pocketed = np.zeros((B, N), np.bool_)
+    jumped = np.zeros((B, N), np.bool_)
+    to_rail = np.zeros((B, N), np.bool_)
+    rails_after = np.zeros(B, np.int64)
+    start = np.zeros(B + 1, np.int64)
+    total = 0
+    for k in range(B):
+        for e in range(n_events[k]):
+            kk = ev_kind[k, e]
+            if kk == bc or kk == bj:
+                total += 1
+    ct = np.empty(total, np.float64)
+    cb = np.empty(total, np.int64)
+    cr = np.empty(total, np.int64)
+    m = 0
+    for k in range(B):
+        start[k] = m
+        cue = cue_ball[k]
+        f = -1
+        tf = math.inf
+        alt = -1
+        alt_t = 0.0
+        for e in range(n_events[k]):
+            kk = ev_kind[k, e]
+            if kk == bb:
+                i = ev_i[k, e]
+                j = ev_j[k, e]
+                if i == cue or j == cue:
+                    o = j if i == cue else i
+                    t = ev_t[k, e]
+                    if f < 0:
+                        f = o
+                        tf = t
+                    elif (alt < 0 and use_legal[k] and not legal[k, f] and legal[k, o]
+                          and t <= tf + split_eps):
+                        alt = o
+                        alt_t = t
+            elif kk == bc or kk == bj:
+                q = ev_j[k, e] if kk == bc else n_seg + ev_j[k, e]
+                hi = n_seg if kk == bc else n_lut
+                r = 0
+                if hi > 0:
+                    r = lut[q if q < hi else hi - 1]
+                ct[m] = ev_t[k, e]
+                b = ev_i[k, e]
+                cb[m] = b
+                cr[m] = r
+                if b != cue and 0 <= b < N:
+                    to_rail[k, b] = True
+                m += 1
+        if alt >= 0:
+            f = alt
+            tf = alt_t
+        first[k] = f
+        t0[k] = tf
+        n_after = 0
+        for q in range(start[k], m):
+            if ct[q] > tf:
+                n_after += 1
+        rails_after[k] = n_after
+        for b in range(N):
+            if pocket[k, b] >= 0:
+                if b == cue:
+                    cue_pocketed[k] = True
+                else:
+                    pocketed[k, b] = True
+            if s1[k, b] == off_code:
+                jumped[k, b] = True
+                if b == cue:
+                    cue_off[k] = True
+    start[B] = m
+    return first, t0, cue_pocketed, cue_off, pocketed, jumped, start, ct, cb, cr, rails_after, to_rail
+
+
+class BatchFacts:
+    """`shot_facts_batch` of a `physics.BatchResult` (attributes are its outputs).
+
+    Args:
+        batch: the `physics.BatchResult` (fields per physics/CONTRACT.md).
+        table: the table (rail lookup of cushion segments and jaws).
+        legal: per table, the balls legal to hit first (a sequence of ints) or None.
+        split_eps: split-hit window (s), as ``RulesConfig.split_hit_eps``.
+    """
+
+    __slots__ = ("first", "t0", "cue_pocketed", "cue_off", "pocketed", "jumped", "start", "ct", "cb", "cr",
+                 "rails_after", "to_rail", "cue_ball")
+
+    def __init__(self, batch, table, legal: Optional[Sequence] = None, split_eps: float = 0.0):
+        from .queries import _rail_lut
+
+        B, N = batch.pocket.shape
+        lm = np.zeros((B, N), np.bool_)
+        use = np.zeros(B, np.bool_)
+        if legal is not None:
+            if len(legal) != B:
+                raise ValueError(f"legal: need {B} entries (one per table), got {len(legal)}")
+            for k, lg in enumerate(legal):
+                if lg is not None:
+                    use[k] = True
+                    for b in lg:
+                        if 0 <= int(b) < N:
+                            lm[k, int(b)] = True
+        lut, n_seg = _rail_lut(table)
+        self.cue_ball = np.asarray(batch.cue_ball, np.int64)
+        out = shot_facts_batch(np.asarray(batch.n_events, np.int64), batch.ev_t, batch.ev_kind, batch.ev_i,
+                               batch.ev_j, batch.pocket, batch.s, self.cue_ball, lm, use, float(split_eps),
+                               lut, int(n_seg), _BB, _BC, _BJ, _OFF)
+        (self.first, self.t0, self.cue_pocketed, self.cue_off, self.pocketed, self.jumped, self.start, self.ct,
+         self.cb, self.cr, self.rails_after, self.to_rail) = out
+
+    def __len__(self) -> int:
+        return self.first.shape[0]
+
+    def facts(self, k: int):
+        """Table k's `queries.ShotFacts` (equal to ``queries.shot_facts(rec_k, table, legal_k,
+        split_eps)``)."""
+        from .queries import ShotFacts
+
+        f = ShotFacts()
+        first = int(self.first[k])
+        f.first = None if first < 0 else first
+        f.t0 = float(self.t0[k])
+        f.cue_pocketed = bool(self.cue_pocketed[k])
+        f.cue_off = bool(self.cue_off[k])
+        f.pocketed = tuple(np.flatnonzero(self.pocketed[k]).tolist())
+        f.jumped = tuple(np.flatnonzero(self.jumped[k]).tolist())
+        a, b = int(self.start[k]), int(self.start[k + 1])
+        f.cush_t, f.cush_ball, f.cush_rail = self.ct[a:b], self.cb[a:b], self.cr[a:b]
+        f._cushions = None
+        return f
+
+    def balls_to_rail(self, k: int) -> np.ndarray:
+        """Table k's distinct object balls driven to a cushion (`queries.balls_to_rail`)."""
+        return np.flatnonzero(self.to_rail[k])
+
+
+# ----------------------------------------------------------------------------- placement
+class PlacementCode:
+    """Codes of `placement_codes` (0 = legal), in the order `geometry.placement_error` checks."""
+
+    OK = 0
+    NOT_FINITE = 1
+    OFF_BED = 2
+    KITCHEN = 3  # G-3.16
+    OVERLAP = 4  # G-3.22
+    FROZEN = 5  # 9B-5.10
+    CUSHION = 6  # touches a cushion segment, a jaw or a pocket opening
+
+
+@njit(cache=True)
+def placement_codes(xs, ys, pos, on, kitchen, may_touch, cue_ball, w, l, head_y, pockets, segs, jaws, R,
+                    touch_eps, tol):
+    """(codes (B,) int8 `PlacementCode`, ball (B,) int64 nearest object ball or -1) for cue
+    balls placed at (xs[k], ys[k]) on tables pos (B, N, 2) / on (B, N); kitchen / may_touch
+    (B,) bool. Same tests, order and tolerances as `geometry.placement_error` and
+    `geometry.on_bed` (``tol`` = on_bed's)."""
+    B = xs.shape[0]
+    codes = np.zeros(B, np.int8)
+    near = np.full(B, -1, np.int64)
+    for k in range(B):
+        x = xs[k]
+        y = ys[k]
+        if not (math.isfinite(x) and math.isfinite(y)):
+            codes[k] = 1
+            continue
+        if not (R <= x <= w - R and R <= y <= l - R):
+            codes[k] = 2
+            continue
+        if kitchen[k] and not (y < head_y):
+            codes[k] = 3
+            continue
+        dmin = math.inf
+        for b in range(pos.shape[1]):
+            if b == cue_ball or not on[k, b]:
+                continue
+            d = math.hypot(pos[k, b, 0] - x, pos[k, b, 1] - y)
+            if d < dmin:
+                dmin = d
+                near[k] = b
+        if near[k] >= 0:
+            if dmin < 2 * R - touch_eps:
+                codes[k] = 4
+                continue
+            if not may_touch[k] and dmin <= 2 * R + touch_eps:
+                codes[k] = 5
+                continue
+        bad = False
+        for p in range(pockets.shape[0]):
+            if math.hypot(pockets[p, 0] - x, pockets[p, 1] - y) <= pockets[p, 2]:
+                bad = True
+                break
+        if not bad:
+            for q in range(segs.shape[0]):
+                ax = segs[q, 0, 0]
+                ay = segs[q, 0, 1]
+                dx = segs[q, 1, 0] - ax
+                dy = segs[q, 1, 1] - ay
+                u = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)
+                u = min(max(u, 0.0), 1.0)
+                if math.hypot(ax + u * dx - x, ay + u * dy - y) < R - tol:
+                    bad = True
+                    break
+        if not bad:
+            for j in range(jaws.shape[0]):
+                if math.hypot(jaws[j, 0] - x, jaws[j, 1] - y) < R + jaws[j, 2] - tol:
+                    bad = True
+                    break
+        if bad:
+            codes[k] = 6
+    return codes, near
+
+
+_TABLES: dict = {}
+
+
+def _table_arrays(table):
+    """(w, l, head_y, pockets (P, 3), segments (S, 2, 2), jaws (J, 3)), cached per table."""
+    got = _TABLES.get(id(table))
+    if got is None or got[0] is not table:
+        arrs = (float(table.w), float(table.l), float(table.head_string_y),
+                np.ascontiguousarray(np.asarray(table.pockets, np.float64).reshape(-1, 3)),
+                np.ascontiguousarray(np.asarray(table.segments, np.float64).reshape(-1, 2, 2)),
+                np.ascontiguousarray(np.asarray(getattr(table, "jaws", np.zeros((0, 3))), np.float64)
+                                     .reshape(-1, 3)))
+        got = _TABLES[id(table)] = (table, arrs)
+    return got[1]
+
+
+def _message(code: int, near: int, x: float, y: float, table, R: float) -> Optional[str]:
+    """The `geometry.placement_error` message for a code."""
+    if code == PlacementCode.OK:
+        return None
+    if code == PlacementCode.NOT_FINITE:
+        return "x and y must be finite"
+    w, l = float(table.w), float(table.l)
+    if code == PlacementCode.OFF_BED:
+        return f"({x:.4f}, {y:.4f}) is not on the bed (x in [{R:.4f}, {w - R:.4f}], y in [{R:.4f}, {l - R:.4f}])"
+    if code == PlacementCode.KITCHEN:
+        return f"y={y:.4f} is not behind the head string y={float(table.head_string_y):.4f} (G-3.16)"
+    if code == PlacementCode.OVERLAP:
+        return f"overlaps ball {near} (G-3.22)"
+    if code == PlacementCode.FROZEN:
+        return f"frozen to ball {near} (9B-5.10)"
+    return "not on the bed (touches a cushion, jaw or pocket opening)"
+
+
+def placement_errors(xs, ys, pos, on, table, R: float, *, kitchen, may_touch, cue_ball: int = 0,
+                     touch_eps: float = 1e-9) -> list:
+    """`geometry.placement_error` for B placements in one compiled call: xs, ys (B,),
+    pos (B, N, 2) (or (B, 2N)), on (B, N), kitchen / may_touch (B,) or scalars. Returns a
+    list of B messages (None = legal)."""
+    xs = np.ascontiguousarray(xs, np.float64).reshape(-1)
+    B = xs.shape[0]
+    ys = np.ascontiguousarray(ys, np.float64).reshape(B)
+    P = np.ascontiguousarray(pos, np.float64).reshape(B, -1, 2)
+    onm = np.ascontiguousarray(on, np.bool_).reshape(B, -1)
+    kit = np.broadcast_to(np.asarray(kitchen, np.bool_), (B,)).copy()
+    mt = np.broadcast_to(np.asarray(may_touch, np.bool_), (B,)).copy()
+    w, l, hy, pk, sg, jw = _table_arrays(table)
+    codes, near = placement_codes(xs, ys, P, onm, kit, mt, int(cue_ball), w, l, hy, pk, sg, jw, float(R),
+                                  float(touch_eps), 1e-9)
+    return [_message(int(c), int(n), float(x), float(y), table, R) for c, n, x, y in
+            zip(codes.tolist(), near.tolist(), xs.tolist(), ys.tolist())]
+
+
+def placement_error_fast(x: float, y: float, pos, on, table, R: float, *, kitchen: bool, may_touch: bool,
+                         cue_ball: int = 0, touch_eps: float = 1e-9) -> Optional[str]:
+    """`geometry.placement_error` (same arguments, same result) through `placement_codes`."""
+    return placement_errors([x], [y], np.asarray(pos, np.float64).reshape(1, -1, 2),
+                            np.asarray(on, np.bool_).reshape(1, -1), table, R, kitchen=kitchen,
+                            may_touch=may_touch, cue_ball=cue_ball, touch_eps=touch_eps)[0]
