@@ -21,7 +21,8 @@ A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJ
      best next pot (ball in hand: `BIH_QUALITY`);
    * the opponent to act: ``0.4 (1 - q_opp)`` (ball in hand for the opponent: q_opp =
      `BIH_QUALITY`); an option phase for the opponent counts as the opponent to act.
-   * 14.1: points scored this shot add ``POINT_VALUE`` each (fouls subtract).
+   * 14.1: points scored this shot add ``POINT_VALUE`` each (fouls subtract); eight-ball:
+     each group ball legally pocketed on a shot that keeps the table adds ``GROUP_BALL_VALUE``.
    The candidate with the best mean value over its noise samples is played (ties: first).
 
 Breaks, lags, push-outs, options and cue-ball placement are the geometric player's.
@@ -38,6 +39,7 @@ from agents.view import Decision, view_of
 
 BIH_QUALITY = 0.85
 POINT_VALUE = 0.02
+GROUP_BALL_VALUE = 0.03
 
 _DISCS: dict = {}
 
@@ -68,7 +70,7 @@ class SearchAgent(GeometricAgent):
 
     def __init__(self, seed: int | None = None, noise="icga", top_k: int = 3,
                  speed_factors=(1.0, 1.4, 2.0), spins=(-0.3, 0.0, 0.3), n_safeties: int = 4,
-                 samples: int = 8, budget: int = 160, **kw):
+                 samples: int = 8, budget: int = 240, **kw):
         super().__init__(seed=seed, noise=noise, **kw)
         self.noise_spec = noise
         self.top_k = int(top_k)
@@ -182,6 +184,8 @@ class SearchAgent(GeometricAgent):
         pts = 0.0
         if verdict is not None and verdict.points:
             pts = POINT_VALUE * float(verdict.points[me])
+        if verdict is not None and state.discipline == "eight_ball" and state.seat_to_act == me:
+            pts += GROUP_BALL_VALUE * len(verdict.legal_pocketed)  # progress through the group
         if state.phase is Phase.GAME_OVER:
             return (0.5 if state.winner is None else float(state.winner == me)) + pts
         q = self.quality(disc, state, table)

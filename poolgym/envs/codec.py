@@ -315,16 +315,74 @@ class Codec:
         return arg
 
     # ------------------------------------------------------------------ box decoding
+    def _clean_box(self, arr: np.ndarray) -> np.ndarray:
+        """(B, box_size) float64 clipped to [-1, 1]; ValueError on a wrong size or NaN/inf."""
+        if arr.shape[-1] != self.box_size:
+            raise ValueError(f"action must have {self.box_size} entries, got {arr.shape[-1]}")
+        if not np.isfinite(arr).all():
+            raise ValueError("action contains NaN or inf")
+        return np.clip(arr, -1.0, 1.0)
+
     def decode_box(self, vec, state: GameState, spec: ActionSpec) -> list:
         """Typed actions for the Box vector ``vec`` (see module docstring)."""
-        arr = np.asarray(vec, dtype=np.float64).reshape(-1)
-        if arr.shape[0] != self.box_size:
-            raise ValueError(f"action must have {self.box_size} entries, got {arr.shape[0]}")
-        u = arr.tolist()
-        for v in u:
-            if not math.isfinite(v):
-                raise ValueError("action contains NaN or inf")
-        u = [-1.0 if v < -1.0 else (1.0 if v > 1.0 else v) for v in u]
+        arr = np.asarray(vec, dtype=np.float64).reshape(1, -1)
+        u = self._clean_box(arr)[0].tolist()
+        return self._decode_u(u, state, spec, None)
+
+    def decode_box_batch(self, actions, states, specs) -> list:
+        """`decode_box` for B tables at once (same results): the Box rows are checked and
+        clipped together and every cue-ball placement is moved to its nearest legal spot by
+        ONE call of the numba kernel `poolgym.envs.kernels.nearest_placement_batch`."""
+        from poolgym.envs import kernels
+
+        B = len(states)
+        arr = np.asarray(actions, dtype=np.float64).reshape(B, -1)
+        rows = self._clean_box(arr).tolist()
+        req = [self._placement_request(u, st, sp) for u, st, sp in zip(rows, states, specs)]
+        ks = [k for k, r in enumerate(req) if r is not None]
+        placed = [None] * B
+        if ks:
+            M = len(ks)
+            R = self.R
+            pos = np.array([states[k].pos for k in ks], np.float64).reshape(M, self.N, 2)
+            on = np.array([states[k].on_table for k in ks], np.bool_).reshape(M, self.N)
+            xs = np.array([req[k][0] for k in ks])
+            ys = np.array([req[k][1] for k in ks])
+            kit = np.array([req[k][2] for k in ks], np.bool_)
+            pk, sg, jw = _table_arrays(self.table)
+            ok, px, py = kernels.nearest_placement_batch(
+                xs, ys, pos, on, kit, pk, sg, jw, R, 2 * R + 2e-4, R + 1e-6, self.w - R - 1e-6, R + 1e-6,
+                float(self.table.head_string_y) - 1e-6, self.l - R - 1e-6, R / 2, 400)
+            if not ok.all():
+                raise ValueError("no legal cue-ball placement found")
+            for k, x, y in zip(ks, px.tolist(), py.tolist()):
+                placed[k] = PlaceCueBall(x, y)
+        return [self._decode_u(u, st, sp, pl) for u, st, sp, pl in zip(rows, states, specs, placed)]
+
+    def _placement_request(self, u: list, state: GameState, spec: ActionSpec):
+        """(x, y, kitchen) wanted for the cue ball when decoding ``u`` places it, else None
+        (mirrors the early returns of `_decode_u`)."""
+        if spec.options:
+            o0 = 9 + (self.N - 1) + N_POCKETS
+            best = self._masked_argmax(u, [o0 + _OPTION_INDEX[o] for o in spec.options])
+            if not spec.can_shoot or spec.phase is Phase.OPTION or u[best] > 0.5:
+                return None
+        if not spec.can_shoot and not spec.must_place:
+            return None
+        if spec.place_cue is not None and (spec.must_place or not state.cue_placed):
+            R = self.R
+            x = R + (u[5] + 1) / 2 * (self.w - 2 * R)
+            kitchen = self._placement_region(spec)
+            if kitchen:
+                y = R + (u[6] + 1) / 2 * (float(self.table.head_string_y) - 2 * R)
+            else:
+                y = R + (u[6] + 1) / 2 * (self.l - 2 * R)
+            return x, y, kitchen
+        return None
+
+    def _decode_u(self, u: list, state: GameState, spec: ActionSpec, placed) -> list:
+        """Typed actions for the clipped Box row ``u``; ``placed`` = the `PlaceCueBall`
+        already computed for it (batched), or None to compute it here."""
         N = self.N
         o0 = 9 + (N - 1) + N_POCKETS
         if spec.options:
@@ -335,16 +393,12 @@ class Codec:
             return []
         out = []
         cue_xy = (state.pos[0], state.pos[1])
-        R = self.R
         if spec.place_cue is not None and (spec.must_place or not state.cue_placed):
-            x = R + (u[5] + 1) / 2 * (self.w - 2 * R)
-            if self._placement_region(spec):
-                y = R + (u[6] + 1) / 2 * (float(self.table.head_string_y) - 2 * R)
-            else:
-                y = R + (u[6] + 1) / 2 * (self.l - 2 * R)
-            pl = self.place(state, spec, x, y)
-            out.append(pl)
-            cue_xy = (pl.x, pl.y)
+            if placed is None:
+                x, y, _ = self._placement_request(u, state, spec)
+                placed = self.place(state, spec, x, y)
+            out.append(placed)
+            cue_xy = (placed.x, placed.y)
         V0 = self.V0_min + (u[0] + 1) / 2 * (self.V0_max - self.V0_min)
         phi = (self._base_phi(state, spec, cue_xy) + 180.0 * u[1]) % 360.0
         theta = (u[2] + 1) / 2 * self.theta_max

@@ -323,3 +323,23 @@ def geometric_batch(pos, on, targets, in_hand, kitchen, aim_points, jaw_centers,
                     near[k] = b
                     phi[k] = math.degrees(math.atan2(dy, dx))
     return placed, px, py, ball, pocket, phi, cut, d_cue, d_obj, near
+
+
+@njit(cache=True)
+def nearest_placement_batch(xs, ys, pos, on, kitchen, pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi_kitchen,
+                            yhi_bed, step, max_rings):
+    """`nearest_placement` for B tables in one call: xs, ys (B,) wanted spots, pos (B, N, 2),
+    on (B, N), kitchen (B,) (upper y bound ``yhi_kitchen`` instead of ``yhi_bed``).
+    Returns (ok (B,) bool, x (B,), y (B,))."""
+    B = xs.shape[0]
+    ok = np.zeros(B, np.bool_)
+    px = np.zeros(B)
+    py = np.zeros(B)
+    for k in range(B):
+        yhi = yhi_kitchen if kitchen[k] else yhi_bed
+        o, x, y = nearest_placement(xs[k], ys[k], pos[k], on[k], pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi,
+                                    step, max_rings)
+        ok[k] = o
+        px[k] = x
+        py[k] = y
+    return ok, px, py

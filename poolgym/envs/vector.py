@@ -131,6 +131,29 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                 self.envs[i]._restart()
             self._run_rounds(todo)
 
+    def _decode_all(self, actions, resetting):
+        """Box actions of every stepping table decoded together (`Codec.decode_box_batch`:
+        one compiled call places all cue balls in hand); None in macro mode (decoded per
+        table by `PoolEnv._decode`)."""
+        e0 = self.envs[0]
+        if e0.action_mode != "box":
+            return None
+        idx = np.flatnonzero(~resetting).tolist()
+        out = [None] * self.num_envs
+        if not idx:
+            return out
+        sessions = [self.envs[i].session for i in idx]
+        for s in sessions:
+            if s.done or not s.learner_to_act():
+                raise RuntimeError("step() called on a finished episode; call reset() first")
+        acts = np.asarray(actions)
+        if acts.shape[0] != self.num_envs:
+            raise ValueError(f"actions: need {self.num_envs} rows, got {acts.shape[0]}")
+        dec = e0.codec.decode_box_batch(acts[idx], [s.state for s in sessions], [s.spec for s in sessions])
+        for i, d in zip(idx, dec):
+            out[i] = d
+        return out
+
     def _encode(self, i) -> None:
         t0 = time.perf_counter()
         e = self.envs[i]
@@ -167,9 +190,12 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         n = self.num_envs
         envs = self.envs
         resetting = self._needs_reset.copy()
+        decoded = self._decode_all(actions, resetting)
         for i, e in enumerate(envs):
             if resetting[i]:
                 e._reset_begin(None, None)
+            elif decoded is not None:
+                e._step_begin(decoded[i], structured=True)
             else:
                 e._step_begin(actions[i])
         idx = list(range(n))

@@ -11,6 +11,7 @@ where the discipline is silent; conflicts.md decides between them).
 | cue ball jumped off the table (play)        | in hand anywhere (9B-5.7) | in hand anywhere (8B-4.14)     | -1, in hand behind head string SP-6.10 |
 | foul while shooting from the kitchen        | in hand anywhere (9B-5.4) | in hand anywhere (8B-4.14)     | -1, cue ball in position (SP-6.11)     |
 | cue ball placed frozen to an object ball    | rejected (9B-5.10, C-21)  | allowed (C-21, G-3.22)         | allowed (C-21, G-3.22)                 |
+| shot at / away from that frozen ball        | (placement rejected)      | G-3.38 (a)-(d); away = no hit  | G-3.38 (a)-(d); away = no hit          |
 | cue ball hits nothing (ordinary shot)       | foul 9B-5.8, anywhere     | foul 8B-4.11, anywhere         | foul SP-6.7.2 -1, in position SP-6.11  |
 | cue ball hits nothing (break)               | foul 9B-5.4, anywhere     | illegal break options 8B-4.5   | breaking violation -2, options SP-6.6  |
 | object ball jumped off the table (play)     | foul, not spotted 9B-5.11 | foul, not spotted 8B-4.17      | foul -1, spotted SP-6.9                |
@@ -235,3 +236,22 @@ def test_cross_miscue_range_rejected(name, a, b):
     with pytest.raises(IllegalActionError, match="miscue"):
         d.apply_shot_record(s, act, record(s, hit=1, obj_rails=(1,)))
     assert s.to_json() == before
+
+
+@pytest.mark.parametrize("name,rule", [("eight_ball", "8B-4.11"), ("straight_pool", "SP-6.7.2")])
+def test_cross_shot_from_a_frozen_placement(name, rule):
+    """After a frozen placement (allowed here, C-21): playing the touching ball is a G-3.38
+    shot (frozen to the cue ball: (a)-(d) needed, else foul); playing away from it does not
+    count as hitting it (G-3.18 / GB-16) -- with nothing else hit it is the game's no-hit
+    foul (8B-4.11 / SP-6.7.2)."""
+    d = get_discipline(name)
+    s = _play_state(name, cue=None)
+    x1, y1 = (float(v) for v in s.positions()[1])
+    s, _ = d.apply(s, PlaceCueBall(x1, y1 - 2 * R - 1e-10))
+    shot = _shot(name)
+    _, v = d.apply_shot_record(s, shot, record(s, hit=1))
+    assert [f.kind for f in v.fouls] == [FoulKind.FROZEN_BALL_RULE] and v.fouls[0].rule == "G-3.38"
+    _, v = d.apply_shot_record(s, shot, record(s, hit=1, obj_rails=(1,), obj_rail=Rail.FOOT))
+    assert not v.fouls
+    _, v = d.apply_shot_record(s, shot, record(s, cue_rail=Rail.HEAD))
+    assert [f.kind for f in v.fouls] == [FoulKind.NO_BALL_HIT] and v.fouls[0].rule == rule

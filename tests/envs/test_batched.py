@@ -1,0 +1,65 @@
+"""The native vector env's batched paths give exactly the per-table results: Box decoding
+(`Codec.decode_box_batch` vs `Codec.decode_box`) and the geometric opponent
+(`GeometricOpponent.decide_batch` vs one call per table), on positions from real games."""
+
+import numpy as np
+import pytest
+
+from poolgym.envs.opponents import GeometricOpponent
+from poolgym.envs.pool_env import PoolEnv
+from poolgym.rules.core import CueBallPlacement, Phase, ShotAction
+
+
+def _positions(discipline, n=40, seed=0):
+    """(state, spec) pairs where a seat is to act, from random self-play with ball in hand
+    (G-3.20 / 9B-5.10 after fouls) and in position."""
+    env = PoolEnv(discipline, opponent=None, max_shots=30)
+    rng = np.random.default_rng(seed)
+    out = []
+    env.reset(seed=seed)
+    while len(out) < n:
+        s = env.session
+        out.append((s.state, s.spec))
+        _, _, term, trunc, _ = env.step(rng.uniform(-1, 1, env.action_space.shape).astype(np.float32))
+        if term or trunc:
+            env.reset()
+    return env, out
+
+
+@pytest.mark.parametrize("discipline", ["nine_ball", "eight_ball"])
+def test_decode_box_batch_equals_decode_box(discipline):
+    env, pairs = _positions(discipline)
+    rng = np.random.default_rng(1)
+    acts = rng.uniform(-1.3, 1.3, (len(pairs), env.codec.box_size))
+    states = [p[0] for p in pairs]
+    specs = [p[1] for p in pairs]
+    got = env.codec.decode_box_batch(acts, states, specs)
+    ref = [env.codec.decode_box(a, st, sp) for a, st, sp in zip(acts, states, specs)]
+    assert got == ref
+    assert sum(st.cue_ball is not CueBallPlacement.IN_POSITION for st in states) >= 5  # placements exercised
+    bad = acts.copy()
+    bad[3, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        env.codec.decode_box_batch(bad, states, specs)
+
+
+@pytest.mark.parametrize("discipline", ["nine_ball", "eight_ball"])
+def test_geometric_decide_batch_equals_per_table_calls(discipline):
+    env, pairs = _positions(discipline, n=60, seed=2)
+    pairs = [(st, sp) for st, sp in pairs if sp is not None and st.phase is not Phase.GAME_OVER]
+    opp = GeometricOpponent()
+    rngs_a = [np.random.default_rng(k) for k in range(len(pairs))]
+    rngs_b = [np.random.default_rng(k) for k in range(len(pairs))]
+    got = opp.decide_batch([p[0] for p in pairs], [p[1] for p in pairs], rngs_a)
+    ref = [GeometricOpponent()(st, sp, r) for (st, sp), r in zip(pairs, rngs_b)]
+    assert got == ref
+    assert [r.random() for r in rngs_a] == [r.random() for r in rngs_b]  # same draws consumed
+    # every decision is legal for the rules
+    for (st, sp), acts in zip(pairs, got):
+        s = st
+        for a in acts[:-1]:
+            s, _ = env.disc.apply(s, a)
+        if isinstance(acts[-1], ShotAction):
+            env.disc.shot_inputs(s, acts[-1])  # raises IllegalActionError if illegal
+        else:
+            env.disc.apply(s, acts[-1])
