@@ -25,7 +25,9 @@ A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJ
      each group ball legally pocketed on a shot that keeps the table adds ``GROUP_BALL_VALUE``.
    The candidate with the best mean value over its noise samples is played (ties: first).
 
-Breaks, lags, push-outs, options and cue-ball placement are the geometric player's.
+Ball in hand: the `n_placements` best geometric spots are each followed by the shot search
+above and the spot with the best value is taken. Breaks, lags, push-outs and options are the
+geometric player's.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import numpy as np
 
 from agents.base import Observation
 from agents.geometric import GeometricAgent
-from agents.geometry import V0_MAX, V0_MIN, best_p_from
+from agents.geometry import V0_MAX, V0_MIN, best_p_from, straight_in_placements
 from agents.view import Decision, view_of
 
 BIH_QUALITY = 0.85
@@ -64,13 +66,14 @@ class SearchAgent(GeometricAgent):
         n_safeties: safety strokes added to the candidates.
         samples: noisy simulations per candidate (at most; see budget).
         budget: total simulations per decision: samples = max(3, min(samples, budget // C)).
+        n_placements: ball-in-hand spots searched (1 = the geometric spot).
     """
 
     name = "search"
 
     def __init__(self, seed: int | None = None, noise="icga", top_k: int = 3,
                  speed_factors=(1.0, 1.4, 2.0), spins=(-0.3, 0.0, 0.3), n_safeties: int = 4,
-                 samples: int = 8, budget: int = 240, **kw):
+                 samples: int = 8, budget: int = 240, n_placements: int = 3, **kw):
         super().__init__(seed=seed, noise=noise, **kw)
         self.noise_spec = noise
         self.top_k = int(top_k)
@@ -79,6 +82,7 @@ class SearchAgent(GeometricAgent):
         self.n_safeties = int(n_safeties)
         self.samples = int(samples)
         self.budget = int(budget)
+        self.n_placements = int(n_placements)
         self._noise = None
 
     def _noise_model(self):
@@ -92,7 +96,40 @@ class SearchAgent(GeometricAgent):
         v = view_of(obs)
         if v.decision is Decision.SHOOT and not v.is_break and not v.is_lag and not v.options:
             return self.search_shot(obs, v)
+        if v.decision is Decision.PLACE and not v.is_break and not v.options and self.n_placements > 1:
+            return self.search_placement(obs, v)
         return super().act(obs)
+
+    def search_placement(self, obs: Observation, v):
+        """Ball in hand: the `n_placements` best geometric spots, each followed by a full shot
+        search; the spot whose best shot has the highest value wins."""
+        from poolgym.rules.core import PlaceCueBall
+
+        pts = straight_in_placements(v.geom, v.balls, v.on, v.pot_balls or v.targets, kitchen=v.kitchen)
+        if not pts:
+            return super().act(obs)
+        on = v.on.copy()
+        on[0] = False
+        ps = best_p_from(v.geom, v.balls, on, np.array(pts), v.pot_balls or v.targets, self.sigma_phi,
+                         danger=v.danger)
+        order = np.argsort(-ps, kind="stable")[: self.n_placements]
+        disc = _discipline(obs.discipline)
+        best, best_val = None, -np.inf
+        for k in order:
+            place = PlaceCueBall(*pts[int(k)])
+            try:
+                st, _ = disc.apply(obs.state, place)
+            except ValueError:  # IllegalActionError: the rules' placement test is stricter here
+                continue
+            spec = disc.legal_actions(st)
+            obs2 = Observation(st, spec, obs.table, obs.seat, obs.discipline)
+            v2 = view_of(obs2)
+            if v2.decision is not Decision.SHOOT:
+                continue
+            _, val = self.search_shot(obs2, v2, return_value=True)
+            if val > best_val:
+                best, best_val = place, val
+        return best if best is not None else super().act(obs)
 
     # ------------------------------------------------------------------ candidates
     def candidate_actions(self, v) -> list:
@@ -143,7 +180,7 @@ class SearchAgent(GeometricAgent):
         out[over, 3:5] *= (0.5 / off[over] * (1.0 - 1e-12))[:, None]
         return out
 
-    def search_shot(self, obs: Observation, v):
+    def search_shot(self, obs: Observation, v, return_value: bool = False):
         import physics
         from poolgym.rules.game import physics_inputs
         from poolgym.rules.shot_record import ShotRecord
@@ -152,7 +189,7 @@ class SearchAgent(GeometricAgent):
         state = obs.state
         acts = self.candidate_actions(v)
         if len(acts) == 1:
-            return acts[0]
+            return (acts[0], 0.0) if return_value else acts[0]
         S = max(3, min(self.samples, self.budget // len(acts)))
         rvw, s = physics_inputs(state)
         B = len(acts) * S
@@ -162,7 +199,8 @@ class SearchAgent(GeometricAgent):
                                          np.zeros(B, dtype=np.int64),
                                          s=np.broadcast_to(s, (B,) + s.shape).copy())
         except ValueError:  # the physics rejects this layout: play the geometric shot unsearched
-            return GeometricAgent.shoot(self, v)
+            a = GeometricAgent.shoot(self, v)
+            return (a, 0.0) if return_value else a
         values = np.zeros(B)
         me = obs.seat
         for k in range(B):
@@ -175,7 +213,8 @@ class SearchAgent(GeometricAgent):
                 continue
             values[k] = self.value(disc, new, verdict, me, obs.table)
         mean = values.reshape(len(acts), S).mean(axis=1)
-        return acts[int(np.argmax(mean))]
+        k = int(np.argmax(mean))
+        return (acts[k], float(mean[k])) if return_value else acts[k]
 
     def value(self, disc, state, verdict, me: int, table) -> float:
         """Value in [0, 1] (plus 14.1 points) of `state` for seat `me` (module docstring, step 4)."""

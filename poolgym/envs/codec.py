@@ -276,6 +276,71 @@ class Codec:
         o[k] = min(float(shots) / max(self.max_shots, 1), 1.0)
         return o
 
+    def encode_batch(self, states, specs, seats, shots, out: np.ndarray) -> np.ndarray:
+        """`encode` of B tables into ``out`` (B, obs_size) (same values): positions, on-table
+        flags and the one-hot parts are written for all tables with array operations, the
+        per-table masks by index lists; returns ``out``."""
+        B = len(states)
+        N = self.N
+        out.fill(0.0)
+        P = np.array([st.pos for st in states], np.float64).reshape(B, 2 * N)
+        on = np.array([st.on_table for st in states], np.bool_).reshape(B, N)
+        xy = P * np.tile([2.0 / self.w, 2.0 / self.l], N) - 1.0
+        np.clip(xy, -1.0, 1.0, out=xy)
+        xy *= np.repeat(on, 2, axis=1)
+        out[:, : 2 * N] = xy
+        out[:, 2 * N : 3 * N] = on
+        rows, cols = [], []
+        k_tgt, k_call = 3 * N, 4 * N
+        k_ph = 5 * N
+        k_cb = k_ph + len(PHASES)
+        k_fl = k_cb + 3
+        k_op = k_fl + 6
+        k_gr = k_op + len(OPTIONS)
+        k_sc = k_gr + 6
+        k_fo = k_sc + self.P
+        k_sh = k_fo + self.P
+        flags_rows, flags = [], []
+        vals_rows, vals_cols, vals = [], [], []
+        for i, (st, spec, seat) in enumerate(zip(states, specs, seats)):
+            rows += (i, i)
+            cols += (k_ph + _PHASE_INDEX[st.phase], k_cb + _PLACEMENT_INDEX[st.cue_ball])
+            if spec is not None and st.seat_to_act == seat and st.phase is not Phase.GAME_OVER:
+                for b in spec.target_balls:
+                    rows.append(i)
+                    cols.append(k_tgt + b)
+                for b in spec.callable_balls:
+                    rows.append(i)
+                    cols.append(k_call + b)
+                for opt in spec.options:
+                    rows.append(i)
+                    cols.append(k_op + _OPTION_INDEX[opt])
+                flags_rows.append(i)
+                flags.append((spec.can_shoot, spec.must_place, spec.call_required, spec.safety_allowed,
+                              spec.push_out_allowed, True))
+            Pn = len(st.scores)
+            groups = st.groups
+            for j in range(min(2, Pn)):
+                s_ = (seat + j) % Pn
+                g = int(groups[s_]) if s_ < len(groups) else 0
+                rows.append(i)
+                cols.append(k_gr + 3 * j + min(max(g, 0), 2))
+            cf = st.consecutive_fouls
+            for j in range(min(self.P, Pn)):
+                s_ = (seat + j) % Pn
+                vals_rows += (i, i)
+                vals_cols += (k_sc + j, k_fo + j)
+                vals += (math.tanh(float(st.scores[s_]) / 50.0),
+                         min(float(cf[s_]) / 3.0, 1.0) if s_ < len(cf) else 0.0)
+            vals_rows.append(i)
+            vals_cols.append(k_sh)
+            vals.append(min(float(shots[i]) / max(self.max_shots, 1), 1.0))
+        out[rows, cols] = 1.0
+        if flags_rows:
+            out[flags_rows, k_fl : k_fl + 6] = flags
+        out[vals_rows, vals_cols] = vals
+        return out
+
     # ------------------------------------------------------------------ helpers
     def _base_phi(self, state: GameState, spec: ActionSpec, cue_xy) -> float:
         """Direction (deg) from ``cue_xy`` to the nearest legal target ball (0 if none or

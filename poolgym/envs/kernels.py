@@ -7,6 +7,10 @@ Each kernel mirrors a numpy reference and is tested against it (tests/envs/test_
   kitchen, cushion segments, jaws, pocket openings); used by `codec.nearest_legal_placement`.
 * `separate_overlaps` / `separate_overlaps_batch` — `physics_io.separate_tiny_overlaps`.
 * `best_pot` — the highest-scoring feasible pot of `poolgym.aim.pot_candidates`.
+* `nearest_placement_batch` — `nearest_placement` for every table of a vector env step
+  (`poolgym.envs.codec.Codec.decode_box_batch`).
+* `geometric_batch` — the geometric opponent's play-phase decision for many tables
+  (`poolgym.envs.opponents.GeometricOpponent.decide_batch`; tested equal to per-table calls).
 """
 
 from __future__ import annotations

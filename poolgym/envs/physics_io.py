@@ -52,8 +52,9 @@ class PhysicsModels:
     cue: object = None  # physics.CueParams; None = defaults
     max_events: int = 2000
     #: run batches on numba threads (`simulate_batch(parallel=True)`, same results). Off by
-    #: default: on a shared 2-core machine one thread was 1.5-3x faster per shot
-    #: (benchmarks/bench_envs.py --parallel compares).
+    #: default: on the shared 2-core machine (load average 3-8) two threads were never faster
+    #: (re-timed 16:15 UTC, N=256 self-play: physics 0.15 s parallel vs 0.10 s serial);
+    #: benchmarks/bench_envs.py --parallel compares.
     parallel: bool = False
 
     def kwargs(self) -> dict:
@@ -114,10 +115,13 @@ def separate_tiny_overlaps(rvw: np.ndarray, s: np.ndarray, R: float, tol: float 
 
 
 def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: PhysicsModels,
-                     timer: Timer | None = None) -> list[ShotRecord]:
+                     timer: Timer | None = None, legal=None, split_eps: float = 0.0) -> list[ShotRecord]:
     """Simulate B shots (one per table state) in ONE `physics.simulate_batch` call and return
     their `ShotRecord`s. ``rvw_list``/``s_list``: per-table (N, 3, 3) / (N,) arrays;
-    ``shots`` (B, 5) [V0, phi, theta, a, b] (noise already applied)."""
+    ``shots`` (B, 5) [V0, phi, theta, a, b] (noise already applied). The records carry the
+    rule facts of the whole batch (`poolgym.rules.fast.BatchFacts`, one compiled pass), split
+    hits resolved for ``legal`` (per table: balls legal to hit first, or None) within
+    ``split_eps`` s; the referee uses them whenever they answer its question exactly."""
     import physics
 
     B = len(rvw_list)
@@ -129,7 +133,7 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
     from poolgym.envs.kernels import separate_overlaps_batch
 
     # guard, one compiled call for the batch: the rules already separate the <= 0.1 mm
-    # overlaps the physics leaves (`poolgym.rules.general.after_shot`); measured at 15:xx UTC
+    # overlaps the physics leaves (`poolgym.rules.general.after_shot`); measured at 16:00 UTC
     # on 9,790 tables only a 1.7e-16 m residue reached this point (accepted by the physics)
     separate_overlaps_batch(rvw, s, R, 1e-5)
     t0 = time.perf_counter()
@@ -147,4 +151,12 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
         timer.physics += t1 - t0
         timer.calls += 1
         timer.shots += B
-    return ShotRecord.from_batch_all(res)
+    from poolgym.rules.fast import BatchFacts
+
+    # the rule facts of every table in one compiled pass (the referee's `queries.shot_facts`
+    # then reads them instead of scanning each record)
+    facts = BatchFacts(res, table, legal, split_eps)
+    recs = ShotRecord.from_batch_all(res, facts)
+    if timer is not None:
+        timer.rules += time.perf_counter() - t1
+    return recs

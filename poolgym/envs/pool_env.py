@@ -438,7 +438,8 @@ class PoolEnv(gym.Env):
         while s.pending is not None:
             seat, a, rvw, st, row = s.pending
             rec = physics_io.simulate_records(self.table, [rvw], [st], row.reshape(1, 5), self.models,
-                                              self.timer)[0]
+                                              self.timer, legal=[s.pending_legal],
+                                              split_eps=self.config.split_hit_eps)[0]
             s.resolve(rec)
 
     def _obs(self):

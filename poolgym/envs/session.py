@@ -86,6 +86,7 @@ class Session:
         self.spec: ActionSpec | None = None
         self.rng = np.random.default_rng(0)
         self.pending = None  # (seat, ShotAction, rvw, s, shot row)
+        self.pending_legal = None  # target balls when the pending shot was decided (see _apply_actions)
         self.shots = 0
         self.log = StepLog()
         self.done = True
@@ -139,9 +140,12 @@ class Session:
         if isinstance(actions, (ShotAction, PlaceCueBall)) or not isinstance(actions, (list, tuple)):
             actions = [actions]
         seat = self.state.seat_to_act
-        self._apply_actions(seat, list(actions))
+        self._apply_actions(seat, list(actions), self.spec)
 
-    def _apply_actions(self, seat: int, actions: list) -> None:
+    def _apply_actions(self, seat: int, actions: list, spec: ActionSpec | None = None) -> None:
+        """Apply ``actions`` of ``seat`` (``spec`` = its legal actions, if known: a shot's
+        ``pending_legal`` is then ``spec.target_balls``, the balls legal to hit first, with
+        which the batched shot facts are precomputed)."""
         st = self.state
         pending = None
         t0 = time.perf_counter()
@@ -166,6 +170,7 @@ class Session:
             if self.noise is not None:
                 row = np.asarray(self.noise.apply(row.reshape(1, 5), self.rng), float).reshape(5)
             self.pending = (seat, a, rvw, s, row)
+            self.pending_legal = None if spec is None or not spec.target_balls else tuple(spec.target_balls)
         if self.timer is not None:
             self.timer.actions += time.perf_counter() - t0
         if self.pending is None:
@@ -189,11 +194,11 @@ class Session:
         return (not self.terminated and self.shots < self.max_shots and self.opponent is not None
                 and self.state.seat_to_act != self.learner_seat)
 
-    def opponent_act(self, acts) -> None:
+    def opponent_act(self, acts, spec: ActionSpec | None = None) -> None:
         """Apply the opponent's decision (``defer_opponent`` mode: the owner asked the opponent
         for all waiting tables at once), then continue play as `_advance` does."""
         self.awaiting_opponent = False
-        self._apply_actions(self.state.seat_to_act, list(acts) if isinstance(acts, (list, tuple)) else [acts])
+        self._apply_actions(self.state.seat_to_act, list(acts) if isinstance(acts, (list, tuple)) else [acts], spec)
 
     def _advance(self) -> None:
         """Let the opponent act until the learner must decide, the game ends, the shot limit
@@ -210,7 +215,8 @@ class Session:
             acts = self.opponent(self.state, spec, self.rng)
             if self.timer is not None:
                 self.timer.other += time.perf_counter() - t0
-            self._apply_actions(self.state.seat_to_act, list(acts) if isinstance(acts, (list, tuple)) else [acts])
+            self._apply_actions(self.state.seat_to_act, list(acts) if isinstance(acts, (list, tuple)) else [acts],
+                                spec)
         if self.pending is None:
             self.spec = None if self.terminated else self.disc.legal_actions(self.state)
 

@@ -7,6 +7,15 @@ table waits for its learner again. Each table runs the same `Session` state mach
 `PoolEnv`, with the same seeding (table i of ``reset(seed=s)`` is seeded with ``s + i``, as
 `gymnasium.vector.SyncVectorEnv` does), so trajectories equal those of N single envs.
 
+Per-table Python is kept out of the hot path by batching every stage over the tables:
+Box actions are decoded together (`Codec.decode_box_batch`: one numba call places every cue
+ball in hand), the opponent decides for all waiting tables at once
+(`GeometricOpponent.decide_batch`, one numba kernel), the rule facts of all shot records come
+from one compiled pass over the batch's event arrays (`poolgym.rules.fast.BatchFacts`, read by
+the referee through `queries.shot_facts`), cue-ball placements are checked by the compiled
+`poolgym.rules.fast.placement_code`, and observations are built together
+(`Codec.encode_batch`). What remains per table is the referee's own adjudication.
+
 Autoreset: ``autoreset_mode="next_step"`` (default, `gymnasium.vector.AutoresetMode.NEXT_STEP`:
 the step after an episode ends resets that table, ignores its action and returns reward 0) or
 ``"same_step"`` (the table is reset in the step that ended it; the last observation and info
@@ -98,7 +107,9 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             rvw = [envs[i].session.pending[2] for i in pend]
             s = [envs[i].session.pending[3] for i in pend]
             shots = np.stack([envs[i].session.pending[4] for i in pend])
-            recs = physics_io.simulate_records(self.table, rvw, s, shots, self.models, self.timer)
+            legal = [envs[i].session.pending_legal for i in pend]
+            recs = physics_io.simulate_records(self.table, rvw, s, shots, self.models, self.timer, legal=legal,
+                                               split_eps=envs[0].config.split_hit_eps)
             for i, rec in zip(pend, recs):
                 envs[i].session.resolve(rec)
 
@@ -118,8 +129,8 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         else:
             decisions = [s.opponent(st, sp, r) for s, st, sp, r in zip(sessions, states, specs, rngs)]
         self.timer.other += time.perf_counter() - t0
-        for s, acts in zip(sessions, decisions):
-            s.opponent_act(acts)
+        for s, acts, spec in zip(sessions, decisions, specs):
+            s.opponent_act(acts, spec)
 
     def _restarts(self, idx) -> None:
         """`PoolEnv._needs_restart` for the tables just reset, batched like `_run_rounds`."""
@@ -154,11 +165,18 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             out[i] = d
         return out
 
-    def _encode(self, i) -> None:
+    def _encode(self, idx) -> None:
+        """Observations of tables ``idx`` into ``self._obs`` (one `Codec.encode_batch` call)."""
         t0 = time.perf_counter()
-        e = self.envs[i]
-        s = e.session
-        e.codec.encode(s.state, s.spec, s.observer(), s.shots, out=self._obs[i])
+        idx = list(idx)
+        if idx:
+            ss = [self.envs[i].session for i in idx]
+            buf = self._obs if len(idx) == self.num_envs else np.empty((len(idx),) + self._obs.shape[1:],
+                                                                         np.float32)
+            self.envs[0].codec.encode_batch([s.state for s in ss], [s.spec for s in ss],
+                                            [s.observer() for s in ss], [s.shots for s in ss], buf)
+            if buf is not self._obs:
+                self._obs[idx] = buf
         self.timer.obs += time.perf_counter() - t0
 
     # ------------------------------------------------------------------ API
@@ -179,7 +197,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         for i, e in enumerate(self.envs):
             e.session.finish_step()
             e.session.done = not e.session.learner_to_act()
-            self._encode(i)
+        self._encode(range(self.num_envs))
         self._needs_reset[:] = False
         self._started = True
         return self._obs.copy(), self._infos(np.zeros(self.num_envs))
@@ -210,7 +228,6 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             if resetting[i]:
                 s.finish_step()
                 s.done = not s.learner_to_act()
-                self._encode(i)
                 continue
             term, trunc, c = s.finish_step()
             if not term and not trunc and not s.learner_to_act():
@@ -220,7 +237,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             rewards[i] = sum(e.weights.get(k, 0.0) * v for k, v in c.items())
             for k, v in c.items():
                 comps[k][i] = v
-            self._encode(i)
+        self._encode(range(n))
         done = terms | truncs
         infos = self._infos(comps)
         if self.autoreset_mode is AutoresetMode.NEXT_STEP:
@@ -239,7 +256,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             for i in ids:
                 envs[i].session.finish_step()
                 envs[i].session.done = not envs[i].session.learner_to_act()
-                self._encode(i)
+            self._encode(ids)
             infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
             infos["final_info"], infos["_final_info"] = final_info, done.copy()
         else:  # DISABLED

@@ -29,8 +29,8 @@ from numba import njit
 
 from .shot_record import EventKind, Motion
 
-__all__ = ["shot_facts_batch", "BatchFacts", "placement_codes", "placement_errors", "placement_error_fast",
-           "PlacementCode"]
+__all__ = ["shot_facts_batch", "BatchFacts", "placement_code", "placement_codes", "placement_errors",
+           "placement_error_fast", "PlacementCode"]
 
 _BB = int(EventKind.BALL_BALL)
 _BC = int(EventKind.BALL_CUSHION)
@@ -50,7 +50,8 @@ def shot_facts_batch(n_events, ev_t, ev_kind, ev_i, ev_j, pocket, s1, cue_ball, 
     for the shooter when set), split_eps (s), lut (rail of every segment then jaw), n_seg,
     the event codes bb / bc / bj and the OFF_TABLE motion code.
 
-    Returns (first (B,) int64, -1 = none; t0 (B,) inf when none; cue_pocketed (B,) bool;
+    Returns (first (B,) int64, -1 = none; t0 (B,) inf when none (both after the split-hit
+    rule); first_raw, t0_raw (B,) the plain first contact; cue_pocketed (B,) bool;
     cue_off (B,) bool; pocketed (B, N) bool object balls; jumped (B, N) bool (cue included);
     start (B + 1,) offsets into the flat cushion arrays ct (t), cb (ball), cr (rail);
     rails_after (B,) cushion contacts strictly after t0; to_rail (B, N) bool object balls
@@ -60,6 +61,8 @@ def shot_facts_batch(n_events, ev_t, ev_kind, ev_i, ev_j, pocket, s1, cue_ball, 
     n_lut = lut.shape[0]
     first = np.full(B, -1, np.int64)
     t0 = np.full(B, np.inf)
+    first_raw = np.full(B, -1, np.int64)
+    t0_raw = np.full(B, np.inf)
     cue_pocketed = np.zeros(B, np.bool_)
     cue_off = np.zeros(B, np.bool_)
     pocketed = np.zeros((B, N), np.bool_)
@@ -112,6 +115,8 @@ def shot_facts_batch(n_events, ev_t, ev_kind, ev_i, ev_j, pocket, s1, cue_ball, 
                 if b != cue and 0 <= b < N:
                     to_rail[k, b] = True
                 m += 1
+        first_raw[k] = f
+        t0_raw[k] = tf
         if alt >= 0:
             f = alt
             tf = alt_t
@@ -133,7 +138,8 @@ def shot_facts_batch(n_events, ev_t, ev_kind, ev_i, ev_j, pocket, s1, cue_ball, 
                 if b == cue:
                     cue_off[k] = True
     start[B] = m
-    return first, t0, cue_pocketed, cue_off, pocketed, jumped, start, ct, cb, cr, rails_after, to_rail
+    return first, t0, first_raw, t0_raw, cue_pocketed, cue_off, pocketed, jumped, start, ct, cb, cr, rails_after, \
+        to_rail
 
 
 class BatchFacts:
@@ -142,12 +148,13 @@ class BatchFacts:
     Args:
         batch: the `physics.BatchResult` (fields per physics/CONTRACT.md).
         table: the table (rail lookup of cushion segments and jaws).
-        legal: per table, the balls legal to hit first (a sequence of ints) or None.
+        legal: per table, the balls legal to hit first (a sequence of ints) or None (the
+            split hit is then resolved for that set; ``first_raw`` ignores it).
         split_eps: split-hit window (s), as ``RulesConfig.split_hit_eps``.
     """
 
-    __slots__ = ("first", "t0", "cue_pocketed", "cue_off", "pocketed", "jumped", "start", "ct", "cb", "cr",
-                 "rails_after", "to_rail", "cue_ball")
+    __slots__ = ("first", "t0", "first_raw", "t0_raw", "cue_pocketed", "cue_off", "pocketed", "jumped", "start",
+                 "ct", "cb", "cr", "rails_after", "to_rail", "cue_ball", "table", "legal", "split_eps")
 
     def __init__(self, batch, table, legal: Optional[Sequence] = None, split_eps: float = 0.0):
         from .queries import _rail_lut
@@ -155,35 +162,56 @@ class BatchFacts:
         B, N = batch.pocket.shape
         lm = np.zeros((B, N), np.bool_)
         use = np.zeros(B, np.bool_)
+        self.legal = None
         if legal is not None:
             if len(legal) != B:
                 raise ValueError(f"legal: need {B} entries (one per table), got {len(legal)}")
-            for k, lg in enumerate(legal):
+            self.legal = tuple(None if lg is None else tuple(int(b) for b in lg) for lg in legal)
+            for k, lg in enumerate(self.legal):
                 if lg is not None:
                     use[k] = True
                     for b in lg:
-                        if 0 <= int(b) < N:
-                            lm[k, int(b)] = True
+                        if 0 <= b < N:
+                            lm[k, b] = True
+        self.split_eps = float(split_eps)
         lut, n_seg = _rail_lut(table)
+        self.table = table
         self.cue_ball = np.asarray(batch.cue_ball, np.int64)
         out = shot_facts_batch(np.asarray(batch.n_events, np.int64), batch.ev_t, batch.ev_kind, batch.ev_i,
-                               batch.ev_j, batch.pocket, batch.s, self.cue_ball, lm, use, float(split_eps),
+                               batch.ev_j, batch.pocket, batch.s, self.cue_ball, lm, use, self.split_eps,
                                lut, int(n_seg), _BB, _BC, _BJ, _OFF)
-        (self.first, self.t0, self.cue_pocketed, self.cue_off, self.pocketed, self.jumped, self.start, self.ct,
-         self.cb, self.cr, self.rails_after, self.to_rail) = out
+        (self.first, self.t0, self.first_raw, self.t0_raw, self.cue_pocketed, self.cue_off, self.pocketed,
+         self.jumped, self.start, self.ct, self.cb, self.cr, self.rails_after, self.to_rail) = out
 
     def __len__(self) -> int:
         return self.first.shape[0]
 
-    def facts(self, k: int):
+    def lookup(self, k: int, table, legal, split_eps: float):
+        """Table k's `queries.ShotFacts` for the question ``queries.shot_facts(rec_k, table,
+        legal, split_eps)`` when the precomputed arrays answer it exactly, else None: another
+        table object, or a legal set other than the one precomputed whose plain first contact
+        is illegal (a split hit to resolve, T-1.16.4)."""
+        if table is not self.table:
+            return None
+        if legal is None:
+            return self.facts(k, resolved=False)
+        lg = tuple(legal)
+        if self.legal is not None and self.legal[k] == lg and self.split_eps == split_eps:
+            return self.facts(k, resolved=True)
+        first = int(self.first_raw[k])
+        if first < 0 or first in lg:
+            return self.facts(k, resolved=False)
+        return None
+
+    def facts(self, k: int, resolved: bool = True):
         """Table k's `queries.ShotFacts` (equal to ``queries.shot_facts(rec_k, table, legal_k,
-        split_eps)``)."""
+        split_eps)``; ``resolved=False``: as with ``legal=None``)."""
         from .queries import ShotFacts
 
         f = ShotFacts()
-        first = int(self.first[k])
+        first = int(self.first[k] if resolved else self.first_raw[k])
         f.first = None if first < 0 else first
-        f.t0 = float(self.t0[k])
+        f.t0 = float(self.t0[k] if resolved else self.t0_raw[k])
         f.cue_pocketed = bool(self.cue_pocketed[k])
         f.cue_off = bool(self.cue_off[k])
         f.pocketed = tuple(np.flatnonzero(self.pocketed[k]).tolist())
@@ -212,65 +240,62 @@ class PlacementCode:
 
 
 @njit(cache=True)
+def placement_code(x, y, pos, on, kitchen, may_touch, cue_ball, w, l, head_y, pockets, segs, jaws, R, touch_eps,
+                   tol):
+    """(code `PlacementCode`, nearest object ball or -1) for a cue ball placed at (x, y) on a
+    table pos (N, 2) / on (N,). Same tests, order and tolerances as
+    `geometry.placement_error_reference` and `geometry.on_bed` (``tol`` = on_bed's)."""
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return 1, -1
+    if not (R <= x <= w - R and R <= y <= l - R):
+        return 2, -1
+    if kitchen and not (y < head_y):
+        return 3, -1
+    dmin = math.inf
+    near = -1
+    for b in range(pos.shape[0]):
+        if b == cue_ball or not on[b]:
+            continue
+        d = math.hypot(pos[b, 0] - x, pos[b, 1] - y)
+        if d < dmin:
+            dmin = d
+            near = b
+    if near >= 0:
+        if dmin < 2 * R - touch_eps:
+            return 4, near
+        if not may_touch and dmin <= 2 * R + touch_eps:
+            return 5, near
+    for p in range(pockets.shape[0]):
+        if math.hypot(pockets[p, 0] - x, pockets[p, 1] - y) <= pockets[p, 2]:
+            return 6, near
+    for q in range(segs.shape[0]):
+        ax = segs[q, 0, 0]
+        ay = segs[q, 0, 1]
+        dx = segs[q, 1, 0] - ax
+        dy = segs[q, 1, 1] - ay
+        u = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)
+        u = min(max(u, 0.0), 1.0)
+        if math.hypot(ax + u * dx - x, ay + u * dy - y) < R - tol:
+            return 6, near
+    for j in range(jaws.shape[0]):
+        if math.hypot(jaws[j, 0] - x, jaws[j, 1] - y) < R + jaws[j, 2] - tol:
+            return 6, near
+    return 0, near
+
+
+@njit(cache=True)
 def placement_codes(xs, ys, pos, on, kitchen, may_touch, cue_ball, w, l, head_y, pockets, segs, jaws, R,
                     touch_eps, tol):
-    """(codes (B,) int8 `PlacementCode`, ball (B,) int64 nearest object ball or -1) for cue
-    balls placed at (xs[k], ys[k]) on tables pos (B, N, 2) / on (B, N); kitchen / may_touch
-    (B,) bool. Same tests, order and tolerances as `geometry.placement_error` and
-    `geometry.on_bed` (``tol`` = on_bed's)."""
+    """`placement_code` for B placements: xs, ys (B,), pos (B, N, 2), on (B, N), kitchen /
+    may_touch (B,) bool. Returns (codes (B,) int8, nearest ball (B,) int64)."""
     B = xs.shape[0]
     codes = np.zeros(B, np.int8)
     near = np.full(B, -1, np.int64)
     for k in range(B):
-        x = xs[k]
-        y = ys[k]
-        if not (math.isfinite(x) and math.isfinite(y)):
-            codes[k] = 1
-            continue
-        if not (R <= x <= w - R and R <= y <= l - R):
-            codes[k] = 2
-            continue
-        if kitchen[k] and not (y < head_y):
-            codes[k] = 3
-            continue
-        dmin = math.inf
-        for b in range(pos.shape[1]):
-            if b == cue_ball or not on[k, b]:
-                continue
-            d = math.hypot(pos[k, b, 0] - x, pos[k, b, 1] - y)
-            if d < dmin:
-                dmin = d
-                near[k] = b
-        if near[k] >= 0:
-            if dmin < 2 * R - touch_eps:
-                codes[k] = 4
-                continue
-            if not may_touch[k] and dmin <= 2 * R + touch_eps:
-                codes[k] = 5
-                continue
-        bad = False
-        for p in range(pockets.shape[0]):
-            if math.hypot(pockets[p, 0] - x, pockets[p, 1] - y) <= pockets[p, 2]:
-                bad = True
-                break
-        if not bad:
-            for q in range(segs.shape[0]):
-                ax = segs[q, 0, 0]
-                ay = segs[q, 0, 1]
-                dx = segs[q, 1, 0] - ax
-                dy = segs[q, 1, 1] - ay
-                u = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)
-                u = min(max(u, 0.0), 1.0)
-                if math.hypot(ax + u * dx - x, ay + u * dy - y) < R - tol:
-                    bad = True
-                    break
-        if not bad:
-            for j in range(jaws.shape[0]):
-                if math.hypot(jaws[j, 0] - x, jaws[j, 1] - y) < R + jaws[j, 2] - tol:
-                    bad = True
-                    break
-        if bad:
-            codes[k] = 6
+        c, b = placement_code(xs[k], ys[k], pos[k], on[k], kitchen[k], may_touch[k], cue_ball, w, l, head_y,
+                              pockets, segs, jaws, R, touch_eps, tol)
+        codes[k] = c
+        near[k] = b
     return codes, near
 
 
@@ -329,7 +354,13 @@ def placement_errors(xs, ys, pos, on, table, R: float, *, kitchen, may_touch, cu
 
 def placement_error_fast(x: float, y: float, pos, on, table, R: float, *, kitchen: bool, may_touch: bool,
                          cue_ball: int = 0, touch_eps: float = 1e-9) -> Optional[str]:
-    """`geometry.placement_error` (same arguments, same result) through `placement_codes`."""
-    return placement_errors([x], [y], np.asarray(pos, np.float64).reshape(1, -1, 2),
-                            np.asarray(on, np.bool_).reshape(1, -1), table, R, kitchen=kitchen,
-                            may_touch=may_touch, cue_ball=cue_ball, touch_eps=touch_eps)[0]
+    """`geometry.placement_error_reference` (same arguments, same result) through the
+    compiled `placement_code`."""
+    w, l, hy, pk, sg, jw = _table_arrays(table)
+    P = np.asarray(pos, np.float64).reshape(-1, 2)
+    onm = np.asarray(on, np.bool_).reshape(-1)
+    x = float(x)
+    y = float(y)
+    code, near = placement_code(x, y, P, onm, bool(kitchen), bool(may_touch), int(cue_ball), w, l, hy, pk, sg,
+                                jw, float(R), float(touch_eps), 1e-9)
+    return None if code == 0 else _message(int(code), int(near), x, y, table, R)

@@ -31,7 +31,7 @@ from .core import SpotFrontOrder
 __all__ = [
     "RulesTable", "get_table", "ball_radius", "Rail", "segment_rails", "jaw_rails",
     "segment_for_rail", "triangle_slots", "diamond_slots", "spot_balls", "in_kitchen",
-    "placement_error", "on_bed", "frozen_to_rails", "DEFAULT_R",
+    "placement_error", "placement_error_reference", "on_bed", "frozen_to_rails", "DEFAULT_R",
 ]
 
 DEFAULT_R = 0.028575  # WPA ball radius (DESIGN 3), physics.BallParams().R
@@ -302,6 +302,29 @@ def in_kitchen(y: float | np.ndarray, table) -> bool | np.ndarray:
 
 
 def placement_error(
+    x: float,
+    y: float,
+    pos: np.ndarray,
+    on: np.ndarray,
+    table,
+    R: float,
+    *,
+    kitchen: bool,
+    may_touch: bool,
+    cue_ball: int = 0,
+    touch_eps: float = 1e-9,
+) -> Optional[str]:
+    """Why placing the cue ball at (x, y) is illegal, or None if it is legal (rules and
+    messages: :func:`placement_error_reference`). Runs the compiled
+    :func:`poolgym.rules.fast.placement_code` (the referee's hot path; tested equal to the
+    reference on random placements in tests/envs/test_rules_fast.py)."""
+    from .fast import placement_error_fast
+
+    return placement_error_fast(x, y, pos, on, table, R, kitchen=kitchen, may_touch=may_touch, cue_ball=cue_ball,
+                                touch_eps=touch_eps)
+
+
+def placement_error_reference(
     x: float,
     y: float,
     pos: np.ndarray,

@@ -83,7 +83,14 @@ def _legal_mask(n: int, legal) -> np.ndarray:
 
 def shot_facts(rec: ShotRecord, table, legal: Optional[Sequence[int]] = None, split_eps: float = 0.0) -> ShotFacts:
     """:class:`ShotFacts` of ``rec`` (one compiled pass over the events,
-    :func:`poolgym.rules._kernels.scan_events`)."""
+    :func:`poolgym.rules._kernels.scan_events`). A record from a batch carrying
+    precomputed facts (``rec.facts``, :class:`poolgym.rules.fast.BatchFacts`) returns those
+    when they answer exactly (:meth:`~poolgym.rules.fast.BatchFacts.lookup`)."""
+    pre = rec.facts
+    if pre is not None and int(pre[0].cue_ball[pre[1]]) == rec.cue_ball:
+        got = pre[0].lookup(pre[1], table, legal, split_eps)
+        if got is not None:
+            return got
     c = rec.cue_ball
     n = rec.pocket.shape[0]
     lut, n_seg = _rail_lut(table)

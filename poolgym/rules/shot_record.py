@@ -9,7 +9,7 @@ functions over it in :mod:`poolgym.rules.queries`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Iterable, Mapping, Optional, Sequence
 
@@ -61,6 +61,9 @@ class ShotRecord:
     status: physics status (0 OK, 1 event log overflow, 2 max iterations).
     shot: optional (5,) shot actually played (after noise) -- lets queries re-run the
         cue ball's path (G-3.39 kitchen crossing) with ``physics.simulate(t_final=...)``.
+    facts: optional ``(poolgym.rules.fast.BatchFacts, k)``: the facts of this record
+        precomputed for its whole batch in one compiled pass (vector envs); lets
+        :func:`queries.shot_facts` skip its own scan. Never set it by hand.
     """
 
     pos0: np.ndarray
@@ -76,6 +79,7 @@ class ShotRecord:
     cue_ball: int = 0
     status: int = 0
     shot: Optional[np.ndarray] = None
+    facts: Optional[tuple] = field(default=None, repr=False)
 
     @property
     def n_balls(self) -> int:
@@ -109,11 +113,13 @@ class ShotRecord:
         )
 
     @classmethod
-    def _fast(cls, pos0, on0, pos1, s1, pocket, ev_t, ev_kind, ev_i, ev_j, ev_xy, cue_ball, status, shot):
+    def _fast(cls, pos0, on0, pos1, s1, pocket, ev_t, ev_kind, ev_i, ev_j, ev_xy, cue_ball, status, shot,
+              facts=None):
         """Construct without the frozen-dataclass ``__init__`` (hot path; same fields)."""
         obj = object.__new__(cls)
         obj.__dict__.update(pos0=pos0, on0=on0, pos1=pos1, s1=s1, pocket=pocket, ev_t=ev_t, ev_kind=ev_kind,
-                            ev_i=ev_i, ev_j=ev_j, ev_xy=ev_xy, cue_ball=cue_ball, status=status, shot=shot)
+                            ev_i=ev_i, ev_j=ev_j, ev_xy=ev_xy, cue_ball=cue_ball, status=status, shot=shot,
+                            facts=facts)
         return obj
 
     @classmethod
@@ -125,10 +131,11 @@ class ShotRecord:
                          batch.ev_j[k, :n], None, int(batch.cue_ball[k]), int(batch.status[k]), batch.shot[k])
 
     @classmethod
-    def from_batch_all(cls, batch) -> list:
+    def from_batch_all(cls, batch, facts=None) -> list:
         """Records of every table of a ``physics.BatchResult``, in table order (the same
         records as ``[from_batch(batch, k) for k in range(B)]``, with the per-batch slicing
-        done once)."""
+        done once). ``facts``: the batch's ``poolgym.rules.fast.BatchFacts`` (attached to
+        each record as ``(facts, k)``)."""
         P0 = batch.rvw0[:, :, 0, :2]
         P1 = batch.rvw[:, :, 0, :2]
         ON0 = batch.s0 != _POCKETED
@@ -136,7 +143,8 @@ class ShotRecord:
         ne, cue, st = batch.n_events.tolist(), batch.cue_ball.tolist(), batch.status.tolist()
         fast = cls._fast
         return [fast(P0[k], ON0[k], P1[k], S1[k], PK[k], T[k, :n], K[k, :n], I[k, :n], J[k, :n], None, int(c),
-                     int(s), SH[k]) for k, (n, c, s) in enumerate(zip(ne, cue, st))]
+                     int(s), SH[k], None if facts is None else (facts, k)) for k, (n, c, s) in
+                enumerate(zip(ne, cue, st))]
 
     @classmethod
     def build(

@@ -63,3 +63,17 @@ def test_geometric_decide_batch_equals_per_table_calls(discipline):
             env.disc.shot_inputs(s, acts[-1])  # raises IllegalActionError if illegal
         else:
             env.disc.apply(s, acts[-1])
+
+
+@pytest.mark.parametrize("discipline", ["nine_ball", "eight_ball", "straight_pool"])
+def test_encode_batch_equals_encode(discipline):
+    env, pairs = _positions(discipline, n=30, seed=4)
+    states = [p[0] for p in pairs]
+    specs = [p[1] for p in pairs]
+    seats = [k % 2 for k in range(len(pairs))]  # the seat to act and the other seat
+    shots = list(range(len(pairs)))
+    out = np.full((len(pairs), env.codec.obs_size), 7.0, np.float32)
+    got = env.codec.encode_batch(states, specs, seats, shots, out)
+    ref = np.stack([env.codec.encode(st, sp, se, sh) for st, sp, se, sh in zip(states, specs, seats, shots)])
+    assert np.array_equal(got, ref)
+    assert got[:, 3 * env.codec.N : 4 * env.codec.N].any()  # masks exercised

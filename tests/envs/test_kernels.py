@@ -8,6 +8,7 @@ from poolgym.envs import kernels
 from poolgym.envs.codec import _table_arrays, nearest_legal_placement
 from poolgym.envs.physics_io import separate_tiny_overlaps
 from poolgym.rules.geometry import placement_error
+from poolgym.rules.geometry import placement_error_reference
 
 R = aim.BALL_RADIUS
 
@@ -33,7 +34,8 @@ def test_placement_ok_matches_rules_placement_error_G_3_22(table9):
     agree = 0
     for _ in range(3000):
         x, y = rng.uniform(-0.02, table9.w + 0.02), rng.uniform(-0.02, table9.l + 0.02)
-        ref = placement_error(x, y, pos, on, table9, R, kitchen=False, may_touch=False, touch_eps=2e-4) is None
+        ref = placement_error_reference(x, y, pos, on, table9, R, kitchen=False, may_touch=False,
+                                        touch_eps=2e-4) is None
         got = kernels.placement_ok(x, y, pos, on, pockets, segs, jaws, R, 2 * R + 2e-4, R, table9.w - R, R,
                                    table9.l - R)
         agree += ref == got

@@ -1,5 +1,6 @@
 """`poolgym.rules.fast` batched kernels agree exactly with the per-record queries
-(`poolgym.rules.queries`) and with `geometry.placement_error` on many random inputs."""
+(`poolgym.rules.queries`) and with `geometry.placement_error_reference` (numpy) on many random
+inputs (G-3.22, 9B-5.10, G-3.16, T-1.16.4, G-3.19, G-3.20, G-3.28, 9B-5.4)."""
 
 from types import SimpleNamespace
 
@@ -8,6 +9,7 @@ import pytest
 
 from poolgym.rules import fast, queries
 from poolgym.rules.geometry import ball_radius, get_table, placement_error
+from poolgym.rules.geometry import placement_error_reference as placement_ref
 from poolgym.rules.shot_record import EventKind, Motion, ShotRecord
 
 TABLE = get_table("9ft")
@@ -141,9 +143,12 @@ def test_placement_errors_match_geometry_on_random_spots():
     got = fast.placement_errors(xs, ys, pos, on, TABLE, R, kitchen=kitchen, may_touch=may_touch)
     kinds = set()
     for k in range(B):
-        ref = placement_error(float(xs[k]), float(ys[k]), pos[k], on[k], TABLE, R, kitchen=bool(kitchen[k]),
-                              may_touch=bool(may_touch[k]))
+        ref = placement_ref(float(xs[k]), float(ys[k]), pos[k], on[k], TABLE, R, kitchen=bool(kitchen[k]),
+                            may_touch=bool(may_touch[k]))
         assert got[k] == ref, (k, got[k], ref)
+        if k < 300:  # the rules' public name runs the compiled path
+            assert placement_error(float(xs[k]), float(ys[k]), pos[k], on[k], TABLE, R, kitchen=bool(kitchen[k]),
+                                   may_touch=bool(may_touch[k])) == ref
         kinds.add(None if ref is None else ref.split(" ")[0])
         if k < 200:
             assert fast.placement_error_fast(float(xs[k]), float(ys[k]), pos[k], on[k], TABLE, R,
@@ -160,7 +165,37 @@ def test_placement_errors_match_geometry_on_random_spots():
     ys2 = rng.uniform(R, TABLE.l - R, 2000)
     empty = np.zeros((2000, N), bool)
     got = fast.placement_errors(xs2, ys2, np.zeros((2000, N, 2)), empty, fake, R, kitchen=False, may_touch=False)
-    ref = [placement_error(float(x), float(y), np.zeros((N, 2)), empty[0], fake, R, kitchen=False,
-                           may_touch=False) for x, y in zip(xs2, ys2)]
+    ref = [placement_ref(float(x), float(y), np.zeros((N, 2)), empty[0], fake, R, kitchen=False,
+                         may_touch=False) for x, y in zip(xs2, ys2)]
     assert got == ref
     assert sum(r is not None and r.startswith("not on the bed (touches") for r in ref) > 10
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_records_carrying_batch_facts_answer_shot_facts_like_plain_records(seed):
+    """`queries.shot_facts` on records built with ``from_batch_all(batch, BatchFacts(...))``
+    equals the scan of the same records without facts, for every legal set (the split hit,
+    T-1.16.4, falls back to the scan)."""
+    rng = np.random.default_rng(seed)
+    batch = _random_batch(rng, B=300)
+    B, N = batch.pocket.shape
+    pre_legal = [None if k % 3 == 0 else (1 + k % (N - 1),) for k in range(B)]
+    with_facts = ShotRecord.from_batch_all(batch, fast.BatchFacts(batch, TABLE, pre_legal, 1e-4))
+    plain = ShotRecord.from_batch_all(batch)
+    assert all(r.facts is not None for r in with_facts) and all(r.facts is None for r in plain)
+    used = 0
+    for k in range(B):
+        for legal in (None, (1,), (2, 3), tuple(range(1, N)), pre_legal[k]):
+            a = queries.shot_facts(with_facts[k], TABLE, legal, 1e-4)
+            b = queries.shot_facts(plain[k], TABLE, legal, 1e-4)
+            assert (a.first, a.t0, a.cue_pocketed, a.cue_off, a.pocketed, a.jumped, a.cushions) == \
+                (b.first, b.t0, b.cue_pocketed, b.cue_off, b.pocketed, b.jumped, b.cushions)
+            if legal is not None and tuple(legal) == pre_legal[k]:
+                used += with_facts[k].facts[0].lookup(k, TABLE, legal, 1e-4) is not None
+    other = SimpleNamespace(**{k: getattr(TABLE, k) for k in ("w", "l", "segments", "jaws", "pockets")})
+    for k in range(20):  # another table object: the precomputed facts are not used
+        a = queries.shot_facts(with_facts[k], other, None, 0.0)
+        b = queries.shot_facts(plain[k], other, None, 0.0)
+        assert (a.first, a.cushions) == (b.first, b.cushions)
+        used += 1
+    assert used >= 20 + B // 2  # the precomputed legal set always answers

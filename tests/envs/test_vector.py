@@ -13,6 +13,10 @@ from .conftest import ALL_IDS
     ("poolgym/NineBall-v0", {"max_shots": 12, "noise": "icga", "learner_seat": "random"}),
     ("poolgym/PotDrill-v0", {}),
     ("poolgym/EightBall-v0", {"max_shots": 8, "action_mode": "macro"}),
+    # batched geometric opponent with calls (8B-4.2 called shots) and self-play
+    ("poolgym/EightBall-v0", {"max_shots": 10}),
+    ("poolgym/StraightPool-v0", {"max_shots": 10, "noise": "icga"}),
+    ("poolgym/NineBall-v0", {"max_shots": 12, "opponent": None}),
 ])
 def test_native_vector_matches_single_envs_step_by_step(env_id, kwargs):
     n = 4
