@@ -364,7 +364,8 @@ class TournamentResult:
         lo = np.array([s[l]["wilson95"][0] for l in labels])
         hi = np.array([s[l]["wilson95"][1] for l in labels])
         fig, ax = plt.subplots(1, 2, figsize=(9, 3.6))
-        ax[0].bar(labels, wr, yerr=[wr - lo, hi - wr], capsize=4, color="#3a7")
+        yerr = np.clip([wr - lo, hi - wr], 0.0, None)  # rounding can make a bound cross the rate
+        ax[0].bar(labels, wr, yerr=yerr, capsize=4, color="#3a7")
         ax[0].set_ylim(0, 1)
         ax[0].set_ylabel("win rate (Wilson 95%)")
         ax[0].set_title(f"{canonical_discipline(self.config.discipline)}, noise={self.config.noise}")

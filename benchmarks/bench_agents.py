@@ -80,7 +80,7 @@ def main(argv=None) -> int:
     p.add_argument("--only", default="", help="comma list of: nine_ball, eight_ball, straight_pool, potdrill")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=2024)
-    p.add_argument("--potdrill-steps", type=int, default=24576)
+    p.add_argument("--potdrill-steps", type=int, default=32768)
     p.add_argument("--json", default=None)
     p.add_argument("--cache-dir", default=None, help="keep finished games here (resume; partial results)")
     args = p.parse_args(argv)

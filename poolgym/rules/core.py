@@ -236,6 +236,19 @@ class Verdict:
     def is_foul(self) -> bool:
         return len(self.fouls) > 0
 
+    @classmethod
+    def _fast(cls, **fields: Any) -> "Verdict":
+        """Construct without the frozen-dataclass ``__init__`` (referee hot path; the same
+        object as ``Verdict(**fields)`` -- Verdict has no ``__post_init__``)."""
+        obj = object.__new__(cls)
+        d = obj.__dict__
+        d.update(_VERDICT_DEFAULTS)
+        d.update(fields)
+        return obj
+
+
+_VERDICT_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Verdict)}
+
 
 # ----------------------------------------------------------------------------- config
 @dataclass(frozen=True)
@@ -401,6 +414,15 @@ class GameState:
         bad = changes.keys() - _STATE_FIELDS
         if bad:
             raise TypeError(f"GameState has no field(s) {sorted(bad)}")
+        new = object.__new__(GameState)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d.update(changes)
+        return new
+
+    def _evolve(self, changes: dict) -> "GameState":
+        """:meth:`replace` for the referees' hot path: ``changes`` holds field names only
+        (not checked)."""
         new = object.__new__(GameState)
         d = new.__dict__
         d.update(self.__dict__)

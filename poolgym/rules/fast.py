@@ -27,6 +27,7 @@ from typing import Optional, Sequence
 import numpy as np
 from numba import njit
 
+from ._kernels import rest_mask_and_gap
 from .shot_record import EventKind, Motion
 
 __all__ = ["shot_facts_batch", "BatchFacts", "placement_code", "placement_codes", "placement_errors",
@@ -36,6 +37,7 @@ _BB = int(EventKind.BALL_BALL)
 _BC = int(EventKind.BALL_CUSHION)
 _BJ = int(EventKind.BALL_JAW)
 _OFF = int(Motion.OFF_TABLE)
+_POCKETED = int(Motion.POCKETED)
 
 
 # ----------------------------------------------------------------------------- shot facts
@@ -142,6 +144,30 @@ def shot_facts_batch(n_events, ev_t, ev_kind, ev_i, ev_j, pocket, s1, cue_ball, 
         to_rail
 
 
+_SHOT_FACTS_CLS = []
+
+
+def _shot_facts_cls():
+    """`queries.ShotFacts` (imported on first use: queries imports this module's users)."""
+    if not _SHOT_FACTS_CLS:
+        from .queries import ShotFacts
+        _SHOT_FACTS_CLS.append(ShotFacts)
+    return _SHOT_FACTS_CLS[0]
+
+
+@njit(cache=True)
+def rest_batch(on0, pocket, s1, pos1, R, pocketed_code, off_code):
+    """`_kernels.rest_mask_and_gap` of every table: (on (B, N) bool, gap (B,))."""
+    B, N = on0.shape
+    on = np.empty((B, N), np.bool_)
+    gap = np.empty(B, np.float64)
+    for k in range(B):
+        o, g = rest_mask_and_gap(on0[k], pocket[k], s1[k], pos1[k], R, pocketed_code, off_code)
+        on[k] = o
+        gap[k] = g
+    return on, gap
+
+
 class BatchFacts:
     """`shot_facts_batch` of a `physics.BatchResult` (attributes are its outputs).
 
@@ -154,7 +180,8 @@ class BatchFacts:
     """
 
     __slots__ = ("first", "t0", "first_raw", "t0_raw", "cue_pocketed", "cue_off", "pocketed", "jumped", "start",
-                 "ct", "cb", "cr", "rails_after", "to_rail", "cue_ball", "table", "legal", "split_eps")
+                 "ct", "cb", "cr", "rails_after", "to_rail", "cue_ball", "table", "legal", "split_eps", "_rows",
+                 "_batch", "_rest")
 
     def __init__(self, batch, table, legal: Optional[Sequence] = None, split_eps: float = 0.0):
         from .queries import _rail_lut
@@ -182,6 +209,9 @@ class BatchFacts:
                                lut, int(n_seg), _BB, _BC, _BJ, _OFF)
         (self.first, self.t0, self.first_raw, self.t0_raw, self.cue_pocketed, self.cue_off, self.pocketed,
          self.jumped, self.start, self.ct, self.cb, self.cr, self.rails_after, self.to_rail) = out
+        self._rows = None
+        self._batch = batch
+        self._rest = None
 
     def __len__(self) -> int:
         return self.first.shape[0]
@@ -206,20 +236,50 @@ class BatchFacts:
     def facts(self, k: int, resolved: bool = True):
         """Table k's `queries.ShotFacts` (equal to ``queries.shot_facts(rec_k, table, legal_k,
         split_eps)``; ``resolved=False``: as with ``legal=None``)."""
-        from .queries import ShotFacts
-
-        f = ShotFacts()
-        first = int(self.first[k] if resolved else self.first_raw[k])
+        rows = self._rows
+        if rows is None:
+            rows = self._rows = self._python_rows()
+        first_l, t0_l, first_raw_l, t0_raw_l, cue_pk, cue_off, pk, jmp, start = rows
+        f = _shot_facts_cls()()
+        first = first_l[k] if resolved else first_raw_l[k]
         f.first = None if first < 0 else first
-        f.t0 = float(self.t0[k] if resolved else self.t0_raw[k])
-        f.cue_pocketed = bool(self.cue_pocketed[k])
-        f.cue_off = bool(self.cue_off[k])
-        f.pocketed = tuple(np.flatnonzero(self.pocketed[k]).tolist())
-        f.jumped = tuple(np.flatnonzero(self.jumped[k]).tolist())
-        a, b = int(self.start[k]), int(self.start[k + 1])
+        f.t0 = t0_l[k] if resolved else t0_raw_l[k]
+        f.cue_pocketed = cue_pk[k]
+        f.cue_off = cue_off[k]
+        f.pocketed = pk[k]
+        f.jumped = jmp[k]
+        a, b = start[k], start[k + 1]
         f.cush_t, f.cush_ball, f.cush_rail = self.ct[a:b], self.cb[a:b], self.cr[a:b]
         f._cushions = None
         return f
+
+    def _python_rows(self) -> tuple:
+        """The per-table outputs as Python values, converted once for the whole batch
+        (``facts`` is called once per table: one ``tolist`` per array instead of B numpy
+        scalar reads each)."""
+        def ball_tuples(m):
+            out = [()] * m.shape[0]
+            for k in np.flatnonzero(m.any(axis=1)).tolist():
+                out[k] = tuple(np.flatnonzero(m[k]).tolist())
+            return out
+
+        return (self.first.tolist(), self.t0.tolist(), self.first_raw.tolist(), self.t0_raw.tolist(),
+                self.cue_pocketed.tolist(), self.cue_off.tolist(), ball_tuples(self.pocketed),
+                ball_tuples(self.jumped), self.start.tolist())
+
+    def rest(self, k: int, R: float):
+        """Table k's ``(pos, on, gap)`` as ``general.after_shot`` computes them from the record
+        (``_kernels.rest_mask_and_gap`` of the final state, then the final centres as a flat
+        tuple), computed for the whole batch at the first call (one compiled pass)."""
+        got = self._rest
+        if got is None or got[0] != R:
+            b = self._batch
+            P1 = np.asarray(b.rvw)[:, :, 0, :2]
+            on, gap = rest_batch(np.asarray(b.s0) != _POCKETED, np.asarray(b.pocket), np.asarray(b.s), P1,
+                                 float(R), _POCKETED, _OFF)
+            got = self._rest = (R, [tuple(r) for r in P1.reshape(P1.shape[0], -1).tolist()],
+                                [tuple(r) for r in on.tolist()], gap.tolist())
+        return got[1][k], got[2][k], got[3][k]
 
     def balls_to_rail(self, k: int) -> np.ndarray:
         """Table k's distinct object balls driven to a cushion (`queries.balls_to_rail`)."""

@@ -137,7 +137,7 @@ class DisciplineBase:
         b = config.first_breaker if breaker is None else int(breaker)
         st = GameState(
             discipline=self.name, config=config,
-            pos=tuple(pos.reshape(-1).tolist()), on_table=tuple(bool(v) for v in on),
+            pos=tuple(pos.reshape(-1).tolist()), on_table=tuple(on.tolist()),
             seat_to_act=0 if do_lag else b,
             phase=Phase.LAG if do_lag else Phase.BREAK,
             cue_ball=CueBallPlacement.IN_HAND_KITCHEN, cue_placed=False,
@@ -250,7 +250,8 @@ class DisciplineBase:
             return new, verdict
         inning_ended = not verdict.turn_continues
         stall = general.stall_update(new, bool(verdict.pocketed), inning_ended)
-        new = new.replace(stall_innings=stall)
+        if stall != new.stall_innings:
+            new = new._evolve({"stall_innings": stall})
         if (cfg.stalemate_innings and stall >= cfg.stalemate_innings) or \
                 (cfg.max_shots and new.shot_number >= cfg.max_shots):
             s2, v2 = self.on_stalemate(new)
@@ -284,9 +285,10 @@ class DisciplineBase:
             raise IllegalActionError(f"a shot is not legal in phase {state.phase.value}")
         if self.must_place(state):
             raise IllegalActionError("the cue ball is in hand: place it (PlaceCueBall) before shooting")
-        vals = (action.V0, action.phi, action.theta, action.a, action.b)
+        V0, phi, theta, a, b = vals = (action.V0, action.phi, action.theta, action.a, action.b)
         # fast path: five plain floats with a finite sum are all finite
-        if not (all(type(v) is float for v in vals) and math.isfinite(sum(vals))):
+        if not (type(V0) is float and type(phi) is float and type(theta) is float and type(a) is float
+                and type(b) is float and math.isfinite(V0 + phi + theta + a + b)):
             for name, v in zip(("V0", "phi", "theta", "a", "b"), vals):
                 if not isinstance(v, (int, float, np.floating)) or not math.isfinite(v):
                     raise IllegalActionError(f"ShotAction.{name} must be a finite number, got {v!r}")

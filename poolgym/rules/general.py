@@ -157,6 +157,14 @@ def after_shot(state: GameState, rec: ShotRecord):
     (G-3.28) balls leave the table; the others rest at their final positions (overlaps
     of at most 0.1 mm left by the physics' rounding are separated, geometry.separate_overlaps)."""
     R = ball_radius()
+    pre = rec.facts
+    if pre is not None and pre[0].cue_ball[pre[1]] == rec.cue_ball:
+        # the same kernel run once for the record's whole batch (poolgym.rules.fast.BatchFacts.rest)
+        pos, on, gap = pre[0].rest(pre[1], R)
+        if gap < 1e-9:
+            P = separate_overlaps(rec.pos1, np.array(on, dtype=bool), R)
+            return tuple(P.ravel().tolist()), on
+        return pos, on
     on_arr, gap = rest_mask_and_gap(rec.on0, rec.pocket, rec.s1, rec.pos1, R, _POCKETED, _OFF)
     on = tuple(on_arr.tolist())
     if gap < 1e-9:
@@ -180,12 +188,18 @@ def spot(state: GameState, balls: Sequence[int], table, R: float) -> GameState:
 
 def add_foul(fouls: tuple, seat: int) -> tuple:
     """Consecutive-foul counter of ``seat`` + 1 (9B-5.13, SP-6.12)."""
-    return tuple(v + 1 if k == seat else v for k, v in enumerate(fouls))
+    out = list(fouls)
+    if 0 <= seat < len(out):
+        out[seat] += 1
+    return tuple(out)
 
 
 def clear_fouls(fouls: tuple, seat: int) -> tuple:
     """A legal shot by ``seat`` resets its counter (9B-5.13)."""
-    return tuple(0 if k == seat else v for k, v in enumerate(fouls))
+    out = list(fouls)
+    if 0 <= seat < len(out):
+        out[seat] = 0
+    return tuple(out)
 
 
 def next_breaker(order: BreakOrder, breaker: int, winner: Optional[int], games_won: Sequence[int],

@@ -103,6 +103,9 @@ F_OBJ_OFF = Foul(FoulKind.OBJECT_BALL_OFF_TABLE, "G-3.28")
 F_THIRD = Foul(FoulKind.THIRD_CONSECUTIVE_FOUL, "9B-5.13")
 
 NINE = 9
+# shared immutable extras (frozen, compared by value: the same as fresh instances)
+_EXTRA_NONE = NineBallExtra()
+_EXTRA_PUSH = NineBallExtra(push_out_available=True)
 
 
 class NineBall(DisciplineBase):
@@ -135,18 +138,33 @@ class NineBall(DisciplineBase):
     def rack(self, config: NineBallConfig, rng: np.random.Generator):
         """9B-5.2: diamond, 1 on the foot spot (slot 0), 9 in the centre (slot 4), 2-8 in
         random order in the other slots."""
-        table = self.table_for(config)
-        R = ball_radius()
-        slots = diamond_slots(table, R, config.rack_gap)
-        pos = np.zeros((10, 2))
-        pos[0] = table.head_spot
-        others = rng.permutation(np.arange(2, 9))
-        order = [1] + [int(v) for v in others[:3]] + [9] + [int(v) for v in others[3:]]
-        for slot, ball in enumerate(order):
-            pos[ball] = slots[slot]
+        slots, head = self._rack_geometry(config)
+        others = rng.permutation(np.arange(2, 9)).tolist()
+        order = [0, 1] + others[:3] + [9] + others[3:]
+        pos = np.empty((10, 2))
+        pos[order] = slots  # row 0 of ``slots`` is the head spot (the cue ball's row)
+        pos[0] = head
         on = np.ones(10, bool)
         on[0] = False
         return pos, on
+
+    def _rack_geometry(self, config):
+        """((10, 2) head spot then the nine diamond slots, head spot) for ``config``, cached
+        per (table name, rack gap) while ``get_table`` returns the same table object."""
+        table = self.table_for(config)
+        R = ball_radius()
+        key = (config.table, config.rack_gap, R)
+        cache = self.__dict__.setdefault("_rack_cache", {})
+        hit = cache.get(key)
+        if hit is not None and hit[0] is table:
+            return hit[1], hit[2]
+        head = np.asarray(table.head_spot, dtype=np.float64)
+        slots = np.concatenate([head.reshape(1, 2), diamond_slots(table, R, config.rack_gap)])
+        slots.setflags(write=False)
+        if len(cache) > 64:
+            cache.clear()
+        cache[key] = (table, slots, head)
+        return slots, head
 
     def table_for(self, config):
         from .geometry import get_table
@@ -204,7 +222,9 @@ class NineBall(DisciplineBase):
             if push:
                 refs.append("9B-5.6")
         pos, on = general.after_shot(state, rec)
-        s = state.replace(pos=pos, on_table=on, shot_number=state.shot_number + 1, options=())
+        # The state after the stroke is built with ONE copy at the end: ``base`` holds the
+        # fields every outcome changes, each branch adds its own (hot path of vector envs).
+        base = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()}
         zeros = (0, 0)
         foul = bool(fouls)
         nine_down = NINE in pocketed
@@ -212,16 +232,18 @@ class NineBall(DisciplineBase):
 
         # --- win on a legal 9 (9B-5.5, 9B-5.14), also on the break and by combination
         if not foul and nine_down and (not push or cfg.nine_on_push_out is NineOnPushOut.WIN):
-            s = s.replace(phase=Phase.GAME_OVER, winner=seat, consecutive_fouls=general.clear_fouls(
+            base.update(phase=Phase.GAME_OVER, winner=seat, consecutive_fouls=general.clear_fouls(
                 state.consecutive_fouls, seat), extra=NineBallExtra())
-            return s, Verdict(legal_pocketed=pocketed, pocketed=pocketed, points=zeros, next_seat=seat,
-                              game_over=True, winner=seat, rule_refs=tuple(refs) + ("9B-5.14",))
+            return state._evolve(base), Verdict._fast(
+                legal_pocketed=pocketed, pocketed=pocketed, points=zeros, next_seat=seat, game_over=True,
+                winner=seat, rule_refs=tuple(refs) + ("9B-5.14",))
 
         # --- the 9 is spotted after a foul, a jump, or a push-out (9B-5.7, 9B-5.11, C-17)
         spotted = ()
         if nine_down or nine_jumped:
             refs.append("9B-5.7" if foul else ("9B-5.11" if nine_jumped else "9B-5.6"))
-            s = general.spot(s, (NINE,), table, R)
+            sp = general.spot(state._evolve(base), (NINE,), table, R)
+            base["pos"], base["on_table"] = sp.pos, sp.on_table
             spotted = (NINE,)
         if jumped_obj:
             refs.append("9B-5.11")
@@ -231,41 +253,40 @@ class NineBall(DisciplineBase):
             cf = general.add_foul(state.consecutive_fouls, seat)
             fouls_t = tuple(fouls)
             if cfg.three_foul_loss and cf[seat] >= 3:
-                s = s.replace(phase=Phase.GAME_OVER, winner=opp, consecutive_fouls=cf, extra=NineBallExtra())
-                return s, Verdict(fouls=fouls_t + (F_THIRD,), pocketed=pocketed, points=zeros, next_seat=opp,
-                                  spotted=spotted, game_over=True, winner=opp,
-                                  rule_refs=tuple(refs) + ("9B-5.13",))
-            on2 = list(s.on_table)
-            on2[0] = False
-            s = s.replace(on_table=tuple(on2), consecutive_fouls=cf, seat_to_act=opp, phase=Phase.PLAY,
-                          cue_ball=CueBallPlacement.IN_HAND_ANYWHERE, cue_placed=False,
-                          inning=state.inning + 1, extra=NineBallExtra())
-            return s, Verdict(fouls=fouls_t, pocketed=pocketed, points=zeros, next_seat=opp,
-                              cue_ball=CueBallPlacement.IN_HAND_ANYWHERE, spotted=spotted,
-                              rule_refs=tuple(refs) + ("9B-5.10",))
+                base.update(phase=Phase.GAME_OVER, winner=opp, consecutive_fouls=cf, extra=NineBallExtra())
+                return state._evolve(base), Verdict._fast(
+                    fouls=fouls_t + (F_THIRD,), pocketed=pocketed, points=zeros, next_seat=opp, spotted=spotted,
+                    game_over=True, winner=opp, rule_refs=tuple(refs) + ("9B-5.13",))
+            base.update(on_table=(False,) + base["on_table"][1:], consecutive_fouls=cf, seat_to_act=opp,
+                        phase=Phase.PLAY, cue_ball=CueBallPlacement.IN_HAND_ANYWHERE, cue_placed=False,
+                        inning=state.inning + 1, extra=_EXTRA_NONE)
+            return state._evolve(base), Verdict._fast(
+                fouls=fouls_t, pocketed=pocketed, points=zeros, next_seat=opp,
+                cue_ball=CueBallPlacement.IN_HAND_ANYWHERE, spotted=spotted, rule_refs=tuple(refs) + ("9B-5.10",))
 
         cf = general.clear_fouls(state.consecutive_fouls, seat)
         if push:
             # 9B-5.6: legal push-out -> opponent accepts or passes back.
             opts = (Option.ACCEPT_TABLE, Option.PASS_BACK)
-            s = s.replace(consecutive_fouls=cf, seat_to_act=opp, phase=Phase.OPTION, options=opts,
-                          cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False, inning=state.inning + 1,
-                          extra=NineBallExtra(push_out_available=False, pushed_by=seat))
-            return s, Verdict(pocketed=pocketed, points=zeros, next_seat=opp, options=opts, spotted=spotted,
-                              rule_refs=tuple(refs))
+            base.update(consecutive_fouls=cf, seat_to_act=opp, phase=Phase.OPTION, options=opts,
+                        cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False, inning=state.inning + 1,
+                        extra=NineBallExtra(push_out_available=False, pushed_by=seat))
+            return state._evolve(base), Verdict._fast(pocketed=pocketed, points=zeros, next_seat=opp, options=opts,
+                                                      spotted=spotted, rule_refs=tuple(refs))
         push_next = is_break  # 9B-5.5: the shot after a legal break may be a push-out
+        extra = _EXTRA_PUSH if push_next else _EXTRA_NONE
         if pocketed:
             refs.append("9B-5.5" if is_break else "9B-5.1")
-            s = s.replace(consecutive_fouls=cf, seat_to_act=seat, phase=Phase.PLAY,
-                          cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False,
-                          extra=NineBallExtra(push_out_available=push_next))
-            return s, Verdict(legal_pocketed=pocketed, pocketed=pocketed, points=zeros, next_seat=seat,
-                              spotted=spotted, turn_continues=True, rule_refs=tuple(refs))
+            base.update(consecutive_fouls=cf, seat_to_act=seat, phase=Phase.PLAY,
+                        cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False, extra=extra)
+            return state._evolve(base), Verdict._fast(
+                legal_pocketed=pocketed, pocketed=pocketed, points=zeros, next_seat=seat, spotted=spotted,
+                turn_continues=True, rule_refs=tuple(refs))
         refs.append("G-3.5")
-        s = s.replace(consecutive_fouls=cf, seat_to_act=opp, phase=Phase.PLAY,
-                      cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False, inning=state.inning + 1,
-                      extra=NineBallExtra(push_out_available=push_next))
-        return s, Verdict(points=zeros, next_seat=opp, spotted=spotted, rule_refs=tuple(refs))
+        base.update(consecutive_fouls=cf, seat_to_act=opp, phase=Phase.PLAY, cue_ball=CueBallPlacement.IN_POSITION,
+                    cue_placed=False, inning=state.inning + 1, extra=extra)
+        return state._evolve(base), Verdict._fast(points=zeros, next_seat=opp, spotted=spotted,
+                                                  rule_refs=tuple(refs))
 
     # ------------------------------------------------------------------ options
     def apply_option(self, state: GameState, option: Option):

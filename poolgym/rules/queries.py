@@ -391,19 +391,35 @@ def _cue_crossed_resimulated(rec: ShotRecord, table, t_contact: float, hs: float
     return False
 
 
+_TABLE_Y: dict = {}
+
+
+def _segment_jaw_y(table):
+    """(lowest y of each cushion segment (S,), y of each jaw centre (J,)), cached per table."""
+    got = _TABLE_Y.get(id(table))
+    if got is None or got[0] is not table:
+        if len(_TABLE_Y) > 64:
+            _TABLE_Y.clear()
+        seg = np.asarray(table.segments, dtype=np.float64).reshape(-1, 2, 2)
+        jaws = np.asarray(table.jaws, dtype=np.float64).reshape(-1, 3)
+        got = _TABLE_Y[id(table)] = (table, seg[:, :, 1].min(axis=1), jaws[:, 1].copy())
+    return got[1], got[2]
+
+
 def _cue_crossed_heuristic(rec: ShotRecord, table, t_contact: float, hs: float) -> bool:
     c = rec.cue_ball
-    m_s = (rec.ev_kind == _BC) & (rec.ev_i == c) & (rec.ev_t < t_contact)
-    if m_s.any():
-        seg = np.asarray(table.segments, dtype=np.float64).reshape(-1, 2, 2)
-        ymin = seg[rec.ev_j[m_s].astype(int), :, 1].min(axis=1)
-        if np.any(ymin >= hs):
-            return True
-    m_j = (rec.ev_kind == _BJ) & (rec.ev_i == c) & (rec.ev_t < t_contact)
-    if m_j.any():
-        jaws = np.asarray(table.jaws, dtype=np.float64).reshape(-1, 3)
-        if np.any(jaws[rec.ev_j[m_j].astype(int), 1] >= hs):
-            return True
+    mine = (rec.ev_i == c) & (rec.ev_t < t_contact)
+    kind = rec.ev_kind
+    m_s = mine & (kind == _BC)
+    m_j = mine & (kind == _BJ)
+    has_s, has_j = m_s.any(), m_j.any()
+    if not (has_s or has_j):
+        return False
+    seg_y, jaw_y = _segment_jaw_y(table)
+    if has_s and np.any(seg_y[rec.ev_j[m_s].astype(int)] >= hs):
+        return True
+    if has_j and np.any(jaw_y[rec.ev_j[m_j].astype(int)] >= hs):
+        return True
     return False
 
 

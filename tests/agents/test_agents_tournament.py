@@ -70,3 +70,20 @@ def test_config_errors():
     with pytest.raises(ValueError, match="discipline"):
         run_tournament(TournamentConfig("snooker", (AgentSpec("random"), AgentSpec("geometric"))))
     assert canonical_discipline("9ball") == "nine_ball" and canonical_discipline("14.1") == "straight_pool"
+
+
+def test_plot_with_perfect_record(tmp_path):
+    """10 wins of 10: the Wilson upper bound rounds just below 1 (0.9999999999999999); the
+    plot's error bars must stay valid."""
+    from agents.tournament import GameRecord, TournamentResult
+
+    cfg = small_cfg(games_per_pair=10)
+    games = [GameRecord(pair=(0, 1), game=g, seed=g, players=("geometric", "random") if g % 2 == 0 else
+                        ("random", "geometric"), winner=0 if g % 2 == 0 else 1, shots=[5, 2], fouls=[0, 2],
+                        illegal=[0, 0], breaker=0, break_legal=True, break_pocketed=1, break_and_run=False,
+                        runout=False, scores=[0, 0]) for g in range(10)]
+    r = TournamentResult(cfg, games)
+    s = r.summary()["agents"]["geometric"]
+    assert s["wins"] == 10 and s["wilson95"][1] < 1.0
+    r.plot(str(tmp_path / "p.png"))
+    assert (tmp_path / "p.png").exists()
