@@ -23,10 +23,13 @@ def write_video(frames: Iterable[np.ndarray], path: str | Path, fps: int = 30) -
     if suffix == ".gif":
         imageio.mimsave(path, frames, duration=1000.0 / fps, loop=0)
     elif suffix in (".mp4", ".mov", ".mkv", ".avi"):
-        # macro_block_size=1 keeps odd frame sizes instead of resizing with a warning
+        # H.264 (yuv420p) needs even sizes: pad odd frames by one edge row/column of
+        # their own pixels; macro_block_size=1 stops imageio from resizing them.
+        h, w_ = frames[0].shape[:2]
+        pad = ((0, h % 2), (0, w_ % 2), (0, 0))
         with imageio.get_writer(path, fps=fps, macro_block_size=1) as w:
             for f in frames:
-                w.append_data(f)
+                w.append_data(np.pad(f, pad, mode="edge") if (h % 2 or w_ % 2) else f)
     else:
         raise ValueError(f"path: unsupported video suffix {suffix!r} (use .mp4 or .gif)")
     return path

@@ -163,3 +163,15 @@ def test_trajectories_follow_the_physics_and_record_episode(tmp_path):
     assert env.render().shape[2] == 3
     out = record_episode(PoolEnv("pot_drill", render_width=200), tmp_path / "ep.gif", seed=1, fps=5)
     assert out.exists()
+
+
+def test_write_video_pads_odd_frame_sizes_for_h264(tmp_path):
+    """libx264 (yuv420p) rejects odd sizes: write_video pads them by one edge row/column."""
+    import imageio.v2 as iio
+
+    from poolgym.render.video import write_video
+
+    frames = [np.full((101, 203, 3), 10 * i, np.uint8) for i in range(4)]
+    path = write_video(frames, tmp_path / "odd.mp4", fps=4)
+    with iio.get_reader(path) as r:
+        assert r.get_data(0).shape == (102, 204, 3)
