@@ -64,14 +64,26 @@ def physics_inputs(state: GameState, only: Optional[tuple] = None):
     """(rvw (N,3,3), s (N,) int8) for ``physics.simulate`` from a state. Balls not on the
     table get ``Motion.POCKETED``; ``only`` restricts the table to those rows (lag)."""
     R = ball_radius()
+    if only is None:
+        # hot path (every shot of a vector env): strided fills of the flat (N*9,) array
+        pos = state.pos
+        n = len(pos) // 2
+        flat = np.zeros(n * 9, np.float64)
+        flat[0::9] = pos[0::2]
+        flat[1::9] = pos[1::2]
+        flat[2::9] = R
+        return flat.reshape(n, 3, 3), np.array([_STILL if o else _DOWN for o in state.on_table], np.int8)
     rvw = make_rvw(state.positions(), R)
     on = state.on_mask()
-    if only is not None:
-        keep = np.zeros_like(on)
-        keep[list(only)] = True
-        on = on & keep
+    keep = np.zeros_like(on)
+    keep[list(only)] = True
+    on = on & keep
     s = np.where(on, int(Motion.STATIONARY), int(Motion.POCKETED)).astype(np.int8)
     return rvw, s
+
+
+_STILL = int(Motion.STATIONARY)
+_DOWN = int(Motion.POCKETED)
 
 
 def simulate_record(state: GameState, action: ShotAction, *, only: Optional[tuple] = None,
@@ -85,6 +97,22 @@ def simulate_record(state: GameState, action: ShotAction, *, only: Optional[tupl
                         a=float(action.a), b=float(action.b))
     res = physics.simulate(table, rvw, shot, s=s, **physics_kwargs)
     return ShotRecord.from_sim(res)
+
+
+_SPEC_FIELDS = frozenset(f.name for f in dataclasses.fields(ActionSpec)) - {"seat", "phase", "can_shoot", "place_cue",
+                                                                            "must_place", "options"}
+# every field in declaration order (seat / phase, which have no default, are always given)
+_SPEC_DEFAULTS = {f.name: None if f.default is dataclasses.MISSING else f.default for f in dataclasses.fields(ActionSpec)}
+
+
+def _spec(fields: dict) -> ActionSpec:
+    """``ActionSpec(**fields)`` without the frozen-dataclass ``__init__`` (ActionSpec has no
+    ``__post_init__``; called for every decision of a vector env)."""
+    obj = object.__new__(ActionSpec)
+    d = obj.__dict__
+    d.update(_SPEC_DEFAULTS)
+    d.update(fields)
+    return obj
 
 
 class DisciplineBase:
@@ -187,9 +215,13 @@ class DisciplineBase:
         in_hand = state.cue_ball is not CueBallPlacement.IN_POSITION
         must = self.must_place(state)
         fields = dict(self.shot_spec(state))
-        return ActionSpec(seat=state.seat_to_act, phase=ph, can_shoot=not must,
-                          place_cue=state.cue_ball if in_hand else None, must_place=must,
-                          options=self.extra_options(state), **fields)
+        bad = fields.keys() - _SPEC_FIELDS
+        if bad:  # what ActionSpec(**fields) would reject
+            raise TypeError(f"ActionSpec has no field(s) {sorted(bad)}")
+        fields.update(seat=state.seat_to_act, phase=ph, can_shoot=not must,
+                      place_cue=state.cue_ball if in_hand else None, must_place=must,
+                      options=self.extra_options(state))
+        return _spec(fields)
 
     # ------------------------------------------------------------------ apply
     def apply(self, state: GameState, action, *, simulate: Optional[Callable] = None, **physics_kwargs):
