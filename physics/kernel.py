@@ -15,7 +15,8 @@ Algorithm (Kiefl 2020, "pooltool-alg"; pooltool 0.6.0 ``evolution/event_based``)
 Before a collision is resolved the bodies are placed exactly ``MIN_DIST`` apart along their
 velocities (pooltool's ``make_kiss``; fallback along the normal when that would move them
 more than ``5 MIN_DIST``), so contacts never start overlapped. If that correction would push
-a ball into a third ball (frozen clusters) only one ball is moved, and if both are blocked
+a ball into a third ball (frozen clusters) or into a cushion (a ball wedged between a ball and
+a cushion) only one ball is moved, and if both are blocked
 (a jam) the contact is resolved at zero gap and, should it not separate, is given a small
 separation speed paid from spin energy (``_unjam``) so a friction-driven push cannot loop
 at zero time. Each collision leaves the
@@ -152,6 +153,43 @@ def _creates_overlap(rvw, s, b, ox, oy, skip, R):
             if d2 < ex * ex + ey * ey:
                 return True
     return False
+
+
+@njit(cache=True)
+def _enters_cushion(rv, ox, oy, R, segs, normals, jaws):
+    """True if the ball rv, moved from (ox, oy) to its current position, now penetrates a
+    straight cushion segment or a jaw circle more than it did before. A ball-ball contact
+    correction must not push a ball wedged against a cushion into it: the ball would come to
+    rest off the bed (closer than R to the cushion nose), a layout ``physics.simulate``
+    rejects as input for the next shot."""
+    x, y = rv[0, 0], rv[0, 1]
+    for q in range(segs.shape[0]):
+        ax, ay = segs[q, 0, 0], segs[q, 0, 1]
+        dx, dy = segs[q, 1, 0] - ax, segs[q, 1, 1] - ay
+        u = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)
+        if u < 0.0 or u > 1.0:
+            continue
+        d_new = (x - ax) * normals[q, 0] + (y - ay) * normals[q, 1]
+        if -R < d_new < R:
+            d_old = (ox - ax) * normals[q, 0] + (oy - ay) * normals[q, 1]
+            if d_new < d_old:
+                return True
+    for q in range(jaws.shape[0]):
+        lim = R + jaws[q, 2]
+        ex, ey = x - jaws[q, 0], y - jaws[q, 1]
+        d2 = ex * ex + ey * ey
+        if d2 < lim * lim:
+            fx, fy = ox - jaws[q, 0], oy - jaws[q, 1]
+            if d2 < fx * fx + fy * fy:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _blocked(rvw, s, b, ox, oy, skip, R, segs, normals, jaws):
+    """A contact correction moved ball b from (ox, oy) into a third ball or a cushion."""
+    return (_creates_overlap(rvw, s, b, ox, oy, skip, R)
+            or _enters_cushion(rvw[b], ox, oy, R, segs, normals, jaws))
 
 
 V_SEP = 5e-3  # m/s: least separation speed of a pushed contact (see _unjam)
@@ -468,15 +506,16 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
             x1, y1, x2, y2 = r1[0, 0], r1[0, 1], r2[0, 0], r2[0, 1]
             _kiss_pair(r1, r2, is_moving(s[ei]), is_moving(s[ej]), R)
             jam = False
-            if (_creates_overlap(rvw, s, ei, x1, y1, ej, R)
-                    or _creates_overlap(rvw, s, ej, x2, y2, ei, R)):
-                # a third ball is in the way: give the clearance by moving one ball only
+            if (_blocked(rvw, s, ei, x1, y1, ej, R, segs, normals, jaws)
+                    or _blocked(rvw, s, ej, x2, y2, ei, R, segs, normals, jaws)):
+                # a third ball or a cushion is in the way: give the clearance by moving one
+                # ball only
                 r1[0, 0], r1[0, 1], r2[0, 0], r2[0, 1] = x1, y1, x2, y2
                 _shift_from(r2, x1, y1, 2.0 * R + MIN_DIST)
-                if _creates_overlap(rvw, s, ej, x2, y2, ei, R):
+                if _blocked(rvw, s, ej, x2, y2, ei, R, segs, normals, jaws):
                     r2[0, 0], r2[0, 1] = x2, y2
                     _shift_from(r1, x2, y2, 2.0 * R + MIN_DIST)
-                    if _creates_overlap(rvw, s, ei, x1, y1, ej, R):
+                    if _blocked(rvw, s, ei, x1, y1, ej, R, segs, normals, jaws):
                         r1[0, 0], r1[0, 1] = x1, y1
                         jam = True
             if bb_model == 0:

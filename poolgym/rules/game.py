@@ -35,7 +35,8 @@ import numpy as np
 from . import general
 from .core import (ActionSpec, ChooseOption, Concede, CueBallPlacement, GameState, IllegalActionError, Option,
                    Phase, PlaceCueBall, RulesConfig, ShotAction, Verdict)
-from .geometry import ball_radius, get_table, in_kitchen, placement_error
+from .fast import placement_error_fast
+from .geometry import ball_radius, get_table, in_kitchen
 from .shot_record import Motion, ShotRecord
 
 __all__ = [
@@ -363,16 +364,14 @@ class DisciplineBase:
         if not isinstance(x, (int, float, np.floating)) or not isinstance(y, (int, float, np.floating)):
             raise IllegalActionError("PlaceCueBall.x and .y must be numbers")
         table = self.table(state)
-        err = placement_error(float(x), float(y), state.positions(), state.on_mask(), table, ball_radius(),
-                              kitchen=state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN,
-                              may_touch=self.placement_may_touch(state))
+        # geometry.placement_error (G-3.22, 9B-5.10, G-3.16), called without its wrapper
+        err = placement_error_fast(float(x), float(y), state.positions(), state.on_mask(), table, ball_radius(),
+                                   kitchen=state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN,
+                                   may_touch=self.placement_may_touch(state))
         if err is not None:
             raise IllegalActionError(f"illegal cue-ball placement: {err}")
-        pos = list(state.pos)
-        pos[0], pos[1] = float(x), float(y)
-        on = list(state.on_table)
-        on[0] = True
-        return state.replace(pos=tuple(pos), on_table=tuple(on), cue_placed=True)
+        return state._evolve({"pos": (float(x), float(y)) + tuple(state.pos[2:]),
+                              "on_table": (True,) + tuple(state.on_table[1:]), "cue_placed": True})
 
     def _option(self, state: GameState, action: ChooseOption):
         opt = action.option

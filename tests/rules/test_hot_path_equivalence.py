@@ -1,0 +1,98 @@
+"""The referee's hot-path shortcuts (vector envs) give exactly what the plain definitions give:
+`general.after_shot` from a batch's precomputed rest state (`fast.BatchFacts.rest`, G-3.11,
+G-3.28, C-19) vs the per-record kernel, `game.physics_inputs` vs `make_rvw` + the motion
+codes, and the private constructors of `Verdict` / `ActionSpec` vs their dataclass ``__init__``
+(9B-5.2 racks, 9B-5.1 target ball)."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from poolgym.rules import fast, general
+from poolgym.rules.core import ActionSpec, CueBallPlacement, Phase, Verdict
+from poolgym.rules.game import make_rvw, physics_inputs
+from poolgym.rules.geometry import ball_radius, get_table
+from poolgym.rules.nine_ball import NineBall, NineBallConfig
+from poolgym.rules.shot_record import Motion, ShotRecord
+
+TABLE = get_table("9ft")
+R = ball_radius()
+
+
+def _batch(rng, B=300, N=10):
+    """BatchResult-like arrays with random final positions (some balls touching or
+    overlapping by up to 0.1 mm), pocketed, jumped and already-pocketed balls."""
+    rvw1 = np.zeros((B, N, 3, 3))
+    rvw1[:, :, 0, :2] = rng.uniform(0.1, 1.0, (B, N, 2))
+    for k in range(0, B, 3):  # ball 2 frozen to (or overlapping) ball 1
+        u = rng.normal(size=2)
+        u /= np.hypot(*u)
+        rvw1[k, 2, 0, :2] = rvw1[k, 1, 0, :2] + u * (2 * R + rng.uniform(-1e-4, 1e-9))
+    pocket = np.where(rng.random((B, N)) < 0.15, rng.integers(0, 6, (B, N)), -1).astype(np.int8)
+    s = np.where(pocket >= 0, int(Motion.POCKETED), int(Motion.STATIONARY)).astype(np.int8)
+    s[(rng.random((B, N)) < 0.05) & (pocket < 0)] = int(Motion.OFF_TABLE)
+    s0 = np.where(rng.random((B, N)) < 0.1, int(Motion.POCKETED), int(Motion.STATIONARY)).astype(np.int8)
+    E = 1
+    rvw0 = np.zeros_like(rvw1)
+    rvw0[:, :, 0, :2] = rng.uniform(0.1, 1.0, (B, N, 2))  # differs from the final state
+    return SimpleNamespace(rvw0=rvw0, s0=s0, rvw=rvw1, s=s, pocket=pocket, ev_t=np.zeros((B, E)),
+                           ev_kind=np.zeros((B, E), np.int8), ev_i=np.zeros((B, E), np.int16),
+                           ev_j=np.full((B, E), -1, np.int16), n_events=np.ones(B, np.int64),
+                           cue_ball=np.zeros(B, np.int64), status=np.zeros(B, np.int64), shot=np.zeros((B, 5)))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_after_shot_from_batch_rest_equals_per_record(seed):
+    """G-3.11 / G-3.28 / C-19: positions and on-table mask after the stroke are the same
+    whether read from the batch's precomputed rest state or computed per record."""
+    batch = _batch(np.random.default_rng(seed))
+    with_facts = ShotRecord.from_batch_all(batch, fast.BatchFacts(batch, TABLE))
+    plain = ShotRecord.from_batch_all(batch)
+    separated = 0
+    for a, b in zip(with_facts, plain):
+        pa, oa = general.after_shot(None, a)
+        pb, ob = general.after_shot(None, b)
+        assert type(pa) is tuple and type(oa) is tuple
+        assert pa == pb and oa == ob
+        separated += pa != tuple(b.pos1.ravel().tolist())
+    assert separated > 0  # the overlap-separation branch was exercised
+
+
+def test_physics_inputs_fast_path_equals_reference():
+    """The strided fill of the physics state equals make_rvw + the STATIONARY / POCKETED codes."""
+    d = NineBall()
+    rng = np.random.default_rng(3)
+    for seed in range(20):
+        st = d.initial_state(NineBallConfig(), seed)
+        on = tuple(bool(v) for v in rng.random(10) < 0.7)
+        st = st.replace(on_table=on)
+        rvw, s = physics_inputs(st)
+        ref = make_rvw(st.positions(), R)
+        ref_s = np.where(st.on_mask(), int(Motion.STATIONARY), int(Motion.POCKETED)).astype(np.int8)
+        assert rvw.shape == ref.shape and rvw.dtype == ref.dtype and np.array_equal(rvw, ref)
+        assert s.dtype == np.int8 and np.array_equal(s, ref_s)
+        assert rvw.flags["C_CONTIGUOUS"] and rvw.flags["WRITEABLE"]
+
+
+def test_fast_constructors_equal_dataclass_init():
+    v = Verdict._fast(next_seat=1, fouls=(), rule_refs=("9B-5.1",), turn_continues=True)
+    ref = Verdict(next_seat=1, rule_refs=("9B-5.1",), turn_continues=True)
+    assert v == ref and hash(v) == hash(ref) and repr(v) == repr(ref) and vars(v) == vars(ref)
+    d = NineBall()
+    st = d.initial_state(NineBallConfig(), 7)
+    spec = d.legal_actions(st)
+    ref = ActionSpec(seat=0, phase=Phase.BREAK, can_shoot=False, place_cue=CueBallPlacement.IN_HAND_KITCHEN,
+                     must_place=True, options=(), target_balls=(1,), push_out_allowed=False)
+    assert spec == ref and hash(spec) == hash(ref) and list(vars(spec)) == list(vars(ref))
+
+
+def test_nine_ball_rack_cache_gives_the_same_racks():
+    """9B-5.2: the cached diamond gives the same rack as a fresh discipline object, and the
+    cached slot array is not written to."""
+    a, b = NineBall(), NineBall()
+    for seed in range(10):
+        sa = a.initial_state(NineBallConfig(), seed)
+        a.initial_state(NineBallConfig(rack_gap=1e-4), seed)
+        assert sa == b.initial_state(NineBallConfig(), seed)
+        assert sa.pos[2:4] == tuple(float(v) for v in TABLE.foot_spot)  # the 1 on the foot spot
