@@ -10,36 +10,11 @@ functions over it in :mod:`poolgym.rules.queries`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 
-try:  # the physics package owns these enums (physics/CONTRACT.md)
-    from physics.enums import EventKind, Motion  # type: ignore
-except Exception:  # pragma: no cover - physics not built yet: same values as the contract
-
-    class Motion(IntEnum):  # type: ignore[no-redef]
-        STATIONARY = 0
-        SPINNING = 1
-        SLIDING = 2
-        ROLLING = 3
-        POCKETED = 4
-        AIRBORNE = 5
-        OFF_TABLE = 6
-
-    class EventKind(IntEnum):  # type: ignore[no-redef]
-        STRIKE = 0
-        BALL_BALL = 1
-        BALL_CUSHION = 2
-        BALL_JAW = 3
-        POCKET = 4
-        SLIDING_ROLLING = 5
-        ROLLING_SPINNING = 6
-        ROLLING_STATIONARY = 7
-        SPINNING_STATIONARY = 8
-        SLIDING_STATIONARY = 9
-        SLIDING_SPINNING = 10
+from physics.enums import EventKind, Motion  # the physics package owns these (physics/CONTRACT.md)
 
 _POCKETED = int(Motion.POCKETED)
 
