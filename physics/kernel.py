@@ -57,6 +57,20 @@ K_STRIKE, K_BB, K_CUSHION, K_JAW, K_POCKET = 0, 1, 2, 3, 4
 
 
 @njit(cache=True)
+def _smallest_root(al, be, ga):
+    """Root of al t^2 + be t + ga = 0 nearest t = 0 (NaN if none or al <= 0), in the
+    cancellation-free form q = -(be + sign(be) sqrt(disc)) / 2, roots q/al and ga/q."""
+    disc = be * be - 4.0 * al * ga
+    if not (al > 0.0 and disc >= 0.0):
+        return math.nan
+    sq = math.sqrt(disc)
+    q = -0.5 * (be + sq) if be >= 0.0 else -0.5 * (be - sq)
+    ta = q / al
+    tb = ga / q if q != 0.0 else ta
+    return ta if abs(ta) < abs(tb) else tb
+
+
+@njit(cache=True)
 def _kiss_pair(r1v, r2v, moving1, moving2, R):
     """Move two balls to centre distance 2R + MIN_DIST (pooltool make_kiss)."""
     target = 2.0 * R + MIN_DIST
@@ -69,13 +83,8 @@ def _kiss_pair(r1v, r2v, moving1, moving2, R):
         al = Bx * Bx + By * By
         be = 2.0 * (Bx * Cx + By * Cy)
         ga = Cx * Cx + Cy * Cy - target * target
-        disc = be * be - 4.0 * al * ga
-        if al > 0.0 and disc >= 0.0:
-            sq = math.sqrt(disc)
-            q = -0.5 * (be + sq) if be >= 0.0 else -0.5 * (be - sq)
-            ta = q / al
-            tb = ga / q if q != 0.0 else ta
-            tau = ta if abs(ta) < abs(tb) else tb
+        tau = _smallest_root(al, be, ga)
+        if tau == tau:
             mx = 0.5 * tau * (r1v[1, 0] + r2v[1, 0])
             my = 0.5 * tau * (r1v[1, 1] + r2v[1, 1])
             if math.sqrt(mx * mx + my * my) <= 5.0 * MIN_DIST:
@@ -118,13 +127,8 @@ def _kiss_circle(rv, cx, cy, rad):
     al = vx * vx + vy * vy
     be = 2.0 * (Dx * vx + Dy * vy)
     ga = Dx * Dx + Dy * Dy - target * target
-    disc = be * be - 4.0 * al * ga
-    if al > 0.0 and disc >= 0.0:
-        sq = math.sqrt(disc)
-        q = -0.5 * (be + sq) if be >= 0.0 else -0.5 * (be - sq)
-        ta = q / al
-        tb = ga / q if q != 0.0 else ta
-        tau = ta if abs(ta) < abs(tb) else tb
+    tau = _smallest_root(al, be, ga)
+    if tau == tau:
         if abs(tau) * math.sqrt(al) <= 5.0 * MIN_DIST:
             rv[0, 0] += tau * vx
             rv[0, 1] += tau * vy

@@ -282,20 +282,13 @@ def lag_outcome(rec: ShotRecord, table, R: float, seat: int) -> float:
 def _lag_path_x(rec: ShotRecord, table, n_samples: int = 24):
     """x of the lag ball sampled along its path (it is alone on the table, so its path is
     re-simulated exactly from the played shot with ``physics.simulate(t_final=...)``);
-    None without a shot or without the physics."""
-    if rec.shot is None or rec.ev_t.size == 0:
-        return None
-    try:
-        import physics
-    except ImportError:
-        return None
-    if not isinstance(table, getattr(physics, "Table", ())):
+    None without a shot or on a stand-in table."""
+    import physics
+
+    rvw = q.lone_cue_ball(rec, table)
+    if rvw is None or rec.ev_t.size == 0:
         return None
     c = rec.cue_ball
-    R = float(physics.BallParams().R)
-    rvw = np.zeros((1, 3, 3))
-    rvw[0, 0, :2] = rec.pos0[c]
-    rvw[0, 0, 2] = R
     t_end = float(rec.ev_t[-1])
     ts = np.unique(np.concatenate([rec.ev_t[rec.ev_i == c], np.linspace(0.0, t_end, n_samples)]))
     xs = []

@@ -338,10 +338,25 @@ def cue_left_kitchen_before_contact(rec: ShotRecord, table, t_contact: float, ex
     return bool(res) if res is not None else False
 
 
+def lone_cue_ball(rec: ShotRecord, table):
+    """The played shot's cue ball alone at its start position, as an (1, 3, 3) ``rvw`` for
+    re-simulating its path with ``physics.simulate`` (its path before its first ball
+    contact does not depend on the other balls). None if the record has no shot or the
+    table is a stand-in rather than a ``physics.Table``."""
+    import physics
+
+    if rec.shot is None or not isinstance(table, physics.Table):
+        return None
+    rvw = np.zeros((1, 3, 3))
+    rvw[0, 0, :2] = rec.pos0[rec.cue_ball]
+    rvw[0, 0, 2] = physics.BallParams().R
+    return rvw
+
+
 def _cue_crossed_resimulated(rec: ShotRecord, table, t_contact: float, hs: float, n_samples: int = 12):
     """Re-run the cue ball alone (its path before its first ball contact does not depend on
     the other balls) and report whether its centre reached the head string before
-    ``t_contact``. None if the record has no shot or physics is absent.
+    ``t_contact``. None if the record has no shot or the table is a stand-in.
 
     Exact piecewise evaluation: one ``physics.simulate`` of the lone ball up to ``t_end``
     gives its cushion contacts; the state right after the strike and right after each
@@ -349,25 +364,16 @@ def _cue_crossed_resimulated(rec: ShotRecord, table, t_contact: float, hs: float
     ``t_final`` are applied), and between two of them the ball moves in closed form
     (``physics.motion.evolve``), sampled at ``n_samples`` points per piece (the path is a
     parabola while sliding, a straight line while rolling)."""
-    if rec.shot is None:
+    import physics
+    from physics.motion import evolve
+
+    rvw0 = lone_cue_ball(rec, table)
+    if rvw0 is None:
         return None
-    try:
-        import physics
-        from physics.motion import evolve
-    except ImportError:
-        return None
-    if not isinstance(table, getattr(physics, "Table", ())):
-        return None
-    c = rec.cue_ball
     t_end = t_contact
     if not np.isfinite(t_end):
         t_end = float(rec.ev_t[-1]) if rec.ev_t.size else 0.0
-    params = physics.BallParams()
-    R = float(params.R)
-    P = params.as_array()
-    rvw0 = np.zeros((1, 3, 3))
-    rvw0[0, 0, :2] = rec.pos0[c]
-    rvw0[0, 0, 2] = R
+    P = physics.BallParams().as_array()
     shot = np.asarray(rec.shot, dtype=np.float64)
     try:
         lone = physics.simulate(table, rvw0, shot, t_final=float(t_end))
