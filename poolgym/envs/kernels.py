@@ -22,6 +22,24 @@ from numba import njit
 
 
 @njit(cache=True)
+def _jaw_margin(ox, oy, vx, vy, d, jaw_centers, jaw_radii, p, R):
+    """Least clearance (m) between a ball moving from (ox, oy) along (vx, vy) (length d) and
+    pocket p's two jaw circles; negative when the path touches a jaw (`poolgym.aim.jaw_margin`)."""
+    jm = np.inf
+    for j in range(2):
+        jx = jaw_centers[p, j, 0]
+        jy = jaw_centers[p, j, 1]
+        u = ((jx - ox) * vx + (jy - oy) * vy) / (d * d)
+        u = min(max(u, 0.0), 1.0)
+        ex = ox + u * vx - jx
+        ey = oy + u * vy - jy
+        m = math.sqrt(ex * ex + ey * ey) - R - jaw_radii[p, j]
+        if m < jm:
+            jm = m
+    return jm
+
+
+@njit(cache=True)
 def placement_ok(x, y, pos, on, pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi):
     """True if a cue ball at (x, y) is inside [xlo, xhi] x [ylo, yhi], more than ``gap`` from
     every object ball on the table (rows >= 1), outside every pocket circle, at least R from
@@ -171,17 +189,7 @@ def best_pot(pos, on, targets, aim_points, jaw_centers, jaw_radii, cue, R):
             if abs(cut) >= 90.0:
                 continue
             # jaw margin of the object ball's line to the aim point
-            jm = np.inf
-            for j in range(2):
-                jx = jaw_centers[p, j, 0]
-                jy = jaw_centers[p, j, 1]
-                u = ((jx - ox) * vx + (jy - oy) * vy) / (d_obj * d_obj)
-                u = min(max(u, 0.0), 1.0)
-                ex = ox + u * vx - jx
-                ey = oy + u * vy - jy
-                m = math.sqrt(ex * ex + ey * ey) - R - jaw_radii[p, j]
-                if m < jm:
-                    jm = m
+            jm = _jaw_margin(ox, oy, vx, vy, d_obj, jaw_centers, jaw_radii, p, R)
             if jm < 0:
                 continue
             if _seg_gap(cx, cy, gx, gy, pos, on, cue, b, R) < 0:
@@ -214,17 +222,7 @@ def nearest_clear_pot(pos, targets, aim_points, jaw_centers, jaw_radii, R):
             d = math.sqrt(vx * vx + vy * vy)
             if d <= 0 or d >= best_d:
                 continue
-            jm = np.inf
-            for j in range(2):
-                jx = jaw_centers[p, j, 0]
-                jy = jaw_centers[p, j, 1]
-                u = ((jx - ox) * vx + (jy - oy) * vy) / (d * d)
-                u = min(max(u, 0.0), 1.0)
-                ex = ox + u * vx - jx
-                ey = oy + u * vy - jy
-                m = math.sqrt(ex * ex + ey * ey) - R - jaw_radii[p, j]
-                if m < jm:
-                    jm = m
+            jm = _jaw_margin(ox, oy, vx, vy, d, jaw_centers, jaw_radii, p, R)
             if jm >= 0:
                 best_d = d
                 bb = b
