@@ -60,6 +60,10 @@ class ConfigError(ValueError):
 ALGOS = ("ppo", "sac", "maskable_ppo")
 NOISES = ("none", "icga")
 BACKENDS = ("local", "ray")
+#: registered ids whose discipline has a PettingZoo env (``training.multi_agent``, ray backend)
+MULTI_AGENT_IDS = {"poolgym/NineBall-v0": "nine_ball", "poolgym/EightBall-v0": "eight_ball",
+                   "poolgym/StraightPool-v0": "straight_pool"}
+POLICIES = ("shared", "per_seat")
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,9 @@ class EnvSection:
 @dataclass(frozen=True)
 class TrainingSection:
     """[training]: algorithm, budget, vector envs, overrides of the tuned hyperparameters,
-    checkpoint and learning-curve cadence (timesteps)."""
+    checkpoint and learning-curve cadence (timesteps). ``multi_agent`` (ray backend only):
+    self-play on the PettingZoo env of ``env.id``'s discipline with one ``shared`` policy or
+    one policy ``per_seat`` (see `experiments.ray_backend`)."""
 
     algo: str = "ppo"
     total_timesteps: int = 20000
@@ -94,6 +100,8 @@ class TrainingSection:
     eval_every: int = 5000
     eval_episodes: int = 50
     vector: str = "auto"
+    multi_agent: bool = False
+    policies: str = "shared"
 
     def __post_init__(self):
         _choice("training.algo", self.algo, ALGOS)
@@ -103,6 +111,10 @@ class TrainingSection:
         _positive("training.eval_every", self.eval_every)
         _positive("training.eval_episodes", self.eval_episodes)
         _choice("training.vector", self.vector, ("auto", "native", "sync", "dummy"))
+        _choice("training.policies", self.policies, POLICIES)
+        if self.multi_agent and self.algo != "ppo":
+            raise ConfigError(f"training.multi_agent: multi-agent training is RLlib PPO (algo = \"ppo\"), "
+                              f"got algo = {self.algo!r}")
 
 
 @dataclass(frozen=True)
@@ -188,6 +200,9 @@ class ExperimentConfig:
             raise ConfigError("tournament.agents / video.agents: agent 'trained' needs a [training] section")
         if self.evaluation is not None and self.training is None:
             raise ConfigError("evaluation: evaluating a trained policy needs a [training] section")
+        if self.training is not None and self.training.multi_agent and self.env.id not in MULTI_AGENT_IDS:
+            raise ConfigError(f"training.multi_agent: env.id must be one of {sorted(MULTI_AGENT_IDS)} (a discipline "
+                              f"with a PettingZoo env), got {self.env.id!r}")
 
     def to_dict(self) -> dict:
         return _to_plain(dataclasses.asdict(self))

@@ -24,8 +24,8 @@ wall-clock values (timings go to ``timings.json``), so rerunning a config gives 
 mid-run checkpoint continues from the saved weights but not from the exact RNG/buffer state,
 so its numbers can differ from an uninterrupted run; finished stages are never recomputed.)
 
-Backends: ``local`` (default) or ``ray`` (tournament games as Ray tasks, training with RLlib
-PPO; see `experiments.ray_backend`).
+Backends: ``local`` (default) or ``ray`` (tournament games and evaluation episodes as Ray
+tasks, training with RLlib PPO, single or multi agent; see `experiments.ray_backend`).
 """
 
 from __future__ import annotations
@@ -129,12 +129,16 @@ def run_experiment(cfg: C.ExperimentConfig | str, out_dir: str | None = None, *,
     if stop_after is not None:
         C._choice("stop_after", stop_after, STAGES)
     if backend == "ray" and cfg.training is not None:
-        uses_model = cfg.evaluation is not None or \
-            (cfg.tournament is not None and any(a.name == "trained" for a in cfg.tournament.agents)) or \
+        uses_model = (cfg.tournament is not None and any(a.name == "trained" for a in cfg.tournament.agents)) or \
             (cfg.video is not None and "trained" in cfg.video.agents)
         if uses_model:
-            raise C.ConfigError("backend ray: training runs RLlib, but [evaluation] and the agent 'trained' "
-                                "use the SB3 model of the local backend; drop them or use --backend local")
+            raise C.ConfigError("backend ray: training runs RLlib, but the agent 'trained' of [tournament] / "
+                                "[video] is the SB3 model of the local backend; drop it or use --backend local")
+        from experiments.ray_backend import check_config
+
+        check_config(cfg)
+    if backend != "ray" and cfg.training is not None and cfg.training.multi_agent:
+        raise C.ConfigError("training.multi_agent: multi-agent training runs on RLlib: use --backend ray")
     root = out_dir or cfg.experiment.output_dir or os.path.join("runs", cfg.experiment.name)
     run = Run(root)
     seeds = stage_seeds(cfg.experiment.seed)
@@ -160,7 +164,7 @@ def run_experiment(cfg: C.ExperimentConfig | str, out_dir: str | None = None, *,
     order = [
         ("setup", lambda: _setup(cfg, run, seeds)),
         ("train", lambda: _train(cfg, run, seeds, backend, progress)),
-        ("evaluate", lambda: _evaluate(cfg, run)),
+        ("evaluate", lambda: _evaluate(cfg, run, backend)),
         ("tournament", lambda: _tournament(cfg, run, seeds, backend, progress)),
         ("video", lambda: _video(cfg, run, seeds)),
         ("report", lambda: _report(cfg, run)),
@@ -197,7 +201,7 @@ def _train(cfg, run: Run, seeds: dict, backend: str, progress: bool) -> dict:
     if backend == "ray":
         from experiments.ray_backend import train_rllib
 
-        return train_rllib(cfg, out, seeds["train"])
+        return train_rllib(cfg, out, seeds["train"], progress=progress)
     from agents.sb3 import train
 
     res = train(cfg.env.id, t.algo, t.total_timesteps, seed=seeds["train"], out_dir=out, n_envs=t.n_envs,
@@ -212,7 +216,12 @@ def _trained_kwargs(cfg, run: Run) -> dict:
                 env_kwargs=cfg.env.kwargs)
 
 
-def _evaluate(cfg, run: Run) -> dict:
+def _evaluate(cfg, run: Run, backend: str = "local") -> dict:
+    if backend == "ray":  # the RLlib policy, episodes as Ray tasks (experiments.ray_backend)
+        from experiments.ray_backend import evaluate_rllib
+
+        _write_json(run.path("evaluation.json"), evaluate_rllib(cfg, run.path("train")))
+        return {}
     from agents.sb3 import evaluate, load
 
     if cfg.training.algo not in ("ppo", "sac", "maskable_ppo"):  # pragma: no cover - validated earlier

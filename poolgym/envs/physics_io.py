@@ -127,8 +127,9 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
     B = len(rvw_list)
     if B == 0:
         return []
-    rvw = np.stack(rvw_list)
-    s = np.stack(s_list).astype(np.int8)
+    # (a (B, N, 3, 3) array is used as given: `simulate_sessions` builds the batch in one go)
+    rvw = np.array(rvw_list, np.float64) if isinstance(rvw_list, np.ndarray) else np.stack(rvw_list)
+    s = np.asarray(s_list, np.int8) if isinstance(s_list, np.ndarray) else np.stack(s_list).astype(np.int8)
     R = float(models.ball_params.R) if models.ball_params is not None else BALL_RADIUS
     from poolgym.envs.kernels import separate_overlaps_batch
 
@@ -160,3 +161,37 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
     if timer is not None:
         timer.rules += time.perf_counter() - t1
     return recs
+
+
+def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | None = None,
+                      split_eps: float = 0.0) -> None:
+    """Simulate the pending shot of every session in ``sessions`` with ONE batched physics
+    call and hand each its record (`Session.resolve`). The physics inputs of the tables whose
+    job left them to the owner are built together (`poolgym.rules.game.batch_physics_inputs`,
+    the same arrays as `physics_inputs` table by table)."""
+    if not sessions:
+        return
+    from poolgym.rules.game import batch_physics_inputs
+
+    jobs = [s.pending for s in sessions]
+    build = [k for k, j in enumerate(jobs) if j[2] is None]
+    rvw_b = s_b = None
+    if build:
+        rvw_b, s_b = batch_physics_inputs([sessions[k].state for k in build])
+    if len(build) == len(jobs):
+        rvw, s = rvw_b, s_b
+        views = [(rvw_b[k], s_b[k]) for k in range(len(jobs))]
+    else:
+        views = [None] * len(jobs)
+        for m, k in enumerate(build):
+            views[k] = (rvw_b[m], s_b[m])
+        for k, j in enumerate(jobs):
+            if views[k] is None:
+                views[k] = (j[2], j[3])
+        rvw = [v[0] for v in views]
+        s = [v[1] for v in views]
+    shots = np.stack([j[4] for j in jobs])
+    legal = [ses.pending_legal for ses in sessions]
+    recs = simulate_records(table, rvw, s, shots, models, timer, legal=legal, split_eps=split_eps)
+    for ses, rec, (r, sv) in zip(sessions, recs, views):
+        ses.resolve(rec, r, sv)

@@ -405,14 +405,14 @@ class PoolEnv(gym.Env):
             idx = int(np.flatnonzero(mask)[0])
         return self.codec.decode_macro(idx, s.state, s.spec)
 
-    def _step_begin(self, action, structured=False):
+    def _step_begin(self, action, structured=False, placement_checked=False):
         self._illegal = False
         acts = action if structured else self._decode(action)
         s = self.session
         if s.done or not s.learner_to_act():
             raise RuntimeError("step() called on a finished episode; call reset() first")
         s.begin_step()
-        s.learner_act(acts)
+        s.learner_act(acts, placement_checked)
 
     def _step_end(self):
         s = self.session
@@ -436,11 +436,8 @@ class PoolEnv(gym.Env):
     def _run_pending(self):
         s = self.session
         while s.pending is not None:
-            seat, a, rvw, st, row = s.pending
-            rec = physics_io.simulate_records(self.table, [rvw], [st], row.reshape(1, 5), self.models,
-                                              self.timer, legal=[s.pending_legal],
-                                              split_eps=self.config.split_hit_eps)[0]
-            s.resolve(rec)
+            physics_io.simulate_sessions(self.table, [s], self.models, self.timer,
+                                         split_eps=self.config.split_hit_eps)
 
     def _obs(self):
         s = self.session

@@ -84,7 +84,8 @@ class Session:
         self.timer = timer
         self.state: GameState | None = None
         self.spec: ActionSpec | None = None
-        self.rng = np.random.default_rng(0)
+        self._rng_seed = 0
+        self._rng = None  # built on first use (see `rng`)
         self.pending = None  # (seat, ShotAction, rvw, s, shot row)
         self.pending_legal = None  # target balls when the pending shot was decided (see _apply_actions)
         self.shots = 0
@@ -99,7 +100,10 @@ class Session:
         """New game: rules seed and session RNG drawn from ``np_random``; ``state`` overrides the
         initial position. Opponent turns before the learner's first decision are queued."""
         rules_seed = int(np_random.integers(0, 2**31 - 1))
-        self.rng = np.random.default_rng(int(np_random.integers(0, 2**63 - 1)))
+        # the session's Generator (noise, opponent) is built on first use: a reset of an env
+        # without noise or opponent then skips its construction (about 20 us)
+        self._rng_seed = int(np_random.integers(0, 2**63 - 1))
+        self._rng = None
         self.state = state if state is not None else self.disc.initial_state(self.config, rules_seed)
         self.shots = 0
         self.pending = None
@@ -108,6 +112,14 @@ class Session:
         self.done = False
         self.runout_failed = False
         self._advance()
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The session's seeded Generator (execution noise, the opponent's choices)."""
+        g = self._rng
+        if g is None:
+            g = self._rng = np.random.default_rng(self._rng_seed)
+        return g
 
     @property
     def terminated(self) -> bool:
@@ -132,20 +144,25 @@ class Session:
             raise RuntimeError("step() called on a finished episode; call reset() first")
         self.log = StepLog()
 
-    def learner_act(self, actions) -> None:
+    def learner_act(self, actions, placement_checked: bool = False) -> None:
         """Apply the learner's typed actions (atomically: an `IllegalActionError` leaves the
-        state unchanged). A shot becomes the pending physics job."""
+        state unchanged). A shot becomes the pending physics job. ``placement_checked``: a
+        leading `PlaceCueBall` was found legal on the current state by the owner's batched
+        `DisciplineBase.placement_errors` (the check is not repeated)."""
         if not self.learner_to_act():
             raise RuntimeError("the learner is not to act (episode finished?)")
         if isinstance(actions, (ShotAction, PlaceCueBall)) or not isinstance(actions, (list, tuple)):
             actions = [actions]
         seat = self.state.seat_to_act
-        self._apply_actions(seat, list(actions), self.spec)
+        self._apply_actions(seat, list(actions), self.spec, placement_checked)
 
-    def _apply_actions(self, seat: int, actions: list, spec: ActionSpec | None = None) -> None:
+    def _apply_actions(self, seat: int, actions: list, spec: ActionSpec | None = None,
+                       placement_checked: bool = False) -> None:
         """Apply ``actions`` of ``seat`` (``spec`` = its legal actions, if known: a shot's
         ``pending_legal`` is then ``spec.target_balls``, the balls legal to hit first, with
-        which the batched shot facts are precomputed)."""
+        which the batched shot facts are precomputed). The pending job's physics arrays are
+        left to the owner (None: `physics_io.simulate_sessions` builds them for all tables
+        at once), except for the lag's special inputs."""
         st = self.state
         pending = None
         t0 = time.perf_counter()
@@ -153,8 +170,11 @@ class Session:
             if pending is not None:
                 raise IllegalActionError("a ShotAction must be the last action of a decision")
             if isinstance(a, ShotAction):
-                rvw, s, row = self.disc.shot_inputs(st, a)  # validates; raises IllegalActionError
+                # validates; raises IllegalActionError
+                rvw, s, row = self.disc.shot_inputs(st, a, build=False)
                 pending = (seat, a, rvw, s, row)
+            elif k == 0 and placement_checked and isinstance(a, PlaceCueBall):
+                st = self.disc.place_checked(st, a)
             else:
                 st, v = self.disc.apply(st, a)
                 if v is not None:
@@ -176,13 +196,15 @@ class Session:
         if self.pending is None:
             self._advance()
 
-    def resolve(self, rec) -> None:
-        """Adjudicate the pending shot with its physics record, then continue play."""
-        seat, a, rvw, s, row = self.pending
-        self.log.shots.append((seat, rvw, s, row))
+    def resolve(self, rec, rvw=None, s=None) -> None:
+        """Adjudicate the pending shot with its physics record (``rvw``, ``s``: the inputs
+        it was simulated from, when the owner built them), then continue play."""
+        seat, a, rvw0, s0, row = self.pending
+        self.log.shots.append((seat, rvw0 if rvw0 is not None else rvw, s0 if s0 is not None else s, row))
         self.pending = None
         t0 = time.perf_counter()
-        self.state, v = self.disc.apply_shot_record(self.state, a, rec)
+        # validated by `shot_inputs` on this same state when the shot became pending
+        self.state, v = self.disc.adjudicate_validated(self.state, a, rec)
         self.shots += 1
         self._record(seat, v)
         if self.timer is not None:

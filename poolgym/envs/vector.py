@@ -38,6 +38,7 @@ from gymnasium.vector.utils import batch_space
 from poolgym.envs import physics_io
 from poolgym.envs.pool_env import PoolEnv
 from poolgym.envs.session import SHAPING_KEYS
+from poolgym.rules.core import IllegalActionError, PlaceCueBall
 
 
 def _autoreset_mode(mode) -> AutoresetMode:
@@ -101,17 +102,11 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             if wait:
                 self._opponent_round(wait)
                 continue
-            pend = [i for i in idx if envs[i].session.pending is not None]
+            pend = [envs[i].session for i in idx if envs[i].session.pending is not None]
             if not pend:
                 return
-            rvw = [envs[i].session.pending[2] for i in pend]
-            s = [envs[i].session.pending[3] for i in pend]
-            shots = np.stack([envs[i].session.pending[4] for i in pend])
-            legal = [envs[i].session.pending_legal for i in pend]
-            recs = physics_io.simulate_records(self.table, rvw, s, shots, self.models, self.timer, legal=legal,
-                                               split_eps=envs[0].config.split_hit_eps)
-            for i, rec in zip(pend, recs):
-                envs[i].session.resolve(rec)
+            physics_io.simulate_sessions(self.table, pend, self.models, self.timer,
+                                         split_eps=envs[0].config.split_hit_eps)
 
     def _opponent_round(self, wait) -> None:
         """The opponent's decisions for tables ``wait`` (one `decide_batch` call when the
@@ -160,7 +155,19 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         acts = np.asarray(actions)
         if acts.shape[0] != self.num_envs:
             raise ValueError(f"actions: need {self.num_envs} rows, got {acts.shape[0]}")
-        dec = e0.codec.decode_box_batch(acts[idx], [s.state for s in sessions], [s.spec for s in sessions])
+        states = [s.state for s in sessions]
+        dec = e0.codec.decode_box_batch(acts[idx], states, [s.spec for s in sessions])
+        # the decoded cue-ball placements are checked by the rules for all tables in ONE
+        # compiled call (`DisciplineBase.placement_errors`); `Session.learner_act` then applies
+        # them without repeating the check
+        t0 = time.perf_counter()
+        ks = [k for k, d in enumerate(dec) if d and isinstance(d[0], PlaceCueBall)]
+        if ks:
+            errs = e0.disc.placement_errors([states[k] for k in ks], [dec[k][0] for k in ks])
+            for k, err in zip(ks, errs):
+                if err is not None:
+                    raise IllegalActionError(f"table {idx[k]}: illegal cue-ball placement: {err}")
+        self.timer.actions += time.perf_counter() - t0
         for i, d in zip(idx, dec):
             out[i] = d
         return out
@@ -213,7 +220,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             if resetting[i]:
                 e._reset_begin(None, None)
             elif decoded is not None:
-                e._step_begin(decoded[i], structured=True)
+                e._step_begin(decoded[i], structured=True, placement_checked=True)
             else:
                 e._step_begin(actions[i])
         idx = list(range(n))

@@ -35,7 +35,7 @@ import numpy as np
 from . import general
 from .core import (ActionSpec, ChooseOption, Concede, CueBallPlacement, GameState, IllegalActionError, Option,
                    Phase, PlaceCueBall, RulesConfig, ShotAction, Verdict)
-from .fast import placement_error_fast
+from .fast import placement_error_fast, placement_errors
 from .geometry import ball_radius, get_table, in_kitchen
 from .shot_record import Motion, ShotRecord
 
@@ -80,6 +80,19 @@ def physics_inputs(state: GameState, only: Optional[tuple] = None):
     keep[list(only)] = True
     on = on & keep
     s = np.where(on, int(Motion.STATIONARY), int(Motion.POCKETED)).astype(np.int8)
+    return rvw, s
+
+
+def batch_physics_inputs(states) -> tuple:
+    """`physics_inputs` of B states of one discipline stacked: (rvw (B, N, 3, 3), s (B, N)
+    int8), built with one array conversion for the batch (the envs' batched shots)."""
+    B = len(states)
+    N = len(states[0].on_table)
+    rvw = np.zeros((B, N, 3, 3), np.float64)
+    rvw[:, :, 0, :2] = np.array([st.pos for st in states], np.float64).reshape(B, N, 2)
+    rvw[:, :, 0, 2] = ball_radius()
+    on = np.array([st.on_table for st in states], np.bool_).reshape(B, N)
+    s = np.where(on, np.int8(_STILL), np.int8(_DOWN)).astype(np.int8)
     return rvw, s
 
 
@@ -257,14 +270,50 @@ class DisciplineBase:
             return self._lag_shot(state, action, rec)
         return self._adjudicate(state, action, rec)
 
-    def shot_inputs(self, state: GameState, action: ShotAction):
-        """Validated physics inputs (rvw, s, shot row (5,)) for batched simulation."""
+    def shot_inputs(self, state: GameState, action: ShotAction, *, build: bool = True):
+        """Validated physics inputs (rvw, s, shot row (5,)) for batched simulation.
+
+        ``build=False``: validate only and return (None, None, row) when the inputs are the
+        state's own balls (`physics_inputs(state)`, which a batched caller builds for all its
+        tables at once with `batch_physics_inputs`); the lag's special inputs are always built."""
         self._check_acting(state)
         self._check_shot(state, action)
         if state.phase is Phase.LAG:
             return self._lag_inputs(state) + (action.shot_array(),)
+        if not build:
+            return None, None, action.shot_array()
         rvw, s = physics_inputs(state)
         return rvw, s, action.shot_array()
+
+    def adjudicate_validated(self, state: GameState, action: ShotAction, rec: ShotRecord):
+        """`apply_shot_record` for a shot that `shot_inputs` already validated on this very
+        ``state`` (the envs' hot path: the checks are not repeated)."""
+        if state.phase is Phase.LAG:
+            return self._lag_shot(state, action, rec)
+        return self._adjudicate(state, action, rec)
+
+    def placement_errors(self, states, actions) -> list:
+        """Why each ``actions[k]`` (a `PlaceCueBall`) is illegal on ``states[k]`` (None =
+        legal): the placement tests of `_place` (G-3.16, G-3.22, 9B-5.10, on the bed) for B
+        tables in ONE compiled call (`poolgym.rules.fast.placement_errors`); pair with
+        `place_checked`. Every state must be of this discipline on one table."""
+        B = len(states)
+        if B == 0:
+            return []
+        N = len(states[0].on_table)
+        pos = np.array([st.pos for st in states], np.float64).reshape(B, N, 2)
+        on = np.array([st.on_table for st in states], np.bool_).reshape(B, N)
+        xs = np.array([float(a.x) for a in actions], np.float64)
+        ys = np.array([float(a.y) for a in actions], np.float64)
+        kit = np.array([st.cue_ball is CueBallPlacement.IN_HAND_KITCHEN for st in states], np.bool_)
+        mt = np.array([self.placement_may_touch(st) for st in states], np.bool_)
+        return placement_errors(xs, ys, pos, on, self.table(states[0]), ball_radius(), kitchen=kit, may_touch=mt)
+
+    def place_checked(self, state: GameState, action: PlaceCueBall) -> GameState:
+        """`apply` of a `PlaceCueBall` whose placement `placement_errors` found legal on
+        this ``state`` (acting-state checks are still made)."""
+        self._check_acting(state)
+        return self._place(state, action, checked=True)
 
     # ------------------------------------------------------------------ internals
     def _simulate(self, state, action, simulate, only=None, lag=False, **kw) -> ShotRecord:
@@ -357,19 +406,20 @@ class DisciplineBase:
         if action.push_out:
             raise IllegalActionError("push-out is not available now")
 
-    def _place(self, state: GameState, action: PlaceCueBall) -> GameState:
+    def _place(self, state: GameState, action: PlaceCueBall, checked: bool = False) -> GameState:
         if state.phase not in (Phase.BREAK, Phase.PLAY) or state.cue_ball is CueBallPlacement.IN_POSITION:
             raise IllegalActionError("the cue ball is not in hand")
         x, y = action.x, action.y
         if not isinstance(x, (int, float, np.floating)) or not isinstance(y, (int, float, np.floating)):
             raise IllegalActionError("PlaceCueBall.x and .y must be numbers")
-        table = self.table(state)
-        # geometry.placement_error (G-3.22, 9B-5.10, G-3.16), called without its wrapper
-        err = placement_error_fast(float(x), float(y), state.positions(), state.on_mask(), table, ball_radius(),
-                                   kitchen=state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN,
-                                   may_touch=self.placement_may_touch(state))
-        if err is not None:
-            raise IllegalActionError(f"illegal cue-ball placement: {err}")
+        if not checked:
+            table = self.table(state)
+            # geometry.placement_error (G-3.22, 9B-5.10, G-3.16), called without its wrapper
+            err = placement_error_fast(float(x), float(y), state.positions(), state.on_mask(), table,
+                                       ball_radius(), kitchen=state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN,
+                                       may_touch=self.placement_may_touch(state))
+            if err is not None:
+                raise IllegalActionError(f"illegal cue-ball placement: {err}")
         return state._evolve({"pos": (float(x), float(y)) + tuple(state.pos[2:]),
                               "on_table": (True,) + tuple(state.on_table[1:]), "cue_placed": True})
 
