@@ -32,11 +32,24 @@ geometric player's.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from agents.base import Observation
 from agents.geometric import GeometricAgent
-from agents.geometry import V0_MAX, V0_MIN, best_p_from, straight_in_placements
+from agents.geometry import (
+    V0_MAX,
+    V0_MIN,
+    best_p_from,
+    mirror_kick_phis,
+    phi_deg,
+    pot_table,
+    segment_clear,
+    straight_in_placements,
+    unit,
+    v0_for_pot,
+)
 from agents.view import Decision, view_of
 
 BIH_QUALITY = 0.85
@@ -73,7 +86,10 @@ class SearchAgent(GeometricAgent):
 
     def __init__(self, seed: int | None = None, noise="icga", top_k: int = 3,
                  speed_factors=(1.0, 1.4, 2.0), spins=(-0.3, 0.0, 0.3), n_safeties: int = 4,
-                 samples: int = 8, budget: int = 240, n_placements: int = 3, **kw):
+                 samples: int = 8, budget: int = 240, n_placements: int = 3, refine_k: int = 0,
+                 refine_samples: int = 24, value_model: str = "legacy", runout_r: float = 0.8,
+                 q_weights=(1.0,), combos: bool = False, kicks: bool = False, low_p_safeties: int = 0,
+                 **kw):
         super().__init__(seed=seed, noise=noise, **kw)
         self.noise_spec = noise
         self.top_k = int(top_k)
@@ -83,6 +99,14 @@ class SearchAgent(GeometricAgent):
         self.samples = int(samples)
         self.budget = int(budget)
         self.n_placements = int(n_placements)
+        self.refine_k = int(refine_k)
+        self.refine_samples = int(refine_samples)
+        self.value_model = str(value_model)
+        self.runout_r = float(runout_r)
+        self.q_weights = tuple(float(w) for w in q_weights)
+        self.combos = bool(combos)
+        self.kicks = bool(kicks)
+        self.low_p_safeties = int(low_p_safeties)
         self._noise = None
 
     def _noise_model(self):
@@ -132,7 +156,8 @@ class SearchAgent(GeometricAgent):
         return best if best is not None else super().act(obs)
 
     # ------------------------------------------------------------------ candidates
-    def candidate_actions(self, v) -> list:
+    def candidate_actions(self, v, discipline: str = "") -> list:
+        """Candidate strokes (module docstring, step 1)."""
         from poolgym.rules.core import ShotAction
 
         out = []
@@ -144,11 +169,19 @@ class SearchAgent(GeometricAgent):
                     out.append(ShotAction(V0=float(np.clip(c.V0 * f, V0_MIN, V0_MAX)), phi=c.phi, b=b,
                                           called_ball=c.ball if call else None,
                                           called_pocket=c.pocket if call else None))
-        if self.n_safeties > 0 or not out:
+        if self.combos and discipline == "nine_ball" and not call:
+            for phi, V0 in nine_combos(v):
+                for f in (1.0, 1.5):
+                    out.append(ShotAction(V0=float(np.clip(V0 * f, V0_MIN, V0_MAX)), phi=phi))
+        best_p = cands[0].p_make if cands else 0.0
+        n_saf = self.n_safeties
+        if self.low_p_safeties and best_p < 0.5:
+            n_saf = max(n_saf, self.low_p_safeties)
+        if n_saf > 0 or not out:
             base = self.safety(v, cands)
             offsets = [0.0, 0.6, -0.6, 1.5, -1.5, 3.0, -3.0, 6.0, -6.0]
             speeds = [1.0, 0.7, 1.4]
-            n = max(self.n_safeties, 1)
+            n = max(n_saf, 1)
             k = 0
             for dv in speeds:
                 for dphi in offsets:
@@ -158,6 +191,12 @@ class SearchAgent(GeometricAgent):
                                           phi=float((base.phi + dphi) % 360.0), called_ball=base.called_ball,
                                           called_pocket=base.called_pocket, safety=base.safety))
                     k += 1
+            if self.kicks and best_p < 0.5 and not direct_hit_possible(v):
+                for phi, V0 in kick_shots(v):
+                    for f in (1.0, 1.6):
+                        out.append(ShotAction(V0=float(np.clip(V0 * f, V0_MIN, V0_MAX)), phi=phi,
+                                              called_ball=base.called_ball, called_pocket=base.called_pocket,
+                                              safety=base.safety))
         return out
 
     # ------------------------------------------------------------------ search
@@ -180,17 +219,14 @@ class SearchAgent(GeometricAgent):
         out[over, 3:5] *= (0.5 / off[over] * (1.0 - 1e-12))[:, None]
         return out
 
-    def search_shot(self, obs: Observation, v, return_value: bool = False):
+    def evaluate(self, obs: Observation, acts: list, S: int, disc) -> np.ndarray | None:
+        """(len(acts), S) outcome values of every candidate under S common noise draws, from ONE
+        `physics.simulate_batch` call; None if the physics rejects the layout."""
         import physics
         from poolgym.rules.game import physics_inputs
         from poolgym.rules.shot_record import ShotRecord
 
-        disc = _discipline(obs.discipline)
         state = obs.state
-        acts = self.candidate_actions(v)
-        if len(acts) == 1:
-            return (acts[0], 0.0) if return_value else acts[0]
-        S = max(3, min(self.samples, self.budget // len(acts)))
         rvw, s = physics_inputs(state)
         B = len(acts) * S
         shots = self.perturb(np.stack([a.shot_array() for a in acts]), S)
@@ -198,9 +234,8 @@ class SearchAgent(GeometricAgent):
             res = physics.simulate_batch(obs.table, np.broadcast_to(rvw, (B,) + rvw.shape).copy(), shots,
                                          np.zeros(B, dtype=np.int64),
                                          s=np.broadcast_to(s, (B,) + s.shape).copy())
-        except ValueError:  # the physics rejects this layout: play the geometric shot unsearched
-            a = GeometricAgent.shoot(self, v)
-            return (a, 0.0) if return_value else a
+        except ValueError:
+            return None
         values = np.zeros(B)
         me = obs.seat
         for k in range(B):
@@ -212,13 +247,37 @@ class SearchAgent(GeometricAgent):
                 values[k] = -1.0
                 continue
             values[k] = self.value(disc, new, verdict, me, obs.table)
-        mean = values.reshape(len(acts), S).mean(axis=1)
+        return values.reshape(len(acts), S)
+
+    def search_shot(self, obs: Observation, v, return_value: bool = False):
+        disc = _discipline(obs.discipline)
+        acts = self.candidate_actions(v, obs.discipline)
+        if len(acts) == 1:
+            return (acts[0], 0.0) if return_value else acts[0]
+        S = max(3, min(self.samples, self.budget // len(acts)))
+        vals = self.evaluate(obs, acts, S, disc)
+        if vals is None:  # the physics rejects this layout: play the geometric shot unsearched
+            a = GeometricAgent.shoot(self, v)
+            return (a, 0.0) if return_value else a
+        total, count = vals.sum(axis=1), np.full(len(acts), float(S))
+        if self.refine_k > 1 and self.refine_samples > 0:
+            top = np.argsort(-total / count, kind="stable")[: self.refine_k]
+            vals2 = self.evaluate(obs, [acts[int(k)] for k in top], self.refine_samples, disc)
+            if vals2 is not None:
+                total[top] += vals2.sum(axis=1)
+                count[top] += self.refine_samples
+                mask = np.zeros(len(acts), bool)
+                mask[top] = True
+                mean = np.where(mask, total / count, -np.inf)
+                k = int(np.argmax(mean))
+                return (acts[k], float(mean[k])) if return_value else acts[k]
+        mean = total / count
         k = int(np.argmax(mean))
         return (acts[k], float(mean[k])) if return_value else acts[k]
 
     def value(self, disc, state, verdict, me: int, table) -> float:
         """Value in [0, 1] (plus 14.1 points) of `state` for seat `me` (module docstring, step 4)."""
-        from poolgym.rules.core import CueBallPlacement, Phase
+        from poolgym.rules.core import Phase
 
         pts = 0.0
         if verdict is not None and verdict.points:
@@ -228,12 +287,18 @@ class SearchAgent(GeometricAgent):
         if state.phase is Phase.GAME_OVER:
             return (0.5 if state.winner is None else float(state.winner == me)) + pts
         q = self.quality(disc, state, table)
-        if state.seat_to_act == me and state.phase is not Phase.OPTION:
+        mine = state.seat_to_act == me and state.phase is not Phase.OPTION
+        if self.value_model == "runout" and state.discipline == "nine_ball":
+            n = len(state.balls_on_table())
+            vm = runout_value(q, n, self.runout_r)
+            return (vm if mine else 1.0 - vm) + pts
+        if mine:
             return 0.4 + 0.6 * q + pts
         return 0.4 * (1.0 - q) + pts
 
     def quality(self, disc, state, table) -> float:
-        """Make probability of the best next pot for the seat to act."""
+        """Make probability of the best next pot for the seat to act (with `q_weights` beyond
+        one weight: ``min(1, sum_k w_k p_k)`` over the best pots, best first, PickPocket style)."""
         from poolgym.rules.core import CueBallPlacement, Phase
 
         if state.cue_ball is not CueBallPlacement.IN_POSITION and not state.cue_placed:
@@ -254,4 +319,90 @@ class SearchAgent(GeometricAgent):
         on = state.on_mask()
         if not on[0]:
             return BIH_QUALITY
-        return float(best_p_from(table_geom(table), P, on, P[0][None], spec_targets, self.sigma_phi)[0])
+        g = table_geom(table)
+        if len(self.q_weights) <= 1:
+            return float(best_p_from(g, P, on, P[0][None], spec_targets, self.sigma_phi)[0])
+        t = pot_table(g, P, on, P[0][None], spec_targets, self.sigma_phi)
+        p = np.sort(t["p"].ravel())[::-1][: len(self.q_weights)]
+        return float(min(1.0, sum(w * x for w, x in zip(self.q_weights, p))))
+
+
+def runout_win(n: int, r: float) -> float:
+    """Win probability of the seat at the table with `n` balls to pocket when every shot is
+    made with probability `r` and a miss hands the same situation to the opponent:
+    A(0) = 1, A(n) = (r A(n-1) + 1 - r) / (2 - r)."""
+    a = 1.0
+    for _ in range(int(n)):
+        a = (r * a + 1.0 - r) / (2.0 - r)
+    return a
+
+
+def runout_value(q: float, n: int, r: float) -> float:
+    """Value for the seat to act with `n` balls left and a next pot of probability `q`:
+    make it and stand at A(n-1), or miss and leave the opponent at A(n) (`runout_win`)."""
+    return q * runout_win(n - 1, r) + (1.0 - q) * (1.0 - runout_win(n, r))
+
+
+def direct_hit_possible(v) -> bool:
+    """Some legal ball can be hit directly (cue path clear of the other balls by 2R)."""
+    cue = v.balls[0]
+    idx = np.arange(len(v.on))
+    for b in v.targets:
+        if not v.on[b]:
+            continue
+        others = v.balls[v.on & (idx != 0) & (idx != b)]
+        if segment_clear(cue, v.balls[b], others, 2.0 * v.geom.R * 0.999):
+            return True
+    return False
+
+
+def kick_shots(v) -> list:
+    """(phi, V0) of one-rail kicks (mirror image) at every legal ball off each cushion."""
+    out = []
+    cue = v.balls[0]
+    for b in v.targets:
+        if not v.on[b]:
+            continue
+        for phi in mirror_kick_phis(v.geom, cue, v.balls[b]):
+            out.append((float(phi), 2.5))
+    return out
+
+
+def nine_combos(v) -> list:
+    """(phi, V0) of combinations lowest ball -> 9 -> pocket (9B-5.1: the 9 pocketed on a legal
+    shot wins): the lowest ball is sent at the 9's ghost ball for each pocket (ghost-ball aim
+    twice), keeping the shots whose three paths are clear and whose cuts stay below 60 deg."""
+    if not v.targets or len(v.on) <= 9 or not v.on[9] or 9 in v.targets:
+        return []
+    g = v.geom
+    R = g.R
+    L = int(v.targets[0])
+    cue, pl, p9 = v.balls[0], v.balls[L], v.balls[9]
+    idx = np.arange(len(v.on))
+    others = lambda *ex: v.balls[v.on & ~np.isin(idx, ex)]  # noqa: E731
+    aims, axes = g.aim_points(), g.pocket_axes()
+    out = []
+    for k in range(6):
+        u9 = unit(aims[k] - p9)
+        if float(u9 @ axes[k]) < 0.5:
+            continue
+        g9 = p9 - 2.0 * R * u9
+        if not g.in_bed(g9)[0] or not segment_clear(p9, aims[k], others(0, L, 9), 2 * R * 0.999):
+            continue
+        uL = unit(g9 - pl)
+        if float(uL @ u9) < math.cos(math.radians(60.0)):
+            continue
+        if not segment_clear(pl, g9, others(0, L, 9), 2 * R * 0.999):
+            continue
+        gL = pl - 2.0 * R * uL
+        u1 = unit(gL - cue)
+        cut1 = math.acos(float(np.clip(u1 @ uL, -1.0, 1.0)))
+        if cut1 > math.radians(60.0) or not segment_clear(cue, gL, others(0, L), 2 * R * 0.999):
+            continue
+        d9 = float(np.linalg.norm(aims[k] - p9))
+        dL = float(np.linalg.norm(g9 - pl))
+        d1 = float(np.linalg.norm(gL - cue))
+        cut9 = math.acos(float(np.clip(uL @ u9, -1.0, 1.0)))
+        V0 = v0_for_pot(d1, dL + d9, cut1) / max(math.cos(cut9), 0.3)
+        out.append((phi_deg(cue, gL), float(V0)))
+    return out

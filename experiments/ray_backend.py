@@ -326,10 +326,10 @@ def _write_curve(path: str, rows: list[dict]) -> None:
         w.writerows(rows)
 
 
-def _train_return(res: dict, cfg, pid: str) -> float:
+def _train_return(res: dict, cfg) -> float:
     er = res.get("env_runners", {})
     if cfg.training.multi_agent:  # the episode return summed over seats is ~0 in a zero-sum game
-        per_agent = er.get("agent_episode_return_mean", {})
+        per_agent = er.get("agent_episode_returns_mean", er.get("agent_episode_return_mean", {}))
         v = per_agent.get("player_0", float("nan"))
     else:
         v = er.get("episode_return_mean", float("nan"))
@@ -371,7 +371,7 @@ def train_rllib(cfg, out_dir: str, seed: int, progress: bool = False) -> dict:
                 r = np.array(policy_returns(algo.get_module(pids[0]), cfg.env.id, eval_kw, seeds))
                 rows.append({"timesteps": steps, "eval_success_rate": f"{float((r > 0).mean()):.6f}",
                              "eval_mean_return": f"{float(r.mean()):.6f}",
-                             "train_mean_return": f"{_train_return(res, cfg, pids[0]):.6f}"})
+                             "train_mean_return": f"{_train_return(res, cfg):.6f}"})
                 _write_curve(curve_path, rows)
                 next_eval = (steps // t.eval_every + 1) * t.eval_every
             if steps >= next_ckpt:

@@ -333,7 +333,10 @@ class DisciplineBase:
         inning_ended = not verdict.turn_continues
         stall = general.stall_update(new, bool(verdict.pocketed), inning_ended)
         if stall != new.stall_innings:
-            new = new._evolve({"stall_innings": stall})
+            if new is old:
+                new = new._evolve({"stall_innings": stall})
+            else:  # the referee's fresh state, not yet seen by anyone: set the field in place
+                new.__dict__["stall_innings"] = stall
         if (cfg.stalemate_innings and stall >= cfg.stalemate_innings) or \
                 (cfg.max_shots and new.shot_number >= cfg.max_shots):
             s2, v2 = self.on_stalemate(new)
