@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from poolgym.rules.game import seeded_generator
 from poolgym.rules.core import (
     ActionSpec,
     CueBallPlacement,
@@ -118,7 +119,7 @@ class Session:
         """The session's seeded Generator (execution noise, the opponent's choices)."""
         g = self._rng
         if g is None:
-            g = self._rng = np.random.default_rng(self._rng_seed)
+            g = self._rng = seeded_generator(self._rng_seed)
         return g
 
     @property

@@ -46,10 +46,21 @@ __all__ = [
 ]
 
 
+def seeded_generator(seed) -> np.random.Generator:
+    """``numpy.random.default_rng(seed)`` (the same stream: a PCG64 seeded through a
+    SeedSequence), built without default_rng's wrapper (about 5 us less a call; the envs
+    draw a rack at every reset)."""
+    return _Generator(_PCG64(seed))
+
+
+_Generator = np.random.Generator
+_PCG64 = np.random.PCG64
+
+
 def draw_rng(state: GameState):
     """(numpy Generator, new rng tuple): chance drawn from the state's (seed, counter)."""
     seed, counter = state.rng
-    return np.random.default_rng([int(seed), int(counter)]), (int(seed), int(counter) + 1)
+    return seeded_generator([int(seed), int(counter)]), (int(seed), int(counter) + 1)
 
 
 def make_rvw(pos: np.ndarray, R: float) -> np.ndarray:
@@ -171,7 +182,7 @@ class DisciplineBase:
         if not isinstance(config, self.config_cls):
             raise ValueError(f"config must be a {self.config_cls.__name__}, got {type(config).__name__}")
         n = config.n_players
-        rng = np.random.default_rng([int(seed), int(rng_counter)])
+        rng = seeded_generator([int(seed), int(rng_counter)])
         pos, on = self.rack(config, rng)
         pos = np.asarray(pos, dtype=np.float64).reshape(self.n_balls, 2)
         on = np.asarray(on, dtype=bool).reshape(self.n_balls)

@@ -108,6 +108,11 @@ _EXTRA_NONE = NineBallExtra()
 _EXTRA_PUSH = NineBallExtra(push_out_available=True)
 
 
+_NINE_ON = np.ones(10, bool)
+_NINE_ON[0] = False  # the cue ball starts in hand (9B-5.3)
+_NINE_ON.setflags(write=False)
+
+
 class NineBall(DisciplineBase):
     """WPA nine-ball (see the module docstring for the rules and their IDs).
 
@@ -139,14 +144,12 @@ class NineBall(DisciplineBase):
         """9B-5.2: diamond, 1 on the foot spot (slot 0), 9 in the centre (slot 4), 2-8 in
         random order in the other slots."""
         slots, head = self._rack_geometry(config)
-        others = rng.permutation(np.arange(2, 9)).tolist()
+        # the same draw as ``rng.permutation(np.arange(2, 9))`` (a shuffle of 7 entries)
+        others = (rng.permutation(7) + 2).tolist()
         order = [0, 1] + others[:3] + [9] + others[3:]
         pos = np.empty((10, 2))
         pos[order] = slots  # row 0 of ``slots`` is the head spot (the cue ball's row)
-        pos[0] = head
-        on = np.ones(10, bool)
-        on[0] = False
-        return pos, on
+        return pos, _NINE_ON
 
     def _rack_geometry(self, config):
         """((10, 2) head spot then the nine diamond slots, head spot) for ``config``, cached
