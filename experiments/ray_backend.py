@@ -248,7 +248,7 @@ def build_algo(cfg, seed: int):
         name = f"poolgym-rllib-ma-{disc}"
         register_env(name, MultiAgentCreator(disc, kw))
         pids = policy_ids(cfg)
-        pc = pc.environment(name).env_runners(num_envs_per_env_runner=1)
+        pc = pc.environment(name).env_runners(num_envs_per_env_runner=s["num_envs"], gym_env_vectorize_mode="sync")
         pc = pc.multi_agent(policies=set(pids), policy_mapping_fn=shared_policy if t.policies == "shared"
                             else seat_policy)
         pc = pc.rl_module(rl_module_spec=MultiRLModuleSpec(

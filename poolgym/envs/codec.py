@@ -301,10 +301,7 @@ class Codec:
         k_fo = k_sc + self.P
         k_sh = k_fo + self.P
         flags_rows, flags = [], []
-        vals_rows, vals_cols, vals = [], [], []
         for i, (st, spec, seat) in enumerate(zip(states, specs, seats)):
-            rows += (i, i)
-            cols += (k_ph + _PHASE_INDEX[st.phase], k_cb + _PLACEMENT_INDEX[st.cue_ball])
             if spec is not None and st.seat_to_act == seat and st.phase is not Phase.GAME_OVER:
                 for b in spec.target_balls:
                     rows.append(i)
@@ -318,27 +315,31 @@ class Codec:
                 flags_rows.append(i)
                 flags.append((spec.can_shoot, spec.must_place, spec.call_required, spec.safety_allowed,
                               spec.push_out_allowed, True))
-            Pn = len(st.scores)
-            groups = st.groups
-            for j in range(min(2, Pn)):
-                s_ = (seat + j) % Pn
-                g = int(groups[s_]) if s_ < len(groups) else 0
-                rows.append(i)
-                cols.append(k_gr + 3 * j + min(max(g, 0), 2))
-            cf = st.consecutive_fouls
-            for j in range(min(self.P, Pn)):
-                s_ = (seat + j) % Pn
-                vals_rows += (i, i)
-                vals_cols += (k_sc + j, k_fo + j)
-                vals += (math.tanh(float(st.scores[s_]) / 50.0),
-                         min(float(cf[s_]) / 3.0, 1.0) if s_ < len(cf) else 0.0)
-            vals_rows.append(i)
-            vals_cols.append(k_sh)
-            vals.append(min(float(shots[i]) / max(self.max_shots, 1), 1.0))
-        out[rows, cols] = 1.0
+        ar = np.arange(B)
+        out[ar, [k_ph + _PHASE_INDEX[st.phase] for st in states]] = 1.0
+        out[ar, [k_cb + _PLACEMENT_INDEX[st.cue_ball] for st in states]] = 1.0
+        if rows:
+            out[rows, cols] = 1.0
         if flags_rows:
             out[flags_rows, k_fl : k_fl + 6] = flags
-        out[vals_rows, vals_cols] = vals
+        # per-seat parts (observer first), the seat tuples of all tables as arrays
+        Pn = len(states[0].scores)
+        if all(len(st.scores) == Pn and len(st.groups) == Pn and len(st.consecutive_fouls) == Pn for st in states):
+            seat_a = np.asarray(seats, np.int64)
+            G = np.array([st.groups for st in states], np.int64).reshape(B, Pn)
+            S = np.array([st.scores for st in states], np.float64).reshape(B, Pn)
+            CF = np.array([st.consecutive_fouls for st in states], np.float64).reshape(B, Pn)
+            for j in range(min(2, Pn)):
+                g = np.clip(G[ar, (seat_a + j) % Pn], 0, 2)
+                out[ar, k_gr + 3 * j + g] = 1.0
+            for j in range(min(self.P, Pn)):
+                sj = (seat_a + j) % Pn
+                out[:, k_sc + j] = np.tanh(S[ar, sj] / 50.0)
+                out[:, k_fo + j] = np.minimum(CF[ar, sj] / 3.0, 1.0)
+        else:  # pragma: no cover - one env's tables always have the same players
+            for i, (st, seat) in enumerate(zip(states, seats)):
+                out[i] = self.encode(st, specs[i], seat, shots[i])
+        out[:, k_sh] = np.minimum(np.asarray(shots, np.float64) / max(self.max_shots, 1), 1.0)
         return out
 
     # ------------------------------------------------------------------ helpers
