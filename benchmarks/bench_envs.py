@@ -110,10 +110,14 @@ def run_config(opponent, args):
     sps, tm = bench_single(max(args.steps // 5, 200), kwargs)
     print(f"single env            : {sps:9.0f} steps/s  ({tm.shots} shots incl. opponent)")
     for N in args.sizes:
-        # best of --repeat runs (timeit's convention: other jobs only ever slow a run down)
-        sync, sync_cpu = max(bench_sync(N, args.steps, kwargs) for _ in range(args.repeat))
-        nat, dt, tm, nat_cpu = max((bench_native(N, args.steps, kwargs) for _ in range(args.repeat)),
-                                   key=lambda r: r[0])
+        # best of --repeat runs (timeit's convention: other jobs only ever slow a run down),
+        # Sync and native interleaved so that both meet the same load
+        syncs, nats = [], []
+        for _ in range(args.repeat):
+            syncs.append(bench_sync(N, args.steps, kwargs))
+            nats.append(bench_native(N, args.steps, kwargs))
+        sync, sync_cpu = max(syncs)
+        nat, dt, tm, nat_cpu = max(nats, key=lambda r: r[0])
         outside = dt - tm.physics
         rest = dt - tm.physics - tm.rules - tm.actions - tm.other - tm.obs
         print(f"SyncVectorEnv N={N:<4d}  : {sync:9.0f} steps/s  ({sync_cpu:7.0f} per CPU-second)")
@@ -133,7 +137,7 @@ def main(argv=None):
                     help="configurations: 'none' (self-play), 'geometric', 'random'; the first is the headline")
     ap.add_argument("--max-shots", type=int, default=100)
     ap.add_argument("--parallel", action="store_true", help="numba-parallel batched physics")
-    ap.add_argument("--repeat", type=int, default=1, help="vector-env runs per size; the best is reported")
+    ap.add_argument("--repeat", type=int, default=3, help="vector-env runs per size; the best is reported")
     args = ap.parse_args(argv)
     import numba
 
