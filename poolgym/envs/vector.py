@@ -22,12 +22,21 @@ the step after an episode ends resets that table, ignores its action and returns
 are in ``infos["final_obs"]`` / ``infos["final_info"]`` with masks ``"_final_obs"``,
 ``"_final_info"``). Declared in ``metadata["autoreset_mode"]``.
 
+Garbage collection: ``pause_gc=True`` (default) runs `reset` and `step` with Python's cyclic
+garbage collector paused (`gc.disable`, restored on exit, also on an exception). A step creates
+tens of thousands of short-lived, acyclic objects (states, verdicts, records) that reference
+counting frees; the allocation count alone would trigger collections that scan the whole heap
+(measured 10-20% of the step time outside physics at N=256). Nothing is leaked: cyclic
+garbage is collected when the collector runs again outside the step.
+
 Infos hold arrays: ``shots``, ``winner`` (-1 = none), ``learner_seat``, ``seat_to_act`` and
 ``reward_components`` (dict of arrays).
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import time
 
 import gymnasium as gym
@@ -55,6 +64,19 @@ def _autoreset_mode(mode) -> AutoresetMode:
         raise ValueError(f"autoreset_mode must be next_step, same_step or disabled, got {mode!r}") from None
 
 
+@contextlib.contextmanager
+def _gc_paused(pause: bool):
+    """Pause the cyclic garbage collector inside the block when ``pause`` (see module doc)."""
+    was = gc.isenabled()
+    if pause and was:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if pause and was:
+            gc.enable()
+
+
 class PoolVectorEnv(gym.vector.VectorEnv):
     """``num_envs`` `PoolEnv` tables of ``discipline`` batched natively (see module docstring).
 
@@ -62,9 +84,11 @@ class PoolVectorEnv(gym.vector.VectorEnv):
 
     metadata = {"render_modes": ["rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, discipline="nine_ball", num_envs: int = 1, autoreset_mode="next_step", **kwargs):
+    def __init__(self, discipline="nine_ball", num_envs: int = 1, autoreset_mode="next_step",
+                 pause_gc: bool = True, **kwargs):
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        self.pause_gc = bool(pause_gc)
         self.autoreset_mode = _autoreset_mode(autoreset_mode)
         self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
         if kwargs.get("render_mode") == "human":
@@ -188,6 +212,14 @@ class PoolVectorEnv(gym.vector.VectorEnv):
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed=None, options=None):
+        with _gc_paused(self.pause_gc):
+            return self._reset(seed, options)
+
+    def step(self, actions):
+        with _gc_paused(self.pause_gc):
+            return self._step(actions)
+
+    def _reset(self, seed, options):
         if seed is None:
             seeds = [None] * self.num_envs
         elif isinstance(seed, (int, np.integer)):
@@ -209,7 +241,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         self._started = True
         return self._obs.copy(), self._infos(np.zeros(self.num_envs))
 
-    def step(self, actions):
+    def _step(self, actions):
         if not self._started:
             raise RuntimeError("call reset() before step()")
         n = self.num_envs

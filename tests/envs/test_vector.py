@@ -128,3 +128,34 @@ def test_games_decided_before_the_learner_acts_are_replayed():
     for seed in range(3):
         env2.reset(seed=seed)
         assert env2.session.learner_to_act()
+
+
+def test_pause_gc_restores_the_collector_and_changes_nothing():
+    """`PoolVectorEnv(pause_gc=True)` pauses the cyclic GC only inside reset/step (restored
+    after an error too) and gives the same trajectories as ``pause_gc=False``."""
+    import gc
+
+    import numpy as np
+
+    from poolgym.envs.vector import PoolVectorEnv
+
+    outs = []
+    for pause in (True, False):
+        venv = PoolVectorEnv("nine_ball", num_envs=3, opponent=None, max_shots=20, pause_gc=pause)
+        rng = np.random.default_rng(5)
+        obs, _ = venv.reset(seed=11)
+        traj = [obs]
+        for _ in range(6):
+            assert gc.isenabled()
+            o, r, te, tr, _ = venv.step(rng.uniform(-1, 1, (3,) + venv.single_action_space.shape))
+            traj += [o, r, te, tr]
+        outs.append(traj)
+        assert gc.isenabled()
+        bad = np.full((3,) + venv.single_action_space.shape, np.nan)
+        try:
+            venv.step(bad)
+        except ValueError:
+            pass
+        assert gc.isenabled()
+    for a, b in zip(*outs):
+        np.testing.assert_array_equal(a, b)
