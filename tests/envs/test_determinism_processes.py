@@ -8,9 +8,9 @@ import os
 import subprocess
 import sys
 
-
 SCRIPT = r"""
 import hashlib, json, sys
+import numpy as np
 from poolgym.envs.vector import PoolVectorEnv
 
 def digest(discipline):
