@@ -90,6 +90,10 @@ def make_vec_env(env_id: str, n_envs: int, seed: int, env_kwargs: dict | None = 
     kw = dict(env_kwargs or {})
     if algo == "maskable_ppo":
         kw.setdefault("action_mode", "macro")
+    if str(kw.get("opponent", "")).startswith("agent:"):  # e.g. opponent = "agent:search"
+        from agents.opponent import register_env_opponents
+
+        register_env_opponents()
     return NativeSB3VecEnv(env_id, num_envs=int(n_envs), seed=int(seed), **kw)
 
 
