@@ -1,6 +1,6 @@
-"""Env throughput on nine-ball: single env, SyncVectorEnv of single envs, native vector env.
+"""Env throughput (nine-ball by default): single env, SyncVectorEnv of single envs, native vector env.
 
-    python benchmarks/bench_envs.py [--steps 3000] [--sizes 64 256] [--opponent none geometric] [--repeat 3]
+    python benchmarks/bench_envs.py [--steps 3000] [--sizes 64 256] [--opponent none geometric] [--repeat 3] [--discipline nine_ball]
 
 Two configurations, in one run (``--opponent`` lists them, the first is the headline):
 
@@ -31,6 +31,9 @@ import time
 
 import numpy as np
 
+#: the discipline benchmarked (``--discipline``; the bars are defined on nine-ball)
+DISCIPLINE = ["nine_ball"]
+
 
 def _actions(space, n, rng):
     return rng.uniform(-1, 1, (n,) + space.shape).astype(np.float32)
@@ -39,7 +42,7 @@ def _actions(space, n, rng):
 def bench_single(steps, kwargs):
     from poolgym.envs.pool_env import PoolEnv
 
-    env = PoolEnv("nine_ball", **kwargs)
+    env = PoolEnv(DISCIPLINE[0], **kwargs)
     rng = np.random.default_rng(0)
     env.reset(seed=0)
     env.timer.reset()
@@ -59,7 +62,7 @@ def bench_sync(N, steps, kwargs):
 
     from poolgym.envs.pool_env import PoolEnv
 
-    venv = gym.vector.SyncVectorEnv([lambda: PoolEnv("nine_ball", **kwargs) for _ in range(N)])
+    venv = gym.vector.SyncVectorEnv([lambda: PoolEnv(DISCIPLINE[0], **kwargs) for _ in range(N)])
     rng = np.random.default_rng(0)
     venv.reset(seed=0)
     t0, c0 = time.perf_counter(), time.process_time()
@@ -75,7 +78,7 @@ def bench_sync(N, steps, kwargs):
 def bench_native(N, steps, kwargs):
     from poolgym.envs.vector import PoolVectorEnv
 
-    venv = PoolVectorEnv("nine_ball", num_envs=N, **kwargs)
+    venv = PoolVectorEnv(DISCIPLINE[0], num_envs=N, **kwargs)
     rng = np.random.default_rng(0)
     venv.reset(seed=0)
     venv.timer.reset()
@@ -136,12 +139,15 @@ def main(argv=None):
     ap.add_argument("--opponent", nargs="+", default=["none", "geometric"],
                     help="configurations: 'none' (self-play), 'geometric', 'random'; the first is the headline")
     ap.add_argument("--max-shots", type=int, default=100)
+    ap.add_argument("--discipline", default="nine_ball", choices=("nine_ball", "eight_ball", "straight_pool"),
+                    help="the bars are defined on nine-ball; the others are for information")
     ap.add_argument("--parallel", action="store_true", help="numba-parallel batched physics")
     ap.add_argument("--repeat", type=int, default=3, help="vector-env runs per size; the best is reported")
     args = ap.parse_args(argv)
+    DISCIPLINE[0] = args.discipline
     import numba
 
-    print(f"nine-ball, numba threads={numba.get_num_threads()}, parallel physics={args.parallel}, "
+    print(f"{args.discipline}, numba threads={numba.get_num_threads()}, parallel physics={args.parallel}, "
           f"{args.steps} learner steps per configuration, best of {args.repeat}")
     # warm-up (numba compile / cache load)
     bench_native(8, 16, {"opponent": "geometric", "max_shots": args.max_shots})

@@ -24,7 +24,8 @@ needs poolgym installed (the env creators and task functions are imported by mod
   ``minibatch_size``, ``n_epochs`` -> ``num_epochs``, ``gae_lambda`` -> ``lambda_``,
   ``clip_range`` -> ``clip_param``, ``ent_coef`` -> ``entropy_coeff``, ``vf_coef`` ->
   ``vf_loss_coeff``, ``max_grad_norm`` -> ``grad_clip``, ``policy_kwargs.net_arch`` ->
-  ``fcnet_hiddens``) on top of the tuned defaults of `agents.sb3`, or any keyword of RLlib's
+  ``fcnet_hiddens``, ``policy_kwargs.log_std_init`` -> the initial log-std bias of the policy
+  head) on top of the tuned defaults of `agents.sb3`, or any keyword of RLlib's
   ``PPOConfig.training``; ``num_env_runners`` / ``num_learners`` (default 0: sampling and
   learning in the driver process) spread the work over the cluster.
 
@@ -116,8 +117,8 @@ def check_config(cfg) -> None:
                           "num_learners or keywords of RLlib's PPOConfig.training")
     pk = t.hyperparams.get("policy_kwargs", {})
     if not isinstance(pk, dict) or set(pk) - {"net_arch", "log_std_init"}:
-        raise ConfigError("training.hyperparams.policy_kwargs: the ray backend maps only net_arch "
-                          f"(log_std_init is ignored), got {pk!r}")
+        raise ConfigError("training.hyperparams.policy_kwargs: the ray backend maps only net_arch and "
+                          f"log_std_init, got {pk!r}")
 
 
 def _ppo_training_keys() -> set:
@@ -208,7 +209,7 @@ def policy_ids(cfg) -> list[str]:
 # ----------------------------------------------------------------------------- training
 def rllib_settings(cfg) -> dict:
     """PPOConfig pieces from the config: {"training": kwargs, "model": model_config,
-    "rollout_fragment_length", "num_envs", "num_env_runners", "num_learners"}."""
+    "rollout_fragment_length", "num_envs", "num_env_runners", "num_learners", "log_std_init"}."""
     from agents.sb3 import default_hyperparams
 
     t = cfg.training
@@ -221,11 +222,13 @@ def rllib_settings(cfg) -> dict:
     pk = hp.pop("policy_kwargs", {}) or {}
     if "net_arch" in pk:
         model["fcnet_hiddens"] = list(pk["net_arch"])
+    log_std = pk.get("log_std_init")
     out = {"num_env_runners": int(hp.pop("num_env_runners", 0)), "num_learners": int(hp.pop("num_learners", 0))}
     for k, v in hp.items():
         train[SB3_TO_RLLIB.get(k, k)] = v
     train["minibatch_size"] = min(int(train.get("minibatch_size", 128)), train["train_batch_size_per_learner"])
-    out.update(training=train, model=model, rollout_fragment_length=n_steps, num_envs=n_envs)
+    out.update(training=train, model=model, rollout_fragment_length=n_steps, num_envs=n_envs,
+               log_std_init=None if log_std is None else float(log_std))
     return out
 
 
@@ -265,7 +268,30 @@ def build_algo(cfg, seed: int):
           .training(**s["training"])
           .reporting(metrics_num_episodes_for_smoothing=max(1, int(t.eval_episodes)))
           .debugging(seed=int(seed), log_level="ERROR"))
-    return pc.build_algo()
+    algo = pc.build_algo()
+    if s["log_std_init"] is not None:
+        _init_log_std(algo, s["log_std_init"])
+    return algo
+
+
+def _init_log_std(algo, value: float) -> None:
+    """Set the initial log standard deviation of every Gaussian policy head (the log-std half of
+    the bias of the last ``pi`` layer; SB3's ``policy_kwargs.log_std_init``) and broadcast the
+    weights to the env runners."""
+    import numpy as np
+
+    weights = algo.learner_group.get_weights()
+    for pid, w in weights.items():
+        biases = sorted((k for k in w if k.startswith("pi.") and k.endswith(".bias")),
+                        key=lambda k: [int(p) for p in k.split(".") if p.isdigit()])
+        if not biases:  # pragma: no cover - not a default PPO module
+            continue
+        b = w[biases[-1]]
+        arr = b.detach().cpu().numpy().copy() if hasattr(b, "detach") else np.array(b, copy=True)
+        arr[arr.shape[0] // 2:] = float(value)
+        w[biases[-1]] = type(b)(arr) if not hasattr(b, "detach") else __import__("torch").as_tensor(arr)
+    algo.learner_group.set_weights(weights)
+    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, inference_only=True)
 
 
 def _module_actions(module, obs, space, deterministic: bool):
@@ -345,6 +371,9 @@ def train_rllib(cfg, out_dir: str, seed: int, progress: bool = False) -> dict:
     ckpt = os.path.join(os.path.abspath(out_dir), "rllib")
     state_path = os.path.join(out_dir, "rllib_run.json")
     curve_path = os.path.join(out_dir, "learning_curve.csv")
+    import torch
+
+    torch.set_num_threads(int(cfg.experiment.torch_threads))  # the driver's learner, as the local backend
     pids = policy_ids(cfg)
     algo = build_algo(cfg, seed)
     try:
