@@ -286,10 +286,9 @@ def _init_log_std(algo, value: float) -> None:
                         key=lambda k: [int(p) for p in k.split(".") if p.isdigit()])
         if not biases:  # pragma: no cover - not a default PPO module
             continue
-        b = w[biases[-1]]
-        arr = b.detach().cpu().numpy().copy() if hasattr(b, "detach") else np.array(b, copy=True)
-        arr[arr.shape[0] // 2:] = float(value)
-        w[biases[-1]] = type(b)(arr) if not hasattr(b, "detach") else __import__("torch").as_tensor(arr)
+        b = np.array(w[biases[-1]], copy=True)  # get_weights gives NumPy arrays
+        b[b.shape[0] // 2:] = float(value)
+        w[biases[-1]] = b
     algo.learner_group.set_weights(weights)
     algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, inference_only=True)
 

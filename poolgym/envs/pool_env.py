@@ -200,8 +200,10 @@ class PoolEnv(gym.Env):
     a masked-out (illegal) one is replaced by the first legal macro and flagged with
     ``info["illegal_action"] = True`` (``illegal_macro="raise"`` raises ``ValueError`` instead).
     Structured API: ``env.unwrapped.step_action(actions)`` takes typed rules actions
-    (`ShotAction`, `PlaceCueBall`, `ChooseOption`, or a list ending with a shot); an illegal
-    one raises `poolgym.rules.core.IllegalActionError` and leaves the state unchanged.
+    (`ShotAction`, `PlaceCueBall`, `ChooseOption`, `Concede`, or a list ending with a shot); an
+    illegal one raises `poolgym.rules.core.IllegalActionError` and leaves the state unchanged.
+    Conceding the game (GW-11) is reachable only here: it is left out of the Box and macro
+    spaces on purpose, so that exploration never ends a game by conceding.
 
     ## Observation space
     ``Box(-1, 1, (D,), float32)`` from `poolgym.envs.codec.Codec.encode`: ball positions and

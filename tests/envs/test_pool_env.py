@@ -253,3 +253,15 @@ def test_docstring_examples():
 
     res = doctest.testmod(pool_env, optionflags=doctest.ELLIPSIS)
     assert res.attempted >= 4 and res.failed == 0
+
+
+def test_concede_through_the_structured_api_GW_11():
+    """GW-11: the learner may concede through `step_action`; the opponent wins (-1)."""
+    from poolgym.rules.core import Concede
+
+    env = PoolEnv("nine_ball", opponent="geometric", learner_seat=0)
+    env.reset(seed=4)
+    _, reward, term, trunc, info = env.step_action(Concede())
+    assert term and not trunc and reward == -1.0
+    assert info["winner"] == 1
+    assert info["verdicts"][-1]["rule_refs"] == ("GW-11",)
