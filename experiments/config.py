@@ -40,6 +40,11 @@ path, e.g. ``training.total_timesteps: expected an integer, got 'many'`` or
 
 The agent name ``trained`` in a tournament or video refers to the policy trained by the
 ``[training]`` stage of the same experiment.
+
+``training.multi_agent = true`` (with ``--backend ray`` only) trains by self-play on the
+PettingZoo env of ``env.id``'s discipline (one of `MULTI_AGENT_IDS`), with
+``training.policies = "shared"`` (one policy for every seat) or ``"per_seat"``; see
+`experiments.ray_backend`.
 """
 
 from __future__ import annotations

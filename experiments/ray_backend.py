@@ -25,7 +25,7 @@ needs poolgym installed (the env creators and task functions are imported by mod
   ``clip_range`` -> ``clip_param``, ``ent_coef`` -> ``entropy_coeff``, ``vf_coef`` ->
   ``vf_loss_coeff``, ``max_grad_norm`` -> ``grad_clip``, ``policy_kwargs.net_arch`` ->
   ``fcnet_hiddens``, ``policy_kwargs.log_std_init`` -> the initial log-std bias of the policy
-  head) on top of the tuned defaults of `agents.sb3`, or any keyword of RLlib's
+  head; the mean part of the head starts small as in SB3) on top of the tuned defaults of `agents.sb3`, or any keyword of RLlib's
   ``PPOConfig.training``; ``num_env_runners`` / ``num_learners`` (default 0: sampling and
   learning in the driver process) spread the work over the cluster.
 
@@ -252,7 +252,7 @@ def build_algo(cfg, seed: int):
         register_env(name, MultiAgentCreator(disc, kw))
         pids = policy_ids(cfg)
         pc = pc.environment(name).env_runners(num_envs_per_env_runner=s["num_envs"], gym_env_vectorize_mode="sync")
-        pc = pc.multi_agent(policies=set(pids), policy_mapping_fn=shared_policy if t.policies == "shared"
+        pc = pc.multi_agent(policies=list(pids), policy_mapping_fn=shared_policy if t.policies == "shared"
                             else seat_policy)
         pc = pc.rl_module(rl_module_spec=MultiRLModuleSpec(
             rl_module_specs={p: RLModuleSpec(model_config=dict(s["model"])) for p in pids}))
@@ -269,26 +269,31 @@ def build_algo(cfg, seed: int):
           .reporting(metrics_num_episodes_for_smoothing=max(1, int(t.eval_episodes)))
           .debugging(seed=int(seed), log_level="ERROR"))
     algo = pc.build_algo()
-    if s["log_std_init"] is not None:
-        _init_log_std(algo, s["log_std_init"])
+    _init_policy_head(algo, s["log_std_init"])
     return algo
 
 
-def _init_log_std(algo, value: float) -> None:
-    """Set the initial log standard deviation of every Gaussian policy head (the log-std half of
-    the bias of the last ``pi`` layer; SB3's ``policy_kwargs.log_std_init``) and broadcast the
-    weights to the env runners."""
+def _init_policy_head(algo, log_std: float | None) -> None:
+    """Initialise the Gaussian policy heads as SB3 does: the mean half of the last ``pi`` layer
+    scaled to 1% (SB3: orthogonal init with gain 0.01 for the action net, so the untrained
+    policy shoots near the centre of the action box) with zero bias, and the log-std half of the
+    bias set to ``log_std`` (SB3's ``policy_kwargs.log_std_init``; RLlib's default 0 when None);
+    then broadcast the weights to the env runners."""
     import numpy as np
 
-    weights = algo.learner_group.get_weights()
+    weights = algo.learner_group.get_weights()  # {module id: {name: NumPy array}}
     for pid, w in weights.items():
-        biases = sorted((k for k in w if k.startswith("pi.") and k.endswith(".bias")),
+        layers = sorted({k.rsplit(".", 1)[0] for k in w if k.startswith("pi.") and k.endswith(".bias")},
                         key=lambda k: [int(p) for p in k.split(".") if p.isdigit()])
-        if not biases:  # pragma: no cover - not a default PPO module
+        if not layers:  # pragma: no cover - not a default PPO module
             continue
-        b = np.array(w[biases[-1]], copy=True)  # get_weights gives NumPy arrays
-        b[b.shape[0] // 2:] = float(value)
-        w[biases[-1]] = b
+        W, b = np.array(w[layers[-1] + ".weight"], copy=True), np.array(w[layers[-1] + ".bias"], copy=True)
+        n = b.shape[0] // 2  # (means, log-stds) of the action dimensions
+        W[:n] *= 0.01
+        b[:n] = 0.0
+        if log_std is not None:
+            b[n:] = float(log_std)
+        w[layers[-1] + ".weight"], w[layers[-1] + ".bias"] = W, b
     algo.learner_group.set_weights(weights)
     algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, inference_only=True)
 
