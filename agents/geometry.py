@@ -305,9 +305,7 @@ def pot_table(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: 
     tg = np.array([b for b in targets if on[b] and b != cue_row], dtype=int)
     nq, nt = Q.shape[0], tg.shape[0]
     R = geom.R
-    aims = geom.aim_points()  # (6, 2)
-    axes = geom.pocket_axes()
-    half = geom.mouth_half_widths()
+    aims, axes, half = _pocket_arrays(geom)  # (6, 2), (6, 2), (6,)
     if nt == 0:
         z = np.zeros((nq, 0, 6))
         return dict(ok=z.astype(bool), p=z, phi=z, cut=z, d1=z, d2=z, V0=z, targets=tg)
@@ -316,7 +314,7 @@ def pot_table(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: 
     d2 = np.linalg.norm(to_p, axis=-1)
     u_p = to_p / np.maximum(d2, 1e-12)[..., None]
     approach = np.sum(u_p * axes[None], axis=-1)  # (T, 6)
-    limit = np.where(np.isin(np.arange(6), SIDE_POCKETS), 0.45, 0.5)
+    limit = _APPROACH_LIMIT
     ghost = obj[:, None, :] - 2.0 * R * u_p  # (T, 6, 2)
     ghost_ok = geom.in_bed(ghost.reshape(-1, 2)).reshape(nt, 6)
     # object path clear of the other object balls (the cue ball is handled per cue position)
@@ -326,7 +324,10 @@ def pot_table(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: 
     obst_id = idx[obst_mask]
     dist_obj = _seg_point_dist(np.broadcast_to(obj[:, None, :], ghost.shape), aims[None].repeat(nt, 0), obst)
     dist_obj = np.where(obst_id[None, None, :] == tg[:, None, None], np.inf, dist_obj)
-    need = np.where(np.isin(obst_id, np.asarray(list(danger), dtype=int)), danger_clearance * R, 2 * R * 0.999)
+    if len(danger):
+        need = np.where(np.isin(obst_id, np.asarray(list(danger), dtype=int)), danger_clearance * R, 2 * R * 0.999)
+    else:
+        need = np.full(len(obst_id), 2 * R * 0.999)
     obj_clear = np.all(dist_obj >= need[None, None, :], axis=-1)  # (T, 6)
     static_ok = (approach >= limit[None]) & ghost_ok & obj_clear & (d2 > 1e-9)
     # cue-dependent parts, (Q, T, 6)
@@ -357,6 +358,21 @@ def pot_table(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: 
     phi = np.degrees(np.arctan2(u1[..., 1], u1[..., 0])) % 360.0
     return dict(ok=ok, p=p, phi=phi, cut=cut, d1=d1, d2=np.broadcast_to(d2[None], ok.shape), V0=V0,
                 targets=tg, ghost=ghost)
+
+
+#: smallest cosine between an object ball's path and a pocket's axis (corners, sides)
+_APPROACH_LIMIT = np.where(np.isin(np.arange(6), SIDE_POCKETS), 0.45, 0.5)
+_POCKET_ARRAYS: dict = {}
+
+
+def _pocket_arrays(geom: TableGeom):
+    """(aim_points, pocket_axes, mouth_half_widths) of `geom`, cached per geometry object."""
+    got = _POCKET_ARRAYS.get(id(geom))
+    if got is None or got[0] is not geom:
+        if len(_POCKET_ARRAYS) > 64:
+            _POCKET_ARRAYS.clear()
+        got = _POCKET_ARRAYS[id(geom)] = (geom, geom.aim_points(), geom.pocket_axes(), geom.mouth_half_widths())
+    return got[1], got[2], got[3]
 
 
 def _erf_np(x: np.ndarray) -> np.ndarray:

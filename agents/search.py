@@ -1,28 +1,40 @@
-"""`search`: sample shots around the geometric ones, simulate them all in one batch, score the
-outcomes by the next shot's quality.
+"""`search`: sample shots around the geometric ones, simulate them under execution noise in
+batches, score the outcomes by the position they leave.
 
 In the spirit of the Computational Pool Tournament winners PickPocket (M. Smith, "PickPocket:
 A computer billiards shark", Artificial Intelligence 171, 2007) and CueCard (C. Archibald,
 A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJCAI 2009):
 
 1. Candidates. The `top_k` best direct pots of the geometric player (agents.geometry), each at
-   `speed_factors` times its planned speed and with top / centre / bottom spin `spins` (b),
-   plus `n_safeties` safety strokes (the geometric safety at several speeds and small angle
-   offsets), for at most ``top_k * len(speed_factors) * len(spins) + n_safeties`` shots.
-2. Simulation. Every candidate is repeated ``max(3, min(samples, budget // C))`` times with execution noise drawn from the
-   agent's RNG (the noise model the agent plans for, default ICGA; common random numbers: the
-   same draws for every candidate) and the whole set goes through ONE
-   `physics.simulate_batch` call.
+   `speed_factors` times its planned speed and with top / centre / bottom spin `spins` (b);
+   nine-ball: combinations lowest ball -> 9 -> pocket (`nine_combos`; 9B-5.1, the 9 pocketed
+   on a legal shot wins); `n_safeties` safety strokes (the geometric safety at several speeds
+   and small angle offsets; `low_p_safeties` of them when no pot reaches p = 0.5); one-rail
+   kicks at every legal ball (`kick_shots`) when no pot reaches 0.5 and no legal ball can be
+   hit directly (G-3.18 / 9B-5.8).
+2. Simulation, two stages (CueCard's coarse screen then refinement). Stage 1: every candidate
+   is repeated ``S = max(3, min(samples, budget // C))`` times with execution noise drawn from
+   the agent's RNG (the noise model the agent plans for, default ICGA; common random numbers:
+   the same draws for every candidate), all in ONE `physics.simulate_batch` call. Stage 2: the
+   `refine_k` best candidates by mean value get `refine_samples` fresh common draws each, again
+   in one batch; their values pool both stages and the best of them is played.
 3. Adjudication. Each outcome is ruled by the referee (`apply_shot_record`), giving the next
    state exactly as the game would.
 4. Value of an outcome, from the shooter's seat ``me``:
    * game over: 1 for a win, 0 for a loss, 1/2 for a draw;
-   * ``me`` to act again: ``0.4 + 0.6 q_me`` where ``q_me`` is the make probability of the
-     best next pot (ball in hand: `BIH_QUALITY`);
-   * the opponent to act: ``0.4 (1 - q_opp)`` (ball in hand for the opponent: q_opp =
-     `BIH_QUALITY`); an option phase for the opponent counts as the opponent to act.
-   * 14.1: points scored this shot add ``POINT_VALUE`` each (fouls subtract); eight-ball:
-     each group ball legally pocketed on a shot that keeps the table adds ``GROUP_BALL_VALUE``.
+   * ``q``, the quality of the next shot for the seat to act: ``min(1, sum_k w_k p_k)`` over
+     the best direct pots from the cue ball's resting place (`q_weights`, PickPocket's weighted
+     sum of the best three shots; ball in hand: `BIH_QUALITY`);
+   * nine-ball (`value_model` "runout"): with ``n`` object balls left, the seat to act wins
+     with ``V(q, n) = q A(n-1) + (1 - q)(1 - A(n))`` where ``A(n)`` is the win probability of
+     a player who makes each shot with probability `runout_r` and hands the same situation to
+     the opponent on a miss (`runout_win`); the value is V for ``me`` to act, 1 - V for the
+     opponent (an option phase for the opponent counts as the opponent to act). Leaving the
+     opponent ball in hand with two balls left thus costs much more than with eight;
+   * other disciplines ("legacy"): ``0.4 + 0.6 q`` for ``me`` to act, ``0.4 (1 - q)`` for the
+     opponent; 14.1: points scored this shot add ``POINT_VALUE`` each (fouls subtract);
+     eight-ball: each group ball legally pocketed on a shot that keeps the table adds
+     ``GROUP_BALL_VALUE``.
    The candidate with the best mean value over its noise samples is played (ties: first).
 
 Ball in hand: the `n_placements` best geometric spots are each followed by the shot search
@@ -39,9 +51,12 @@ import numpy as np
 from agents.base import Observation
 from agents.geometric import GeometricAgent
 from agents.geometry import (
+    ARRIVAL_SPEED,
+    DEFAULT_E_B,
     V0_MAX,
     V0_MIN,
     best_p_from,
+    launch_speed_for,
     mirror_kick_phis,
     phi_deg,
     pot_table,
@@ -80,15 +95,23 @@ class SearchAgent(GeometricAgent):
         samples: noisy simulations per candidate (at most; see budget).
         budget: total simulations per decision: samples = max(3, min(samples, budget // C)).
         n_placements: ball-in-hand spots searched (1 = the geometric spot).
+        refine_k, refine_samples: stage 2 re-simulates the refine_k best candidates with
+            refine_samples more noise draws each (refine_k <= 1: one stage only).
+        value_model: "runout" (nine-ball win-probability model) or "legacy" (module docstring).
+        runout_r: make probability per shot assumed by the run-out model.
+        q_weights: weights of the best next pots in the position quality (PickPocket).
+        combos: add lowest-ball -> 9 combinations (nine-ball).
+        kicks: add one-rail kicks when snookered.
+        low_p_safeties: safety strokes when no pot reaches p = 0.5 (at least n_safeties).
     """
 
     name = "search"
 
     def __init__(self, seed: int | None = None, noise="icga", top_k: int = 3,
                  speed_factors=(1.0, 1.4, 2.0), spins=(-0.3, 0.0, 0.3), n_safeties: int = 4,
-                 samples: int = 8, budget: int = 240, n_placements: int = 3, refine_k: int = 0,
-                 refine_samples: int = 24, value_model: str = "legacy", runout_r: float = 0.8,
-                 q_weights=(1.0,), combos: bool = False, kicks: bool = False, low_p_safeties: int = 0,
+                 samples: int = 8, budget: int = 240, n_placements: int = 3, refine_k: int = 6,
+                 refine_samples: int = 24, value_model: str = "runout", runout_r: float = 0.8,
+                 q_weights=(1.0, 0.33, 0.15), combos: bool = True, kicks: bool = True, low_p_safeties: int = 9,
                  **kw):
         super().__init__(seed=seed, noise=noise, **kw)
         self.noise_spec = noise
@@ -171,7 +194,7 @@ class SearchAgent(GeometricAgent):
                                           called_pocket=c.pocket if call else None))
         if self.combos and discipline == "nine_ball" and not call:
             for phi, V0 in nine_combos(v):
-                for f in (1.0, 1.5):
+                for f in (1.2, 1.7):
                     out.append(ShotAction(V0=float(np.clip(V0 * f, V0_MIN, V0_MAX)), phi=phi))
         best_p = cands[0].p_make if cands else 0.0
         n_saf = self.n_safeties
@@ -403,6 +426,9 @@ def nine_combos(v) -> list:
         dL = float(np.linalg.norm(g9 - pl))
         d1 = float(np.linalg.norm(gL - cue))
         cut9 = math.acos(float(np.clip(uL @ u9, -1.0, 1.0)))
-        V0 = v0_for_pot(d1, dL + d9, cut1) / max(math.cos(cut9), 0.3)
+        # the 9 must reach the pocket; the 1 must reach the 9 fast enough (ghost-ball speed
+        # transfer (1 + e_b)/2 cos(cut) at each contact, agents.geometry)
+        v9 = launch_speed_for(d9, ARRIVAL_SPEED)
+        V0 = v0_for_pot(d1, dL, cut1, v_arrive=v9 / (0.5 * (1.0 + DEFAULT_E_B) * max(math.cos(cut9), 0.3)))
         out.append((phi_deg(cue, gL), float(V0)))
     return out

@@ -1,0 +1,148 @@
+"""Decision paths of the `search` agent (agents/search.py) on hand-built nine-ball layouts.
+
+* the run-out value model (win probability of the seat at the table, balls left, next pot);
+* combinations on the 9 (9B-5.1 / 9B-5.3: the 9 pocketed on a legal shot wins the game);
+* one-rail kicks when no legal ball can be hit directly (9B-5.8 / G-3.18: the lowest ball
+  must be contacted first);
+* the two-stage search (coarse screen, then the top candidates re-simulated with more noise
+  draws) returns one of its candidates and stays legal.
+"""
+
+import numpy as np
+import pytest
+
+from agents.base import Observation
+
+
+def _nine_state(layout: dict, seat: int = 0):
+    """A nine-ball state in Phase.PLAY, cue ball in position, only the balls of `layout`
+    ({row: (x, y)}, row 0 the cue ball) on the table."""
+    from agents.tournament import make_rules_config
+    from poolgym.rules.core import CueBallPlacement, Phase
+    from poolgym.rules.game import DISCIPLINES
+    from poolgym.rules.nine_ball import NineBallExtra
+
+    d = DISCIPLINES["nine_ball"]
+    cfg = make_rules_config("nine_ball")
+    st = d.initial_state(cfg, 1)
+    pos = np.array(st.pos, float).reshape(-1, 2)
+    on = [False] * len(st.on_table)
+    for k, xy in layout.items():
+        pos[k] = xy
+        on[k] = True
+    st = st.replace(pos=tuple(pos.ravel()), on_table=tuple(on), phase=Phase.PLAY,
+                    cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False, seat_to_act=seat,
+                    shot_number=5, extra=NineBallExtra())
+    return d, cfg, st
+
+
+def _obs(d, cfg, st):
+    from poolgym.rules.geometry import get_table
+
+    table = get_table(cfg.table)
+    return Observation(st, d.legal_actions(st), table, st.seat_to_act, "nine_ball")
+
+
+def test_runout_model():
+    from agents.search import runout_value, runout_win
+
+    r = 0.8
+    a = [runout_win(n, r) for n in range(12)]
+    assert a[0] == 1.0
+    assert all(x > y for x, y in zip(a, a[1:]))  # more balls to pocket: less likely to win
+    assert a[-1] == pytest.approx(0.5, abs=0.01)  # a long rack is a coin toss
+    # the last ball made for sure wins; a better next shot is worth more
+    assert runout_value(1.0, 1, r) == 1.0
+    qs = np.linspace(0, 1, 11)
+    v = [runout_value(q, 4, r) for q in qs]
+    assert all(x < y for x, y in zip(v, v[1:]))
+    # leaving the opponent snookered (q = 0) with 1 ball left beats leaving him a sure shot
+    assert 1 - runout_value(0.0, 1, r) > 1 - runout_value(0.9, 1, r)
+
+
+def _combo_layout(cut_deg: float = 0.0):
+    """1 and 9 on one line into the top-right corner pocket (rt, index 5); the cue ball 0.4 m
+    from the 1's ghost ball, on that line turned by `cut_deg` (0: dead straight)."""
+    from poolgym.rules.geometry import get_table
+    from agents.tournament import make_rules_config
+
+    t = get_table(make_rules_config("nine_ball").table)
+    corner = np.array([float(t.w), float(t.l)])
+    nine = corner - np.array([0.27, 0.34])
+    u = (corner - nine) / np.linalg.norm(corner - nine)
+    one = nine - 0.2 * u
+    c, s = np.cos(np.radians(cut_deg)), np.sin(np.radians(cut_deg))
+    r = np.array([c * u[0] - s * u[1], s * u[0] + c * u[1]])
+    cue = one - 2 * 0.028575 * u - 0.4 * r
+    return {0: tuple(cue), 1: tuple(one), 9: tuple(nine), 5: (0.3, 0.4)}
+
+
+def test_nine_combo_found_and_wins():
+    from agents.search import nine_combos
+    from agents.view import view_of
+    from poolgym.rules.core import ShotAction
+
+    d, cfg, st = _nine_state(_combo_layout())
+    obs = _obs(d, cfg, st)
+    combos = nine_combos(view_of(obs))
+    assert combos, "the dead-straight 1-9 combination was not found"
+    wins = 0
+    for phi, V0 in combos:
+        new, verdict = d.apply(st, ShotAction(V0=V0, phi=phi))
+        wins += int(new.game_over and new.winner == 0 and 9 in verdict.pocketed)
+    assert wins >= 1
+
+
+def test_search_takes_the_combo():
+    """A 20 deg cut on the 1 into the 9, which is lined up with the corner: the search plays the
+    winning combination (without combination candidates it plays a pot or a safety instead)."""
+    import agents
+
+    d, cfg, st = _nine_state(_combo_layout(20.0))
+    a = agents.make("search", seed=3)
+    act = a.act(_obs(d, cfg, st))
+    new, verdict = d.apply(st, act)  # noiseless: the planned shot itself
+    assert new.game_over and new.winner == 0
+
+
+def _snookered_layout():
+    """The 1 hidden from the cue ball behind a wall of balls (no direct line)."""
+    return {0: (0.635, 0.6), 2: (0.635, 0.8), 3: (0.575, 0.8), 4: (0.695, 0.8), 6: (0.515, 0.8), 7: (0.755, 0.8),
+            1: (0.635, 1.2), 9: (0.3, 2.0)}
+
+
+def test_kicks_when_snookered():
+    import agents
+    from agents.search import direct_hit_possible, kick_shots
+    from agents.view import view_of
+    from poolgym.rules.core import ShotAction
+
+    d, cfg, st = _nine_state(_snookered_layout())
+    obs = _obs(d, cfg, st)
+    v = view_of(obs)
+    assert v.targets == (1,)
+    assert not direct_hit_possible(v)
+    kicks = kick_shots(v)
+    assert len(kicks) == 4
+    legal = 0
+    for phi, V0 in kicks:
+        new, verdict = d.apply(st, ShotAction(V0=V0 * 1.6, phi=phi))
+        legal += int(not verdict.fouls)
+    assert legal >= 1, "no one-rail kick reaches the 1 legally"
+    act = agents.make("search", seed=5).act(obs)
+    new, verdict = d.apply(st, act)  # legal action; planned shot without noise hits the 1 first
+    assert not verdict.fouls, verdict.fouls
+
+
+def test_two_stage_search_returns_a_candidate():
+    import agents
+    from agents.view import view_of
+
+    d, cfg, st = _nine_state({0: (0.5, 0.7), 1: (0.7, 1.4), 2: (0.3, 1.9), 9: (1.0, 2.1)})
+    obs = _obs(d, cfg, st)
+    a = agents.make("search", seed=1, refine_k=4, refine_samples=8)
+    acts = a.candidate_actions(view_of(obs), "nine_ball")
+    act, val = a.search_shot(obs, view_of(obs), return_value=True)
+    assert any(act == c for c in acts)
+    assert 0.0 <= val <= 1.0
+    d.apply(st, act)
