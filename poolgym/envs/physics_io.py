@@ -127,7 +127,8 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
     B = len(rvw_list)
     if B == 0:
         return []
-    # (a (B, N, 3, 3) array is used as given: `simulate_sessions` builds the batch in one go)
+    # (a (B, N, 3, 3) array from `simulate_sessions` is copied as the list would be stacked: the
+    # overlap guard below works in place, and the session logs keep the unseparated inputs)
     rvw = np.array(rvw_list, np.float64) if isinstance(rvw_list, np.ndarray) else np.stack(rvw_list)
     s = np.asarray(s_list, np.int8) if isinstance(s_list, np.ndarray) else np.stack(s_list).astype(np.int8)
     R = float(models.ball_params.R) if models.ball_params is not None else BALL_RADIUS
@@ -175,21 +176,15 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
 
     jobs = [s.pending for s in sessions]
     build = [k for k, j in enumerate(jobs) if j[2] is None]
-    rvw_b = s_b = None
+    views = [(j[2], j[3]) for j in jobs]  # per table (rvw, s): the lag's own inputs, or built here
     if build:
         rvw_b, s_b = batch_physics_inputs([sessions[k].state for k in build])
-    if len(build) == len(jobs):
-        rvw, s = rvw_b, s_b
-        views = [(rvw_b[k], s_b[k]) for k in range(len(jobs))]
-    else:
-        views = [None] * len(jobs)
         for m, k in enumerate(build):
             views[k] = (rvw_b[m], s_b[m])
-        for k, j in enumerate(jobs):
-            if views[k] is None:
-                views[k] = (j[2], j[3])
-        rvw = [v[0] for v in views]
-        s = [v[1] for v in views]
+    if len(build) == len(jobs):
+        rvw, s = rvw_b, s_b  # the common case: the batch arrays as they are
+    else:
+        rvw, s = [v[0] for v in views], [v[1] for v in views]
     shots = np.stack([j[4] for j in jobs])
     legal = [ses.pending_legal for ses in sessions]
     recs = simulate_records(table, rvw, s, shots, models, timer, legal=legal, split_eps=split_eps)

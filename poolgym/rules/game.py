@@ -75,17 +75,10 @@ def make_rvw(pos: np.ndarray, R: float) -> np.ndarray:
 def physics_inputs(state: GameState, only: Optional[tuple] = None):
     """(rvw (N,3,3), s (N,) int8) for ``physics.simulate`` from a state. Balls not on the
     table get ``Motion.POCKETED``; ``only`` restricts the table to those rows (lag)."""
-    R = ball_radius()
     if only is None:
-        # hot path (every shot of a vector env): strided fills of the flat (N*9,) array
-        pos = state.pos
-        n = len(pos) // 2
-        flat = np.zeros(n * 9, np.float64)
-        flat[0::9] = pos[0::2]
-        flat[1::9] = pos[1::2]
-        flat[2::9] = R
-        return flat.reshape(n, 3, 3), np.array([_STILL if o else _DOWN for o in state.on_table], np.int8)
-    rvw = make_rvw(state.positions(), R)
+        rvw, s = batch_physics_inputs((state,))
+        return rvw[0], s[0]
+    rvw = make_rvw(state.positions(), ball_radius())
     on = state.on_mask()
     keep = np.zeros_like(on)
     keep[list(only)] = True
@@ -99,11 +92,9 @@ def batch_physics_inputs(states) -> tuple:
     int8), built with one array conversion for the batch (the envs' batched shots)."""
     B = len(states)
     N = len(states[0].on_table)
-    rvw = np.zeros((B, N, 3, 3), np.float64)
-    rvw[:, :, 0, :2] = np.array([st.pos for st in states], np.float64).reshape(B, N, 2)
-    rvw[:, :, 0, 2] = ball_radius()
+    rvw = make_rvw(np.array([st.pos for st in states], np.float64), ball_radius()).reshape(B, N, 3, 3)
     on = np.array([st.on_table for st in states], np.bool_).reshape(B, N)
-    s = np.where(on, np.int8(_STILL), np.int8(_DOWN)).astype(np.int8)
+    s = np.where(on, np.int8(_STILL), np.int8(_DOWN))
     return rvw, s
 
 

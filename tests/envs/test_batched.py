@@ -77,3 +77,38 @@ def test_encode_batch_equals_encode(discipline):
     ref = np.stack([env.codec.encode(st, sp, se, sh) for st, sp, se, sh in zip(states, specs, seats, shots)])
     assert np.array_equal(got, ref)
     assert got[:, 3 * env.codec.N : 4 * env.codec.N].any()  # masks exercised
+
+
+def test_batched_placement_check_agrees_with_apply_G_3_16_G_3_22_9B_5_10():
+    """`DisciplineBase.placement_errors` (one compiled call for all tables, used by the native
+    vector env before `place_checked`) refuses exactly the placements `apply` refuses:
+    kitchen (G-3.16), overlap (G-3.22), frozen (9B-5.10 option off), off the bed."""
+    import numpy as np
+
+    from poolgym.rules.core import IllegalActionError, PlaceCueBall
+    from poolgym.rules.game import get_discipline
+
+    d = get_discipline("nine_ball")
+    rng = np.random.default_rng(0)
+    states, acts = [], []
+    for k in range(300):
+        st = d.initial_state(seed=k)
+        if k % 2:  # ball in hand anywhere after a foul
+            st = st.replace(phase=type(st.phase).PLAY, cue_ball=type(st.cue_ball).IN_HAND_ANYWHERE)
+        # half the spots near the rack, so that overlaps and frozen balls occur
+        x = rng.uniform(-0.05, 1.32) if k % 3 else st.pos[2] + rng.uniform(-0.07, 0.07)
+        y = rng.uniform(-0.05, 2.6) if k % 3 else st.pos[3] + rng.uniform(-0.07, 0.07)
+        states.append(st)
+        acts.append(PlaceCueBall(float(x), float(y)))
+    errs = d.placement_errors(states, acts)
+    refused = 0
+    for st, a, err in zip(states, acts, errs):
+        try:
+            d.apply(st, a)
+            assert err is None
+        except IllegalActionError as e:
+            refused += 1
+            assert err is not None and err in str(e)
+            continue
+        assert d.place_checked(st, a) == d.apply(st, a)[0]
+    assert 50 < refused < 290  # both outcomes are exercised
