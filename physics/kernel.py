@@ -611,3 +611,21 @@ def simulate_many(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, jaw
                                 ev_i[k], ev_j[k], max_iter, t_final)
         n_events[k] = ne
         status[k] = st
+
+
+@njit(cache=True, nogil=True)
+def simulate_serial(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, jaws, pockets,
+                    cushion_h, drop, ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter,
+                    t_final, progress):
+    """Run :func:`simulate_table` on every table in order on the calling thread, in place,
+    without holding the GIL. After table k's outputs are written, ``progress[0] = k + 1``
+    (stores are issued in program order: a reader that sees ``progress[0] >= k + 1`` on a
+    total-store-order CPU also sees table k's results; see ``physics.stream``)."""
+    B = rvw.shape[0]
+    for k in range(B):
+        ne, st = simulate_table(rvw[k], s[k], pocket[k], cue[k], P, bb_model, cu_model, segs,
+                                normals, jaws, pockets, cushion_h, drop, ev_t[k], ev_kind[k],
+                                ev_i[k], ev_j[k], max_iter, t_final)
+        n_events[k] = ne
+        status[k] = st
+        progress[0] = k + 1

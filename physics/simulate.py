@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from physics.enums import BallBallModel, CushionModel, EventKind
-from physics.kernel import simulate_many, simulate_table
+from physics.kernel import simulate_many, simulate_serial
 from physics.noise import ExecutionNoise
 from physics.params import BallParams, CueParams
 from physics.strike import strike_one
@@ -292,18 +292,29 @@ def _apply_strike(rvw, s, shots, cue_ball, m, R, M, squirt, end_mass):
         s[k, cb] = 2
 
 
+def _outputs(B, N, max_events):
+    """Zeroed kernel output arrays for B tables of N balls: pocket, ev_t, ev_kind, ev_i, ev_j,
+    n_events, status."""
+    return (np.full((B, N), -1, dtype=np.int8), np.zeros((B, max_events)),
+            np.zeros((B, max_events), dtype=np.int8), np.zeros((B, max_events), dtype=np.int16),
+            np.zeros((B, max_events), dtype=np.int16), np.zeros(B, dtype=np.int64),
+            np.zeros(B, dtype=np.int64))
+
+
+def _geometry(table):
+    return (table.segments, table.segment_normals, table.jaws, table.pockets,
+            float(table.cushion_height), float(table.specs.pocket_drop))
+
+
+def _max_iter(max_events):
+    return max(20 * max_events, 10000)
+
+
 def _run(table, rvw, s, shots, cue_ball, P, bb_code, cu_code, max_events, parallel, t_final):
     B, N = s.shape
-    pocket = np.full((B, N), -1, dtype=np.int8)
-    ev_t = np.zeros((B, max_events))
-    ev_kind = np.zeros((B, max_events), dtype=np.int8)
-    ev_i = np.zeros((B, max_events), dtype=np.int16)
-    ev_j = np.zeros((B, max_events), dtype=np.int16)
-    n_events = np.zeros(B, dtype=np.int64)
-    status = np.zeros(B, dtype=np.int64)
-    max_iter = max(20 * max_events, 10000)
-    geo = (table.segments, table.segment_normals, table.jaws, table.pockets,
-           float(table.cushion_height), float(table.specs.pocket_drop))
+    pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = _outputs(B, N, max_events)
+    max_iter = _max_iter(max_events)
+    geo = _geometry(table)
     if parallel and B > 1:
         # shots differ wildly in length: hand tables out one at a time (dynamic schedule)
         old = numba.set_parallel_chunksize(1)
@@ -313,10 +324,9 @@ def _run(table, rvw, s, shots, cue_ball, P, bb_code, cu_code, max_events, parall
         finally:
             numba.set_parallel_chunksize(old)
     else:
-        for k in range(B):
-            n_events[k], status[k] = simulate_table(
-                rvw[k], s[k], pocket[k], cue_ball[k], P, bb_code, cu_code, *geo, ev_t[k],
-                ev_kind[k], ev_i[k], ev_j[k], max_iter, t_final)
+        # one compiled loop over the tables (no per-table dispatch)
+        simulate_serial(rvw, s, pocket, cue_ball, P, bb_code, cu_code, *geo, ev_t, ev_kind,
+                        ev_i, ev_j, n_events, status, max_iter, t_final, np.zeros(1, np.int64))
     return pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status
 
 

@@ -56,6 +56,13 @@ class PhysicsModels:
     #: (re-timed 16:15 UTC, N=256 self-play: physics 0.15 s parallel vs 0.10 s serial);
     #: benchmarks/bench_envs.py --parallel compares.
     parallel: bool = False
+    #: batches of at least `OVERLAP_MIN_BATCH` tables (the native vector env) run the physics
+    #: kernel on a worker thread without the GIL (`physics.stream.simulate_batch_async`) while
+    #: the calling thread adjudicates the tables already simulated (`simulate_sessions`): on
+    #: two cores a batched step costs about max(physics, referee) instead of their sum. The
+    #: results are the same bit for bit either way (each table is simulated and refereed on
+    #: its own). Ignored when ``parallel`` is set.
+    overlap: bool = True
 
     def kwargs(self) -> dict:
         kw = dict(ball_ball=self.ball_ball, cushion=self.cushion, max_events=self.max_events)
@@ -68,6 +75,12 @@ class PhysicsModels:
 
 #: batches smaller than this run on one thread (`physics.simulate_batch(parallel=False)`)
 PARALLEL_MIN_BATCH = 8
+#: batches smaller than this are not overlapped (`PhysicsModels.overlap`): a worker thread's
+#: start-up is worth it only when there is refereeing to overlap
+OVERLAP_MIN_BATCH = 8
+#: the overlapped consumer takes finished tables in chunks of at least this many (each chunk
+#: pays one `BatchFacts` kernel call), except for the batch's last tables
+OVERLAP_CHUNK = 16
 
 
 @dataclass
@@ -75,7 +88,9 @@ class Timer:
     """Wall-clock split used by the benchmark (seconds): ``physics`` inside
     `physics.simulate_batch`, ``rules`` adjudicating shot records, ``actions`` validating and
     applying actions (cue-ball placement checks, shot inputs, noise), ``other`` the opponent
-    choosing its actions, ``obs`` building observations."""
+    choosing its actions, ``obs`` building observations. With `PhysicsModels.overlap`,
+    ``physics`` is the kernel's own time (the worker thread's CPU time inside the kernel) and
+    ``rules`` runs concurrently with it; ``overlapped`` counts the batches run that way."""
 
     physics: float = 0.0
     rules: float = 0.0
@@ -84,10 +99,11 @@ class Timer:
     other: float = 0.0
     calls: int = 0
     shots: int = 0
+    overlapped: int = 0
 
     def reset(self):
         self.physics = self.rules = self.actions = self.obs = self.other = 0.0
-        self.calls = self.shots = 0
+        self.calls = self.shots = self.overlapped = 0
 
 
 def separate_tiny_overlaps(rvw: np.ndarray, s: np.ndarray, R: float, tol: float = 1e-5) -> None:
@@ -114,6 +130,32 @@ def separate_tiny_overlaps(rvw: np.ndarray, s: np.ndarray, R: float, tol: float 
             rvw[idx[b], 0, :2] -= u * push
 
 
+def _batch_arrays(rvw_list, s_list, shots, models: PhysicsModels):
+    """(rvw (B, N, 3, 3), s (B, N) int8, shots (B, 5), R) ready for the physics: copied (the
+    overlap guard works in place; the session logs keep the unseparated inputs) and with
+    round-off overlaps separated (one compiled call for the batch)."""
+    from poolgym.envs.kernels import separate_overlaps_batch
+
+    B = len(rvw_list)
+    rvw = np.array(rvw_list, np.float64) if isinstance(rvw_list, np.ndarray) else np.stack(rvw_list)
+    s = np.asarray(s_list, np.int8) if isinstance(s_list, np.ndarray) else np.stack(s_list).astype(np.int8)
+    R = float(models.ball_params.R) if models.ball_params is not None else BALL_RADIUS
+    # guard: the rules already separate the <= 0.1 mm overlaps the physics leaves
+    # (`poolgym.rules.general.after_shot`); measured at 16:00 UTC on 9,790 tables only a
+    # 1.7e-16 m residue reached this point (accepted by the physics)
+    separate_overlaps_batch(rvw, s, R, 1e-5)
+    return rvw, s, np.ascontiguousarray(shots, dtype=np.float64).reshape(B, 5)
+
+
+def _records(res, table, legal, split_eps) -> list[ShotRecord]:
+    """`ShotRecord`s of a `physics.BatchResult` carrying the rule facts of its tables
+    (`poolgym.rules.fast.BatchFacts`, one compiled pass; the referee's `queries.shot_facts`
+    then reads them instead of scanning each record)."""
+    from poolgym.rules.fast import BatchFacts
+
+    return ShotRecord.from_batch_all(res, BatchFacts(res, table, legal, split_eps))
+
+
 def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: PhysicsModels,
                      timer: Timer | None = None, legal=None, split_eps: float = 0.0) -> list[ShotRecord]:
     """Simulate B shots (one per table state) in ONE `physics.simulate_batch` call and return
@@ -127,22 +169,12 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
     B = len(rvw_list)
     if B == 0:
         return []
-    # (a (B, N, 3, 3) array from `simulate_sessions` is copied as the list would be stacked: the
-    # overlap guard below works in place, and the session logs keep the unseparated inputs)
-    rvw = np.array(rvw_list, np.float64) if isinstance(rvw_list, np.ndarray) else np.stack(rvw_list)
-    s = np.asarray(s_list, np.int8) if isinstance(s_list, np.ndarray) else np.stack(s_list).astype(np.int8)
-    R = float(models.ball_params.R) if models.ball_params is not None else BALL_RADIUS
-    from poolgym.envs.kernels import separate_overlaps_batch
-
-    # guard, one compiled call for the batch: the rules already separate the <= 0.1 mm
-    # overlaps the physics leaves (`poolgym.rules.general.after_shot`); measured at 16:00 UTC
-    # on 9,790 tables only a 1.7e-16 m residue reached this point (accepted by the physics)
-    separate_overlaps_batch(rvw, s, R, 1e-5)
+    rvw, s, shots = _batch_arrays(rvw_list, s_list, shots, models)
     t0 = time.perf_counter()
     kw = models.kwargs()
     # thread start-up costs more than a few tables (results are the same either way)
     kw["parallel"] = bool(models.parallel and B >= PARALLEL_MIN_BATCH)
-    args = (table, rvw, np.ascontiguousarray(shots, dtype=np.float64).reshape(B, 5), np.zeros(B, np.int64))
+    args = (table, rvw, shots, np.zeros(B, np.int64))
     try:
         res = physics.simulate_batch(*args, s=s, **kw)
     except TypeError:  # a physics build without the `parallel` switch (not in CONTRACT.md)
@@ -153,24 +185,57 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
         timer.physics += t1 - t0
         timer.calls += 1
         timer.shots += B
-    from poolgym.rules.fast import BatchFacts
-
-    # the rule facts of every table in one compiled pass (the referee's `queries.shot_facts`
-    # then reads them instead of scanning each record)
-    facts = BatchFacts(res, table, legal, split_eps)
-    recs = ShotRecord.from_batch_all(res, facts)
+    recs = _records(res, table, legal, split_eps)
     if timer is not None:
         timer.rules += time.perf_counter() - t1
     return recs
 
 
+def _overlapped(table, rvw, s, shots, models: PhysicsModels, timer: Timer | None, legal, split_eps, consume,
+                background=None):
+    """Simulate the batch on a worker thread (`physics.stream.simulate_batch_async`, ONE
+    kernel call), run ``background()`` (if given), then call ``consume(lo, records)`` for
+    every chunk of tables [lo, lo+len) as soon as it is final, in table order, on this thread
+    (see `PhysicsModels.overlap`)."""
+    from physics.stream import simulate_batch_async
+
+    B = rvw.shape[0]
+    run = simulate_batch_async(table, rvw, shots, np.zeros(B, np.int64), s=s, **models.kwargs())
+    lo = 0
+    try:
+        if background is not None:
+            background()
+        while lo < B:
+            hi = run.wait(min(B, lo + OVERLAP_CHUNK))
+            t1 = time.perf_counter()
+            recs = _records(run.partial(lo, hi), table, None if legal is None else legal[lo:hi], split_eps)
+            if timer is not None:
+                timer.rules += time.perf_counter() - t1
+            consume(lo, recs)
+            lo = hi
+    finally:
+        run.result()  # joins the worker (also when consuming raised)
+    if timer is not None:
+        timer.physics += run.kernel_cpu
+        timer.calls += 1
+        timer.shots += B
+        timer.overlapped += 1
+
+
 def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | None = None,
-                      split_eps: float = 0.0) -> None:
+                      split_eps: float = 0.0, background=None) -> None:
     """Simulate the pending shot of every session in ``sessions`` with ONE batched physics
     call and hand each its record (`Session.resolve`). The physics inputs of the tables whose
     job left them to the owner are built together (`poolgym.rules.game.batch_physics_inputs`,
-    the same arrays as `physics_inputs` table by table)."""
+    the same arrays as `physics_inputs` table by table).
+
+    ``background``: optional callable run once while the batch is simulated (with
+    `PhysicsModels.overlap`: after the kernel started, before the first record is
+    adjudicated; else before the call). It must not touch ``sessions`` (the native vector
+    env resets its other tables there)."""
     if not sessions:
+        if background is not None:
+            background()
         return
     from poolgym.rules.game import batch_physics_inputs
 
@@ -187,6 +252,17 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
         rvw, s = [v[0] for v in views], [v[1] for v in views]
     shots = np.stack([j[4] for j in jobs])
     legal = [ses.pending_legal for ses in sessions]
+    if models.overlap and not models.parallel and len(jobs) >= OVERLAP_MIN_BATCH:
+        def consume(lo, recs):
+            for k, rec in enumerate(recs, lo):
+                r, sv = views[k]
+                sessions[k].resolve(rec, r, sv)
+
+        rvw_a, s_a, shots_a = _batch_arrays(rvw, s, shots, models)
+        _overlapped(table, rvw_a, s_a, shots_a, models, timer, legal, split_eps, consume, background)
+        return
+    if background is not None:
+        background()
     recs = simulate_records(table, rvw, s, shots, models, timer, legal=legal, split_eps=split_eps)
     for ses, rec, (r, sv) in zip(sessions, recs, views):
         ses.resolve(rec, r, sv)

@@ -116,10 +116,12 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         self._started = False
 
     # ------------------------------------------------------------------ batching
-    def _run_rounds(self, idx) -> None:
+    def _run_rounds(self, idx, background=None) -> None:
         """Play tables ``idx`` until each waits for its learner: every table whose opponent is
         to act is decided in one batched opponent call, every pending shot is simulated in one
-        batched physics call; repeated until nothing is left."""
+        batched physics call; repeated until nothing is left. ``background`` (optional) runs
+        once, during the first batched physics call (`physics_io.simulate_sessions`), or
+        before returning if there is none; tables it readies are played like the others."""
         envs = self.envs
         while True:
             wait = [i for i in idx if envs[i].session.awaiting_opponent]
@@ -128,9 +130,14 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                 continue
             pend = [envs[i].session for i in idx if envs[i].session.pending is not None]
             if not pend:
-                return
+                if background is None:
+                    return
+                background()
+                background = None
+                continue
             physics_io.simulate_sessions(self.table, pend, self.models, self.timer,
-                                         split_eps=envs[0].config.split_hit_eps)
+                                         split_eps=envs[0].config.split_hit_eps, background=background)
+            background = None
 
     def _opponent_round(self, wait) -> None:
         """The opponent's decisions for tables ``wait`` (one `decide_batch` call when the
@@ -250,14 +257,22 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         decoded = self._decode_all(actions, resetting)
         for i, e in enumerate(envs):
             if resetting[i]:
-                e._reset_begin(None, None)
-            elif decoded is not None:
+                continue
+            if decoded is not None:
                 e._step_begin(decoded[i], structured=True, placement_checked=True)
             else:
                 e._step_begin(actions[i])
-        idx = list(range(n))
-        self._run_rounds(idx)
-        self._restarts(list(np.flatnonzero(resetting)))
+        reset_ids = np.flatnonzero(resetting).tolist()
+
+        def reset_tables():
+            # the autoreset of the tables whose episode ended: done while the other tables'
+            # shots are simulated (`PhysicsModels.overlap`); every table has its own RNG, so
+            # the order of this work across tables changes no result
+            for i in reset_ids:
+                envs[i]._reset_begin(None, None)
+
+        self._run_rounds(list(range(n)), background=reset_tables if reset_ids else None)
+        self._restarts(reset_ids)
         rewards = np.zeros(n, np.float64)
         terms = np.zeros(n, bool)
         truncs = np.zeros(n, bool)

@@ -159,3 +159,44 @@ def test_pause_gc_restores_the_collector_and_changes_nothing():
         assert gc.isenabled()
     for a, b in zip(*outs):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("env_id, kwargs", [
+    ("poolgym/NineBall-v0", {"max_shots": 12, "opponent": None}),
+    ("poolgym/NineBall-v0", {"max_shots": 12, "noise": "icga", "learner_seat": "random"}),
+    ("poolgym/StraightPool-v0", {"max_shots": 8, "noise": "icga"}),
+    ("poolgym/PotDrill-v0", {"autoreset_mode": "same_step"}),
+])
+def test_overlapped_physics_changes_nothing(env_id, kwargs):
+    """`PhysicsModels.overlap` (tables refereed and reset while the batch's kernel runs on a
+    worker thread; used from `physics_io.OVERLAP_MIN_BATCH` tables) gives the trajectories of
+    the plain batched call and of N single envs, step by step, autoresets included."""
+    from poolgym.envs import physics_io
+
+    n = max(10, physics_io.OVERLAP_MIN_BATCH)
+    runs = []
+    for overlap in (True, False):
+        venv = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point",
+                            physics={"overlap": overlap}, **kwargs)
+        rng = np.random.default_rng(3)
+        out = [venv.reset(seed=21)[0]]
+        for _ in range(20):
+            o, r, te, tr, info = venv.step(rng.uniform(-1, 1, venv.action_space.shape).astype(np.float32))
+            out += [o, r, te, tr, info["shots"], info["winner"]]
+        runs.append(out)
+        assert (venv.unwrapped.timer.overlapped > 0) == overlap
+        venv.close()
+    kw = {k: v for k, v in kwargs.items() if k != "autoreset_mode"}
+    mode = gym.vector.AutoresetMode.SAME_STEP if "autoreset_mode" in kwargs else gym.vector.AutoresetMode.NEXT_STEP
+    sync = gym.vector.SyncVectorEnv([lambda: gym.make(env_id, **kw) for _ in range(n)], autoreset_mode=mode)
+    rng = np.random.default_rng(3)
+    ref = [sync.reset(seed=21)[0]]
+    for _ in range(20):
+        o, r, te, tr, info = sync.step(rng.uniform(-1, 1, sync.action_space.shape).astype(np.float32))
+        ref += [o, r, te, tr]
+    sync.close()
+    for t, (a, b) in enumerate(zip(runs[0], runs[1])):
+        np.testing.assert_array_equal(a, b, err_msg=f"overlap on/off, item {t}")
+    ref_items = [x for k, x in enumerate(runs[0]) if k == 0 or (k - 1) % 6 < 4]
+    for t, (a, b) in enumerate(zip(ref_items, ref)):
+        np.testing.assert_array_equal(a, b, err_msg=f"native vs Sync, item {t}")

@@ -1,0 +1,151 @@
+"""Streaming batch simulation: :func:`simulate_batch_async` runs ONE batched kernel call on a
+worker thread and lets the caller consume finished tables while later ones are simulated.
+
+The kernel (``physics.kernel.simulate_serial``) is compiled ``nogil``: while it runs, the
+calling thread keeps the GIL and can do Python work on the tables already finished (a rules
+referee, observation building). On a machine with two cores the batch then costs about
+max(physics, consumer) instead of their sum. Results are bit-identical to
+:func:`physics.simulate_batch` (same validation, same per-table kernel, same inputs): every
+table is simulated on its own, whatever the batch or how it is consumed.
+
+Visibility of results: the kernel stores table k's outputs, then ``progress[0] = k + 1``.
+Compiled code keeps stores to possibly aliasing arrays in program order, and on a
+total-store-order CPU (x86-64) another thread that reads ``progress[0] >= k + 1`` then reads
+table k's final outputs. On other CPUs (weaker memory order) :func:`overlap_supported` is
+False and :meth:`BatchRun.wait` reports tables only after the worker thread has ended (a
+thread join orders memory); the results are the same, only the overlap is lost.
+
+Usage::
+
+    run = simulate_batch_async(table, rvw, shots, cue_ball, s=s)
+    done = 0
+    while done < len(run):
+        ready = run.wait(done + 1)          # blocks (GIL released) until a table is ready
+        part = run.partial(done, ready)     # BatchResult view of tables [done, ready)
+        ...
+        done = ready
+    batch = run.result()                    # joins the worker; the whole BatchResult
+"""
+
+from __future__ import annotations
+
+import math
+import platform
+import threading
+import time
+
+import numpy as np
+
+from physics.kernel import simulate_serial
+from physics.noise import ExecutionNoise
+from physics.params import BallParams, CueParams
+from physics.simulate import BatchResult, _geometry, _max_iter, _outputs, _prepare
+from physics.table import Table
+
+#: CPUs whose memory order makes `progress` safe to read while the kernel runs
+_TSO_MACHINES = frozenset({"x86_64", "amd64", "i386", "i686", "x86"})
+
+
+def overlap_supported() -> bool:
+    """True when finished tables can be read while the kernel still runs (x86 memory order)."""
+    return platform.machine().lower() in _TSO_MACHINES
+
+
+class BatchRun:
+    """A batch being simulated on a worker thread (see module docstring). ``len(run)`` = B.
+
+    Attributes after :meth:`result`: ``kernel_cpu`` (s), the worker thread's CPU time inside
+    the kernel (the physics' own cost, excluding waits for the GIL)."""
+
+    def __init__(self, prep, out, P, bb, cu, geo, max_iter, t_final, overlap: bool):
+        rvw0, s0, rvw, s, shots, cue_ball = prep
+        self._prep = prep
+        self._out = out
+        self._progress = np.zeros(1, np.int64)
+        self._overlap = bool(overlap)
+        self._error: BaseException | None = None
+        self._finished = threading.Event()
+        self.kernel_cpu = 0.0
+        pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
+        args = (rvw, s, pocket, cue_ball, P, bb, cu, *geo, ev_t, ev_kind, ev_i, ev_j, n_events,
+                status, max_iter, t_final, self._progress)
+
+        def work():
+            try:
+                t0 = time.thread_time()
+                simulate_serial(*args)
+                self.kernel_cpu = time.thread_time() - t0
+            except BaseException as exc:  # re-raised by wait()/result() in the caller
+                self._error = exc
+            finally:
+                self._finished.set()
+
+        self._thread = threading.Thread(target=work, name="physics-batch", daemon=True)
+        self._thread.start()
+
+    def __len__(self) -> int:
+        return self._prep[2].shape[0]
+
+    def finished(self) -> int:
+        """Tables whose results are final now (readable with :meth:`partial`)."""
+        if self._finished.is_set():
+            self._raise()
+            return len(self)
+        return int(self._progress[0]) if self._overlap else 0
+
+    def wait(self, k: int, timeout: float | None = None) -> int:
+        """Block until at least ``min(k, B)`` tables are final; returns how many are. Polls
+        with the GIL released (sleeps of ~20 us) so the kernel is never slowed."""
+        k = min(int(k), len(self))
+        deadline = None if timeout is None else time.perf_counter() + timeout
+        while True:
+            n = self.finished()
+            if n >= k:
+                return n
+            if deadline is not None and time.perf_counter() > deadline:
+                return n
+            if not self._overlap:
+                self._finished.wait(None if deadline is None else max(0.0, deadline - time.perf_counter()))
+            else:
+                time.sleep(2e-5)
+
+    def partial(self, lo: int, hi: int) -> BatchResult:
+        """`BatchResult` views of tables [lo, hi) (all must be final)."""
+        if not (0 <= lo <= hi <= self.finished()):
+            raise ValueError(f"tables [{lo}, {hi}) are not all final ({self.finished()} are)")
+        return self._view(slice(lo, hi))
+
+    def result(self) -> BatchResult:
+        """Join the worker and return the whole `BatchResult` (as `physics.simulate_batch`)."""
+        self._thread.join()
+        self._raise()
+        return self._view(slice(None))
+
+    def _raise(self):
+        if self._error is not None:
+            raise self._error
+
+    def _view(self, sl) -> BatchResult:
+        rvw0, s0, rvw, s, shots, cue_ball = self._prep
+        pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = self._out
+        return BatchResult(rvw0[sl], s0[sl], rvw[sl], s[sl], pocket[sl], ev_t[sl], ev_kind[sl], ev_i[sl],
+                           ev_j[sl], n_events[sl], status[sl], shots[sl], cue_ball[sl])
+
+
+def simulate_batch_async(table: Table, rvw, shots, cue_ball, *, s=None,
+                         ball_params: BallParams = BallParams(), cue: CueParams = CueParams(),
+                         ball_ball="frictional_inelastic", cushion="han_2005",
+                         noise: ExecutionNoise | None = None, rng: np.random.Generator | None = None,
+                         max_events: int = 2000, t_final: float | None = None) -> BatchRun:
+    """Start :func:`physics.simulate_batch` (same arguments and validation, which happens
+    here, before anything runs: bad input raises ``ValueError`` at once) on a worker thread;
+    returns a :class:`BatchRun` (see module docstring)."""
+    tf = math.inf if t_final is None else float(t_final)
+    if not tf >= 0.0:
+        raise ValueError(f"t_final must be >= 0, got {t_final!r}")
+    rvw0, s0, rvw, s, shots, cue_ball, bb, cu = _prepare(
+        table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushion, noise, rng, max_events)
+    B, N = s.shape
+    return BatchRun((rvw0, s0, rvw, s, shots, cue_ball), _outputs(B, N, int(max_events)),
+                    ball_params.as_array(), bb, cu, _geometry(table), _max_iter(int(max_events)), tf,
+                    overlap_supported())
