@@ -16,6 +16,14 @@ the referee through `queries.shot_facts`), cue-ball placements are checked by th
 `poolgym.rules.fast.placement_code`, and observations are built together
 (`Codec.encode_batch`). What remains per table is the referee's own adjudication.
 
+Overlap (`PhysicsModels.overlap`, default on; batches of >= `physics_io.OVERLAP_MIN_BATCH`
+tables): the batched physics call runs its compiled kernel on a worker thread without the GIL
+(`physics.stream.simulate_batch_async`); meanwhile this thread resets the tables whose episode
+ended and referees the tables already simulated, chunk by chunk in table order. On two cores a
+step then costs about max(physics, refereeing) plus the rest instead of the sum. Every table
+is simulated and refereed on its own with its own RNG, so results are bit-identical with the
+overlap on or off (tested).
+
 Autoreset: ``autoreset_mode="next_step"`` (default, `gymnasium.vector.AutoresetMode.NEXT_STEP`:
 the step after an episode ends resets that table, ignores its action and returns reward 0) or
 ``"same_step"`` (the table is reset in the step that ended it; the last observation and info
