@@ -219,8 +219,32 @@ class DisciplineBase:
         """ActionSpec fields describing the shot now (override per discipline)."""
         return {"target_balls": state.balls_on_table()}
 
+    def spec_key(self, state: GameState):
+        """A hashable key that determines `legal_actions` of ``state`` completely (states
+        with equal keys and the same config object have equal ActionSpecs), or None when the
+        discipline gives none (default: the spec is always computed). Lets `legal_actions`
+        reuse the immutable ActionSpec of an earlier state (the envs ask after every shot)."""
+        return None
+
     def legal_actions(self, state: GameState) -> ActionSpec:
-        """What the seat to act may do now."""
+        """What the seat to act may do now (memoised per `spec_key` when the discipline
+        gives one)."""
+        key = self.spec_key(state)
+        if key is None:
+            return self._legal_actions(state)
+        cache = self.__dict__.get("_spec_cache")
+        if cache is None:
+            cache = self.__dict__["_spec_cache"] = {}
+        hit = cache.get(key)
+        if hit is not None and hit[0] is state.config:
+            return hit[1]
+        spec = self._legal_actions(state)
+        if len(cache) > 4096:
+            cache.clear()
+        cache[key] = (state.config, spec)  # the config object is kept alive: its id stays unique
+        return spec
+
+    def _legal_actions(self, state: GameState) -> ActionSpec:
         ph = state.phase
         if ph is Phase.GAME_OVER:
             return ActionSpec(seat=state.seat_to_act, phase=ph)

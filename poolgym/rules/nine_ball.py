@@ -179,6 +179,17 @@ class NineBall(DisciplineBase):
     def placement_may_touch(self, state: GameState) -> bool:
         return bool(state.config.in_hand_may_touch_ball)
 
+    def spec_key(self, state: GameState):
+        """`legal_actions` depends on the phase, the seat, the cue ball's placement, the
+        lowest ball (9B-5.1), the push-out availability (9B-5.6) and the options offered; with
+        the GW-5 kitchen spot request in force also on the positions (no key then)."""
+        if type(self) is not NineBall or (state.config.kitchen_spot_request
+                                          and state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN):
+            return None  # (a subclass may compute its spec from more)
+        ex = state.extra
+        return (id(state.config), state.phase, state.seat_to_act, state.cue_ball, state.cue_placed,
+                state.lowest_ball(), bool(ex.push_out_available) if ex is not None else None, state.options)
+
     def shot_spec(self, state: GameState) -> dict:
         low = state.lowest_ball()
         ex = state.extra

@@ -96,3 +96,39 @@ def test_nine_ball_rack_cache_gives_the_same_racks():
         a.initial_state(NineBallConfig(rack_gap=1e-4), seed)
         assert sa == b.initial_state(NineBallConfig(), seed)
         assert sa.pos[2:4] == tuple(float(v) for v in TABLE.foot_spot)  # the 1 on the foot spot
+
+
+@pytest.mark.parametrize("kitchen_spot_request", [True, False])
+def test_memoised_legal_actions_equal_the_computed_spec(kitchen_spot_request):
+    """`DisciplineBase.legal_actions` memoised by `NineBall.spec_key` gives the spec computed
+    afresh (`_legal_actions`) on every state of random nine-ball games with the real physics
+    (break, fouls and ball in hand 9B-5.10, push-out option 9B-5.6, the 9B-5.1 lowest ball)."""
+    from poolgym.rules.core import ChooseOption, IllegalActionError, PlaceCueBall, ShotAction
+
+    d = NineBall()
+    cfg = NineBallConfig(kitchen_spot_request=kitchen_spot_request)
+    rng = np.random.default_rng(17)
+    seen = set()
+    for game in range(4):
+        st = d.initial_state(cfg, game)
+        for _ in range(40):
+            spec = d.legal_actions(st)
+            assert spec == d._legal_actions(st)
+            assert d.legal_actions(st) is spec or d.spec_key(st) is None
+            seen.add((spec.phase, spec.must_place, bool(spec.options), spec.push_out_allowed))
+            if st.phase is Phase.GAME_OVER:
+                break
+            if spec.phase is Phase.OPTION:
+                st, _ = d.apply(st, ChooseOption(spec.options[int(rng.integers(len(spec.options)))]))
+                continue
+            if spec.must_place:
+                for _ in range(50):
+                    try:
+                        st, _ = d.apply(st, PlaceCueBall(float(rng.uniform(0.1, 1.17)), float(rng.uniform(0.1, 0.6))))
+                        break
+                    except IllegalActionError:
+                        continue
+                continue
+            st, _ = d.apply(st, ShotAction(float(rng.uniform(1, 7)), float(rng.uniform(0, 360)),
+                                           push_out=bool(spec.push_out_allowed and rng.random() < 0.5)))
+    assert len(seen) >= 4
