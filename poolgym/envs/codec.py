@@ -477,12 +477,8 @@ class Codec:
         if spec.callable_balls and not safety:
             called_ball = self._masked_argmax(u, [8 + c for c in spec.callable_balls]) - 8
             called_pocket = self._masked_argmax(u, range(9 + N - 1, 9 + N - 1 + N_POCKETS)) - (9 + N - 1)
-        out.append(ShotAction(
-            V0=float(V0), phi=float(phi), theta=float(theta), a=float(a), b=float(b),
-            called_ball=called_ball, called_pocket=called_pocket,
-            safety=safety,
-            push_out=bool(spec.push_out_allowed and u[8] > 0),
-        ))
+        out.append(ShotAction._fast(float(V0), float(phi), float(theta), float(a), float(b), called_ball,
+                                    called_pocket, safety, bool(spec.push_out_allowed and u[8] > 0)))
         return out
 
     # ------------------------------------------------------------------ macros

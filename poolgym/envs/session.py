@@ -13,7 +13,6 @@ batched round).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -33,13 +32,21 @@ from poolgym.rules.core import (
 SHAPING_KEYS = ("result", "legal_pocketed", "foul", "ball_in_hand_conceded", "points", "opponent_foul")
 
 
-@dataclass
 class StepLog:
-    """What happened during one env step (learner's actions and the opponent's replies)."""
+    """What happened during one env step (learner's actions and the opponent's replies):
+    ``verdicts`` [(seat, Verdict)], ``shots`` [(seat, rvw, s, shot row) as simulated],
+    ``components`` {key: value} in `SHAPING_KEYS` order (the reward's terms). A plain slotted
+    class: one is made per table and step."""
 
-    verdicts: list = field(default_factory=list)  # (seat, Verdict)
-    shots: list = field(default_factory=list)  # (seat, rvw, s, shot row) as simulated
-    components: dict = field(default_factory=lambda: dict.fromkeys(SHAPING_KEYS, 0.0))
+    __slots__ = ("verdicts", "shots", "components")
+
+    def __init__(self):
+        self.verdicts: list = []
+        self.shots: list = []
+        self.components: dict = _ZERO_COMPONENTS.copy()
+
+
+_ZERO_COMPONENTS = dict.fromkeys(SHAPING_KEYS, 0.0)
 
 
 def verdict_info(seat: int, v: Verdict) -> dict:

@@ -58,6 +58,10 @@ from poolgym.envs.session import SHAPING_KEYS
 from poolgym.rules.core import IllegalActionError, PlaceCueBall
 
 
+#: the components of a table that did not step (it was reset)
+_ZERO_ROW = (0.0,) * len(SHAPING_KEYS)
+
+
 def _autoreset_mode(mode) -> AutoresetMode:
     """An `AutoresetMode` from itself, its value ("NextStep") or "next_step"/"same_step"."""
     if isinstance(mode, AutoresetMode):
@@ -112,6 +116,8 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                 e.opponent = e.session.opponent = shared
         e0 = self.envs[0]
         self.num_envs = num_envs
+        #: (num_envs, len(SHAPING_KEYS)) reward weights of the tables (see `_rewards`)
+        self._weights = np.array([[e.weights.get(k, 0.0) for k in SHAPING_KEYS] for e in self.envs], np.float64)
         self.table = e0.table
         self.models = e0.models
         self.render_mode = kwargs.get("render_mode")
@@ -281,10 +287,9 @@ class PoolVectorEnv(gym.vector.VectorEnv):
 
         self._run_rounds(list(range(n)), background=reset_tables if reset_ids else None)
         self._restarts(reset_ids)
-        rewards = np.zeros(n, np.float64)
         terms = np.zeros(n, bool)
         truncs = np.zeros(n, bool)
-        comps = {k: np.zeros(n) for k in SHAPING_KEYS}
+        rows = [_ZERO_ROW] * n  # per table: its components in SHAPING_KEYS order
         for i, e in enumerate(envs):
             s = e.session
             if resetting[i]:
@@ -296,9 +301,8 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                 trunc = True
                 s.done = True
             terms[i], truncs[i] = term, trunc
-            rewards[i] = sum(e.weights.get(k, 0.0) * v for k, v in c.items())
-            for k, v in c.items():
-                comps[k][i] = v
+            rows[i] = tuple(c.values())
+        rewards, comps = self._rewards(rows)
         self._encode(range(n))
         done = terms | truncs
         infos = self._infos(comps)
@@ -324,6 +328,18 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         else:  # DISABLED
             pass
         return self._obs.copy(), rewards, terms, truncs, infos
+
+    def _rewards(self, rows):
+        """(rewards (n,), components {key: (n,)}) from each table's components (a row in
+        `SHAPING_KEYS` order): every reward is summed over the keys in that order from 0, the
+        same float operations as `PoolEnv` (``sum(w[k] * v for k, v in comps.items())``),
+        for all tables at once."""
+        C = np.array(rows, np.float64).reshape(self.num_envs, len(SHAPING_KEYS))
+        W = self._weights
+        rewards = np.zeros(self.num_envs, np.float64)
+        for j in range(len(SHAPING_KEYS)):
+            rewards = rewards + W[:, j] * C[:, j]
+        return rewards, {k: C[:, j].copy() for j, k in enumerate(SHAPING_KEYS)}
 
     def _infos(self, comps) -> dict:
         envs = self.envs

@@ -172,6 +172,16 @@ class ShotAction:
     safety: bool = False
     push_out: bool = False
 
+    @classmethod
+    def _fast(cls, V0: float, phi: float, theta: float, a: float, b: float, called_ball, called_pocket,
+              safety: bool, push_out: bool) -> "ShotAction":
+        """Construct without the frozen-dataclass ``__init__`` (the envs decode one per table
+        and step; the same object as ``ShotAction(...)``, which has no ``__post_init__``)."""
+        obj = object.__new__(cls)
+        obj.__dict__.update({"V0": V0, "phi": phi, "theta": theta, "a": a, "b": b, "called_ball": called_ball,
+                             "called_pocket": called_pocket, "safety": safety, "push_out": push_out})
+        return obj
+
     def shot_array(self) -> np.ndarray:
         """(5,) float64 [V0, phi, theta, a, b] -- the batched physics shot row."""
         return np.array([self.V0, self.phi, self.theta, self.a, self.b], dtype=np.float64)

@@ -37,6 +37,7 @@ from .core import (ActionSpec, ChooseOption, Concede, CueBallPlacement, GameStat
                    Phase, PlaceCueBall, RulesConfig, ShotAction, Verdict)
 from .fast import placement_error_fast, placement_errors
 from .geometry import ball_radius, get_table, in_kitchen
+from .seeding import seeded_generator
 from .shot_record import Motion, ShotRecord
 
 __all__ = [
@@ -44,17 +45,6 @@ __all__ = [
     "new_game", "next_game", "draw_rng", "make_rvw", "physics_inputs", "simulate_record", "batch_inputs",
     "apply_batch",
 ]
-
-
-def seeded_generator(seed) -> np.random.Generator:
-    """``numpy.random.default_rng(seed)`` (the same stream: a PCG64 seeded through a
-    SeedSequence), built without default_rng's wrapper (about 5 us less a call; the envs
-    draw a rack at every reset)."""
-    return _Generator(_PCG64(seed))
-
-
-_Generator = np.random.Generator
-_PCG64 = np.random.PCG64
 
 
 def draw_rng(state: GameState):
