@@ -13,7 +13,7 @@ Compiled code keeps stores to possibly aliasing arrays in program order, and on 
 total-store-order CPU (x86-64) another thread that reads ``progress[0] >= k + 1`` then reads
 table k's final outputs. On other CPUs (weaker memory order) :func:`overlap_supported` is
 False and :meth:`BatchRun.wait` reports tables only after the worker thread has ended (a
-thread join orders memory); the results are the same, only the overlap is lost.
+lock orders memory); the results are the same, only the overlap is lost.
 
 Usage::
 
@@ -24,22 +24,25 @@ Usage::
         part = run.partial(done, ready)     # BatchResult view of tables [done, ready)
         ...
         done = ready
-    batch = run.result()                    # joins the worker; the whole BatchResult
+    batch = run.result()                    # waits for the batch; the whole BatchResult
 """
 
 from __future__ import annotations
 
 import math
+import os
 import platform
+import queue
 import threading
 import time
 
 import numpy as np
+from numba import njit
 
 from physics.kernel import simulate_serial
 from physics.noise import ExecutionNoise
 from physics.params import BallParams, CueParams
-from physics.simulate import BatchResult, _geometry, _max_iter, _outputs, _prepare
+from physics.simulate import BatchResult, _geometry, _max_iter, _prepare
 from physics.table import Table
 
 #: CPUs whose memory order makes `progress` safe to read while the kernel runs
@@ -49,6 +52,70 @@ _TSO_MACHINES = frozenset({"x86_64", "amd64", "i386", "i686", "x86"})
 def overlap_supported() -> bool:
     """True when finished tables can be read while the kernel still runs (x86 memory order)."""
     return platform.machine().lower() in _TSO_MACHINES
+
+
+@njit(cache=True, nogil=True)
+def _clear_and_simulate(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, jaws, pockets,
+                        cushion_h, drop, ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter,
+                        t_final, progress):
+    """`physics.kernel.simulate_serial` on outputs first given the initial contents of
+    `physics.simulate._outputs` (pocket -1, the rest 0): the event log of 256 tables is
+    megabytes, zeroed here on the worker; one compiled call, so the worker never needs the
+    GIL between the two."""
+    pocket[...] = -1
+    ev_t[...] = 0.0
+    ev_kind[...] = 0
+    ev_i[...] = 0
+    ev_j[...] = 0
+    n_events[...] = 0
+    status[...] = 0
+    simulate_serial(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, jaws, pockets,
+                    cushion_h, drop, ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter,
+                    t_final, progress)
+
+
+def _empty_outputs(B, N, max_events):
+    """Uninitialised arrays shaped like `physics.simulate._outputs` (see `_clear_and_simulate`)."""
+    return (np.empty((B, N), np.int8), np.empty((B, max_events)), np.empty((B, max_events), np.int8),
+            np.empty((B, max_events), np.int16), np.empty((B, max_events), np.int16), np.empty(B, np.int64),
+            np.empty(B, np.int64))
+
+
+class _Worker:
+    """The process's physics worker thread: runs submitted jobs one after the other.
+
+    Started on first use (no import-time thread), and again in a forked child (threads do
+    not survive ``fork``). :meth:`submit` returns once the job runs on the worker, so the
+    worker never waits for the GIL behind a busy caller (it is handed over once, as by
+    ``Thread.start``) and saves creating a thread per batch."""
+
+    _instance: "_Worker | None" = None
+    _lock = threading.Lock()
+
+    def __init__(self):
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._pid = os.getpid()
+        self._thread = threading.Thread(target=self._loop, name="physics-batch", daemon=True)
+        self._thread.start()
+
+    def _loop(self):
+        while True:
+            job, started = self._jobs.get()
+            started.set()
+            job()
+
+    @classmethod
+    def get(cls) -> "_Worker":
+        with cls._lock:
+            w = cls._instance
+            if w is None or w._pid != os.getpid() or not w._thread.is_alive():
+                w = cls._instance = cls()
+            return w
+
+    def submit(self, job) -> None:
+        started = threading.Event()
+        self._jobs.put((job, started))
+        started.wait()
 
 
 class BatchRun:
@@ -73,15 +140,14 @@ class BatchRun:
         def work():
             try:
                 t0 = time.thread_time()
-                simulate_serial(*args)
+                _clear_and_simulate(*args)
                 self.kernel_cpu = time.thread_time() - t0
             except BaseException as exc:  # re-raised by wait()/result() in the caller
                 self._error = exc
             finally:
                 self._finished.set()
 
-        self._thread = threading.Thread(target=work, name="physics-batch", daemon=True)
-        self._thread.start()
+        _Worker.get().submit(work)
 
     def __len__(self) -> int:
         return self._prep[2].shape[0]
@@ -116,8 +182,8 @@ class BatchRun:
         return self._view(slice(lo, hi))
 
     def result(self) -> BatchResult:
-        """Join the worker and return the whole `BatchResult` (as `physics.simulate_batch`)."""
-        self._thread.join()
+        """Wait for the batch and return the whole `BatchResult` (as `physics.simulate_batch`)."""
+        self._finished.wait()
         self._raise()
         return self._view(slice(None))
 
@@ -146,6 +212,6 @@ def simulate_batch_async(table: Table, rvw, shots, cue_ball, *, s=None,
     rvw0, s0, rvw, s, shots, cue_ball, bb, cu = _prepare(
         table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushion, noise, rng, max_events)
     B, N = s.shape
-    return BatchRun((rvw0, s0, rvw, s, shots, cue_ball), _outputs(B, N, int(max_events)),
+    return BatchRun((rvw0, s0, rvw, s, shots, cue_ball), _empty_outputs(B, N, int(max_events)),
                     ball_params.as_array(), bb, cu, _geometry(table), _max_iter(int(max_events)), tf,
                     overlap_supported())

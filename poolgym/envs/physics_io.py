@@ -214,7 +214,7 @@ def _overlapped(table, rvw, s, shots, models: PhysicsModels, timer: Timer | None
             consume(lo, recs)
             lo = hi
     finally:
-        run.result()  # joins the worker (also when consuming raised)
+        run.result()  # waits for the whole batch (also when consuming raised)
     if timer is not None:
         timer.physics += run.kernel_cpu
         timer.calls += 1
