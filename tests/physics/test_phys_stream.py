@@ -53,3 +53,24 @@ def test_overlap_flag_matches_the_platform():
     import platform
 
     assert overlap_supported() == (platform.machine().lower() in ("x86_64", "amd64", "i386", "i686", "x86"))
+
+
+def _child_run(q):
+    t, rvw, shots, cb = _batch_inputs(seed=5, B=3)
+    q.put(_digest(simulate_batch_async(t, rvw, shots, cb).result()))
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_worker_thread_is_restarted_in_a_forked_child():
+    """The process's worker thread does not survive fork: a child starts its own."""
+    import multiprocessing as mp
+
+    t, rvw, shots, cb = _batch_inputs(seed=5, B=3)
+    ref = _digest(simulate_batch_async(t, rvw, shots, cb).result())  # the parent's worker exists
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=_child_run, args=(q,))
+    p.start()
+    got = q.get(timeout=60)
+    p.join(timeout=60)
+    assert p.exitcode == 0 and got == ref
