@@ -223,7 +223,7 @@ def _overlapped(table, rvw, s, shots, models: PhysicsModels, timer: Timer | None
 
 
 def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | None = None,
-                      split_eps: float = 0.0, background=None) -> None:
+                      split_eps: float = 0.0, background=None, resolved=None) -> None:
     """Simulate the pending shot of every session in ``sessions`` with ONE batched physics
     call and hand each its record (`Session.resolve`). The physics inputs of the tables whose
     job left them to the owner are built together (`poolgym.rules.game.batch_physics_inputs`,
@@ -232,7 +232,10 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
     ``background``: optional callable run once while the batch is simulated (with
     `PhysicsModels.overlap`: after the kernel started, before the first record is
     adjudicated; else before the call). It must not touch ``sessions`` (the native vector
-    env resets its other tables there)."""
+    env resets its other tables there). ``resolved(lo, hi)``: optional callable, called
+    after ``sessions[lo:hi]`` were resolved (in order, covering them all; with the overlap
+    while the kernel simulates later tables): the native vector env finishes those tables'
+    steps there."""
     if not sessions:
         if background is not None:
             background()
@@ -257,6 +260,8 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
             for k, rec in enumerate(recs, lo):
                 r, sv = views[k]
                 sessions[k].resolve(rec, r, sv)
+            if resolved is not None:
+                resolved(lo, lo + len(recs))
 
         rvw_a, s_a, shots_a = _batch_arrays(rvw, s, shots, models)
         _overlapped(table, rvw_a, s_a, shots_a, models, timer, legal, split_eps, consume, background)
@@ -266,3 +271,5 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
     recs = simulate_records(table, rvw, s, shots, models, timer, legal=legal, split_eps=split_eps)
     for ses, rec, (r, sv) in zip(sessions, recs, views):
         ses.resolve(rec, r, sv)
+    if resolved is not None:
+        resolved(0, len(sessions))

@@ -130,28 +130,33 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         self._started = False
 
     # ------------------------------------------------------------------ batching
-    def _run_rounds(self, idx, background=None) -> None:
+    def _run_rounds(self, idx, background=None, resolved=None) -> None:
         """Play tables ``idx`` until each waits for its learner: every table whose opponent is
         to act is decided in one batched opponent call, every pending shot is simulated in one
         batched physics call; repeated until nothing is left. ``background`` (optional) runs
         once, during the first batched physics call (`physics_io.simulate_sessions`), or
-        before returning if there is none; tables it readies are played like the others."""
+        before returning if there is none; tables it readies are played like the others.
+        ``resolved(ids)`` (optional) is called during the first batched physics call with
+        every group of tables whose shot was just adjudicated (in table order)."""
         envs = self.envs
         while True:
             wait = [i for i in idx if envs[i].session.awaiting_opponent]
             if wait:
                 self._opponent_round(wait)
                 continue
-            pend = [envs[i].session for i in idx if envs[i].session.pending is not None]
-            if not pend:
+            pend_ids = [i for i in idx if envs[i].session.pending is not None]
+            if not pend_ids:
                 if background is None:
                     return
                 background()
                 background = None
                 continue
-            physics_io.simulate_sessions(self.table, pend, self.models, self.timer,
-                                         split_eps=envs[0].config.split_hit_eps, background=background)
-            background = None
+            pend = [envs[i].session for i in pend_ids]
+            physics_io.simulate_sessions(
+                self.table, pend, self.models, self.timer, split_eps=envs[0].config.split_hit_eps,
+                background=background,
+                resolved=None if resolved is None else (lambda lo, hi: resolved(pend_ids[lo:hi])))
+            background = resolved = None
 
     def _opponent_round(self, wait) -> None:
         """The opponent's decisions for tables ``wait`` (one `decide_batch` call when the
@@ -285,25 +290,43 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             for i in reset_ids:
                 envs[i]._reset_begin(None, None)
 
-        self._run_rounds(list(range(n)), background=reset_tables if reset_ids else None)
-        self._restarts(reset_ids)
         terms = np.zeros(n, bool)
         truncs = np.zeros(n, bool)
         rows = [_ZERO_ROW] * n  # per table: its components in SHAPING_KEYS order
-        for i, e in enumerate(envs):
-            s = e.session
-            if resetting[i]:
-                s.finish_step()
-                s.done = not s.learner_to_act()
-                continue
+        finished = np.zeros(n, bool)  # tables whose step was finished (and observed) early
+
+        def finish(i):
+            s = envs[i].session
             term, trunc, c = s.finish_step()
             if not term and not trunc and not s.learner_to_act():
                 trunc = True
                 s.done = True
             terms[i], truncs[i] = term, trunc
             rows[i] = tuple(c.values())
+            finished[i] = True
+
+        def resolved(ids):
+            # tables whose shot was just adjudicated, while the kernel simulates later tables:
+            # a stepping table with nothing left to play this step (no shot pending, no
+            # opponent to act) is finished and observed now -- the same work, in the overlap
+            ids = [i for i in ids if not resetting[i] and envs[i].session.pending is None
+                   and not envs[i].session.awaiting_opponent]
+            for i in ids:
+                finish(i)
+            self._encode(ids)
+
+        self._run_rounds(list(range(n)), background=reset_tables if reset_ids else None, resolved=resolved)
+        self._restarts(reset_ids)
+        rest = np.flatnonzero(~finished).tolist()
+        for i in rest:
+            s = envs[i].session
+            if resetting[i]:
+                s.finish_step()
+                s.done = not s.learner_to_act()
+                continue
+            finish(i)
+        self._encode(rest)
         rewards, comps = self._rewards(rows)
-        self._encode(range(n))
         done = terms | truncs
         infos = self._infos(comps)
         if self.autoreset_mode is AutoresetMode.NEXT_STEP:

@@ -9,7 +9,8 @@ functions over it in :mod:`poolgym.rules.queries`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from functools import cached_property
 from typing import Iterable, Mapping, Optional, Sequence
 
 import numpy as np
@@ -108,18 +109,17 @@ class ShotRecord:
     @classmethod
     def from_batch_all(cls, batch, facts=None) -> list:
         """Records of every table of a ``physics.BatchResult``, in table order (the same
-        records as ``[from_batch(batch, k) for k in range(B)]``, with the per-batch slicing
-        done once). ``facts``: the batch's ``poolgym.rules.fast.BatchFacts`` (attached to
-        each record as ``(facts, k)``)."""
-        P0 = batch.rvw0[:, :, 0, :2]
-        P1 = batch.rvw[:, :, 0, :2]
-        ON0 = batch.s0 != _POCKETED
-        S1, PK, T, K, I, J, SH = batch.s, batch.pocket, batch.ev_t, batch.ev_kind, batch.ev_i, batch.ev_j, batch.shot
-        ne, cue, st = batch.n_events.tolist(), batch.cue_ball.tolist(), batch.status.tolist()
-        fast = cls._fast
-        return [fast(P0[k], ON0[k], P1[k], S1[k], PK[k], T[k, :n], K[k, :n], I[k, :n], J[k, :n], None, int(c),
-                     int(s), SH[k], None if facts is None else (facts, k)) for k, (n, c, s) in
-                enumerate(zip(ne, cue, st))]
+        fields as ``[from_batch(batch, k) for k in range(B)]``; each array field is sliced
+        from the batch when first read, see `_BatchRecord`). ``facts``: the batch's
+        ``poolgym.rules.fast.BatchFacts`` (attached to each record as ``(facts, k)``)."""
+        src = _BatchArrays(batch)
+        new = object.__new__
+        out = []
+        for k, (n, c, s) in enumerate(zip(batch.n_events.tolist(), batch.cue_ball.tolist(), batch.status.tolist())):
+            r = new(_BatchRecord)
+            r.__dict__.update(_src=src, _k=k, _n=n, cue_ball=c, status=s, facts=None if facts is None else (facts, k))
+            out.append(r)
+        return out
 
     @classmethod
     def build(
@@ -175,6 +175,50 @@ class ShotRecord:
             ev_t=arr[:, 0].copy(), ev_kind=arr[:, 1].astype(np.int8), ev_i=arr[:, 2].astype(np.int16),
             ev_j=arr[:, 3].astype(np.int16), ev_xy=xy, cue_ball=cue_ball,
         )
+
+
+class _BatchArrays:
+    """The per-batch arrays the records of a ``physics.BatchResult`` are views of."""
+
+    __slots__ = ("P0", "ON0", "P1", "S1", "PK", "T", "K", "I", "J", "SH")
+
+    def __init__(self, batch):
+        self.P0, self.P1 = batch.rvw0[:, :, 0, :2], batch.rvw[:, :, 0, :2]
+        self.ON0 = batch.s0 != _POCKETED
+        self.S1, self.PK, self.SH = batch.s, batch.pocket, batch.shot
+        self.T, self.K, self.I, self.J = batch.ev_t, batch.ev_kind, batch.ev_i, batch.ev_j
+
+
+def _view(fn):
+    """A field of `_BatchRecord` made (a numpy view) on first read and kept."""
+    return cached_property(fn)
+
+
+class _BatchRecord(ShotRecord):
+    """The `ShotRecord` of table ``_k`` of a batch (`ShotRecord.from_batch_all`): the same
+    fields and values, but each array field is a view made when first read (a referee reading
+    the batch's precomputed facts touches few of them; the vector env makes hundreds of
+    records per step). ``dataclasses.replace`` and `record_to_obj` work as on any record."""
+
+    pos0 = _view(lambda self: self._src.P0[self._k])
+    on0 = _view(lambda self: self._src.ON0[self._k])
+    pos1 = _view(lambda self: self._src.P1[self._k])
+    s1 = _view(lambda self: self._src.S1[self._k])
+    pocket = _view(lambda self: self._src.PK[self._k])
+    ev_t = _view(lambda self: self._src.T[self._k, :self._n])
+    ev_kind = _view(lambda self: self._src.K[self._k, :self._n])
+    ev_i = _view(lambda self: self._src.I[self._k, :self._n])
+    ev_j = _view(lambda self: self._src.J[self._k, :self._n])
+    shot = _view(lambda self: self._src.SH[self._k])
+    ev_xy = None
+
+    def __reduce__(self):
+        # pickled as the plain record it stands for (not the whole batch it views)
+        return (_plain_record, (tuple(getattr(self, f.name) for f in fields(ShotRecord)),))
+
+
+def _plain_record(values) -> ShotRecord:
+    return ShotRecord._fast(*values)
 
 
 def record_to_obj(rec: ShotRecord) -> dict:

@@ -59,6 +59,30 @@ def test_after_shot_from_batch_rest_equals_per_record(seed):
     assert separated > 0  # the overlap-separation branch was exercised
 
 
+def test_batch_records_equal_per_table_records():
+    """`ShotRecord.from_batch_all` (fields sliced on first read) holds the same values as
+    `ShotRecord.from_batch` table by table; replace, pickling and `record_to_obj` see them."""
+    import dataclasses
+    import pickle
+
+    from poolgym.rules.shot_record import record_to_obj
+
+    batch = _batch(np.random.default_rng(5), B=12)
+    batch.n_events = np.arange(12) % 2  # rows of 0 and 1 valid events
+    for k, rec in enumerate(ShotRecord.from_batch_all(batch)):
+        ref = ShotRecord.from_batch(batch, k)
+        for f in dataclasses.fields(ShotRecord):
+            if f.name == "facts":
+                continue
+            x, y = getattr(rec, f.name), getattr(ref, f.name)
+            assert (x is None and y is None) or (np.array_equal(x, y) and np.asarray(x).dtype == np.asarray(y).dtype), f.name
+        assert record_to_obj(rec) == record_to_obj(ref)
+        back = pickle.loads(pickle.dumps(rec))
+        assert type(back) is ShotRecord and record_to_obj(back) == record_to_obj(ref)
+        changed = dataclasses.replace(rec, status=2)
+        assert changed.status == 2 and np.array_equal(changed.ev_t, ref.ev_t)
+
+
 def test_physics_inputs_fast_path_equals_reference():
     """The strided fill of the physics state equals make_rvw + the STATIONARY / POCKETED codes."""
     d = NineBall()
