@@ -139,23 +139,28 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         ``resolved(ids)`` (optional) is called during the first batched physics call with
         every group of tables whose shot was just adjudicated (in table order)."""
         envs = self.envs
+        # the tables that may still have something to play: after a physics call only those
+        # it resolved (the others wait for their learners), all of ``idx`` after ``background``
+        cand = idx
         while True:
-            wait = [i for i in idx if envs[i].session.awaiting_opponent]
+            wait = [i for i in cand if envs[i].session.awaiting_opponent]
             if wait:
                 self._opponent_round(wait)
                 continue
-            pend_ids = [i for i in idx if envs[i].session.pending is not None]
+            pend_ids = [i for i in cand if envs[i].session.pending is not None]
             if not pend_ids:
                 if background is None:
                     return
                 background()
                 background = None
+                cand = idx
                 continue
             pend = [envs[i].session for i in pend_ids]
             physics_io.simulate_sessions(
                 self.table, pend, self.models, self.timer, split_eps=envs[0].config.split_hit_eps,
                 background=background,
                 resolved=None if resolved is None else (lambda lo, hi: resolved(pend_ids[lo:hi])))
+            cand = idx if background is not None else pend_ids
             background = resolved = None
 
     def _opponent_round(self, wait) -> None:

@@ -10,7 +10,6 @@ functions over it in :mod:`poolgym.rules.queries`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from functools import cached_property
 from typing import Iterable, Mapping, Optional, Sequence
 
 import numpy as np
@@ -189,9 +188,23 @@ class _BatchArrays:
         self.T, self.K, self.I, self.J = batch.ev_t, batch.ev_kind, batch.ev_i, batch.ev_j
 
 
-def _view(fn):
-    """A field of `_BatchRecord` made (a numpy view) on first read and kept."""
-    return cached_property(fn)
+class _view:
+    """A field of `_BatchRecord` made (a numpy view) on first read and kept in the instance
+    (a non-data descriptor, like ``functools.cached_property`` without its lock)."""
+
+    __slots__ = ("fn", "name")
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        v = obj.__dict__[self.name] = self.fn(obj)
+        return v
 
 
 class _BatchRecord(ShotRecord):
