@@ -19,10 +19,13 @@ the referee through `queries.shot_facts`), cue-ball placements are checked by th
 Overlap (`PhysicsModels.overlap`, default on; batches of >= `physics_io.OVERLAP_MIN_BATCH`
 tables): the batched physics call runs its compiled kernel on a worker thread without the GIL
 (`physics.stream.simulate_batch_async`); meanwhile this thread resets the tables whose episode
-ended and referees the tables already simulated, chunk by chunk in table order. On two cores a
-step then costs about max(physics, refereeing) plus the rest instead of the sum. Every table
-is simulated and refereed on its own with its own RNG, so results are bit-identical with the
-overlap on or off (tested).
+ended and referees the tables already simulated, chunk by chunk in table order; a table with
+nothing left to play this step is then finished (reward, termination) and observed at once. On
+two cores a step then costs about max(physics, refereeing) plus the rest instead of the sum.
+The worker is one persistent thread per process (`physics.stream`), which zeroes the batch's
+outputs and runs every table in ONE nogil compiled call, so it never waits for the GIL
+mid-batch. Every table is simulated and refereed on its own with its own RNG, so results are
+bit-identical with the overlap on or off (tested).
 
 Autoreset: ``autoreset_mode="next_step"`` (default, `gymnasium.vector.AutoresetMode.NEXT_STEP`:
 the step after an episode ends resets that table, ignores its action and returns reward 0) or
