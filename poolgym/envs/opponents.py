@@ -153,7 +153,7 @@ class GeometricOpponent:
             dphi, dv = rng.standard_normal(2).tolist()
             ph = (phi[m] + self.sigma_phi * dphi) % 360.0
             V0 = max(0.1, V0 * (1.0 + self.sigma_v * dv))
-            out[k] = acts + [ShotAction(V0=V0, phi=ph, called_ball=called[0], called_pocket=called[1])]
+            out[k] = acts + [ShotAction._fast(V0, ph, 0.0, 0.0, 0.0, called[0], called[1], False, False)]
 
     def _break(self, state, spec, rng) -> list:
         """Break (or lag): cue ball in hand placed on the head string side at a random x,

@@ -224,11 +224,13 @@ class Session:
         return (not self.terminated and self.shots < self.max_shots and self.opponent is not None
                 and self.state.seat_to_act != self.learner_seat)
 
-    def opponent_act(self, acts, spec: ActionSpec | None = None) -> None:
+    def opponent_act(self, acts, spec: ActionSpec | None = None, placement_checked: bool = False) -> None:
         """Apply the opponent's decision (``defer_opponent`` mode: the owner asked the opponent
-        for all waiting tables at once), then continue play as `_advance` does."""
+        for all waiting tables at once), then continue play as `_advance` does.
+        ``placement_checked``: as in `learner_act`."""
         self.awaiting_opponent = False
-        self._apply_actions(self.state.seat_to_act, list(acts) if isinstance(acts, (list, tuple)) else [acts], spec)
+        self._apply_actions(self.state.seat_to_act, list(acts) if isinstance(acts, (list, tuple)) else [acts], spec,
+                            placement_checked)
 
     def _advance(self) -> None:
         """Let the opponent act until the learner must decide, the game ends, the shot limit

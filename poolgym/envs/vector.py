@@ -182,8 +182,20 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         else:
             decisions = [s.opponent(st, sp, r) for s, st, sp, r in zip(sessions, states, specs, rngs)]
         self.timer.other += time.perf_counter() - t0
-        for s, acts, spec in zip(sessions, decisions, specs):
-            s.opponent_act(acts, spec)
+        # cue-ball placements checked by the rules for all tables in one compiled call, as the
+        # learner's (`_decode_all`); a placement found illegal is applied unchecked, so that
+        # `DisciplineBase.apply` raises exactly as in a single env
+        t0 = time.perf_counter()
+        checked = [False] * len(sessions)
+        ks = [k for k, d in enumerate(decisions)
+              if isinstance(d, (list, tuple)) and d and isinstance(d[0], PlaceCueBall)]
+        if ks:
+            errs = sessions[0].disc.placement_errors([states[k] for k in ks], [decisions[k][0] for k in ks])
+            for k, err in zip(ks, errs):
+                checked[k] = err is None
+        self.timer.actions += time.perf_counter() - t0
+        for s, acts, spec, ok in zip(sessions, decisions, specs, checked):
+            s.opponent_act(acts, spec, placement_checked=ok)
 
     def _restarts(self, idx) -> None:
         """`PoolEnv._needs_restart` for the tables just reset, batched like `_run_rounds`."""
