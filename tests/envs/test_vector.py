@@ -167,11 +167,14 @@ def test_pause_gc_restores_the_collector_and_changes_nothing():
     ("poolgym/StraightPool-v0", {"max_shots": 8, "noise": "icga"}),
     ("poolgym/PotDrill-v0", {"autoreset_mode": "same_step"}),
 ])
-def test_overlapped_physics_changes_nothing(env_id, kwargs):
+def test_overlapped_physics_changes_nothing(env_id, kwargs, monkeypatch):
     """`PhysicsModels.overlap` (tables refereed and reset while the batch's kernel runs on a
     worker thread; used from `physics_io.OVERLAP_MIN_BATCH` tables) gives the trajectories of
-    the plain batched call and of N single envs, step by step, autoresets included."""
-    from poolgym.envs import physics_io
+    the plain batched call and of N single envs, step by step, autoresets included (tables
+    finished in the overlap observed in groups of 3, to exercise the grouping)."""
+    from poolgym.envs import physics_io, vector
+
+    monkeypatch.setattr(vector, "OBS_GROUP", 3)
 
     n = max(10, physics_io.OVERLAP_MIN_BATCH)
     runs = []
