@@ -82,35 +82,52 @@ def _empty_outputs(B, N, max_events):
 
 
 class _Worker:
-    """The process's physics worker thread: runs submitted jobs one after the other.
+    """A physics worker thread: runs the jobs submitted to it one after the other.
 
-    Started on first use (no import-time thread), and again in a forked child (threads do
-    not survive ``fork``). :meth:`submit` returns once the job runs on the worker, so the
-    worker never waits for the GIL behind a busy caller (it is handed over once, as by
-    ``Thread.start``) and saves creating a thread per batch."""
+    Each calling thread has its own worker (batches of one caller run in order, batches of
+    different callers may run at once, as with a thread per batch), started on its first
+    batch -- no import-time thread -- and again in a forked child (threads do not survive
+    ``fork``); the workers of callers that have ended are stopped when a new one starts.
+    :meth:`submit` returns once the job runs on the worker, so the worker never waits for
+    the GIL behind a busy caller (it is handed over once, as by ``Thread.start``), and no
+    thread is created per batch."""
 
-    _instance: "_Worker | None" = None
+    _by_caller: "dict[int, _Worker]" = {}
+    _pid = -1
     _lock = threading.Lock()
 
     def __init__(self):
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
-        self._pid = os.getpid()
         self._thread = threading.Thread(target=self._loop, name="physics-batch", daemon=True)
         self._thread.start()
 
     def _loop(self):
         while True:
             job, started = self._jobs.get()
+            if job is None:
+                return
             started.set()
             job()
 
     @classmethod
     def get(cls) -> "_Worker":
+        """The calling thread's worker."""
+        me = threading.get_ident()
         with cls._lock:
-            w = cls._instance
-            if w is None or w._pid != os.getpid() or not w._thread.is_alive():
-                w = cls._instance = cls()
+            if cls._pid != os.getpid():  # first use, or a forked child: the threads are gone
+                cls._by_caller, cls._pid = {}, os.getpid()
+            w = cls._by_caller.get(me)
+            if w is None or not w._thread.is_alive():
+                cls._retire_ended()
+                w = cls._by_caller[me] = cls()
             return w
+
+    @classmethod
+    def _retire_ended(cls) -> None:
+        """Stop the workers whose calling threads have ended (caller holds ``_lock``)."""
+        alive = {th.ident for th in threading.enumerate()}
+        for ident in [i for i in cls._by_caller if i not in alive]:
+            cls._by_caller.pop(ident)._jobs.put((None, None))
 
     def submit(self, job) -> None:
         started = threading.Event()

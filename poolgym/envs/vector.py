@@ -22,9 +22,9 @@ tables): the batched physics call runs its compiled kernel on a worker thread wi
 ended and referees the tables already simulated, chunk by chunk in table order; a table with
 nothing left to play this step is then finished (reward, termination) and observed at once. On
 two cores a step then costs about max(physics, refereeing) plus the rest instead of the sum.
-The worker is one persistent thread per process (`physics.stream`), which zeroes the batch's
-outputs and runs every table in ONE nogil compiled call, so it never waits for the GIL
-mid-batch. Every table is simulated and refereed on its own with its own RNG, so results are
+The worker is a persistent thread (`physics.stream`, one per calling thread), which zeroes
+the batch's outputs and runs every table in ONE nogil compiled call, so it never waits for the
+GIL mid-batch. Every table is simulated and refereed on its own with its own RNG, so results are
 bit-identical with the overlap on or off (tested).
 
 Autoreset: ``autoreset_mode="next_step"`` (default, `gymnasium.vector.AutoresetMode.NEXT_STEP`:

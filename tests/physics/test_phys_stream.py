@@ -74,3 +74,36 @@ def test_worker_thread_is_restarted_in_a_forked_child():
     got = q.get(timeout=60)
     p.join(timeout=60)
     assert p.exitcode == 0 and got == ref
+
+
+def test_each_calling_thread_has_its_own_worker_and_ended_callers_are_retired():
+    """Batches submitted from different threads run on different workers (they may run at
+    once); the workers of callers that have ended are stopped."""
+    import threading
+
+    from physics.stream import _Worker
+
+    t, rvw, shots, cb = _batch_inputs(seed=8, B=4)
+    ref = _digest(physics.simulate_batch(t, rvw, shots, cb, parallel=False))
+    got, workers = [], []
+    both = threading.Barrier(2)
+
+    def caller():
+        both.wait()  # both callers alive at once: two distinct threads
+        workers.append(_Worker.get())
+        got.append(_digest(simulate_batch_async(t, rvw, shots, cb).result()))
+        both.wait()
+
+    th = [threading.Thread(target=caller) for _ in range(2)]
+    for x in th:
+        x.start()
+    for x in th:
+        x.join()
+    assert got == [ref, ref]
+    assert workers[0] is not workers[1]
+    with _Worker._lock:
+        _Worker._retire_ended()
+    for w in workers:
+        w._thread.join(timeout=10)
+        assert not w._thread.is_alive()
+    assert _digest(simulate_batch_async(t, rvw, shots, cb).result()) == ref  # this thread's worker
