@@ -34,6 +34,22 @@ _PCG64 = np.random.PCG64
 
 
 @njit(cache=True)
+def _hashmix(value, h):
+    """(hashed value, next hash constant): numpy's ``hashmix`` (mod 2**32 in int64)."""
+    value ^= h
+    h = (h * _MULT_A) & _M32
+    value = (value * h) & _M32
+    return value ^ (value >> _XSHIFT), h
+
+
+@njit(cache=True)
+def _mix(x, y):
+    """numpy's ``mix`` of two pool words (mod 2**32 in int64)."""
+    r = (_MIX_MULT_L * x - _MIX_MULT_R * y) & _M32
+    return r ^ (r >> _XSHIFT)
+
+
+@njit(cache=True)
 def _pcg64_seed_words(entropy):
     """(4,) uint64: ``SeedSequence(entropy).generate_state(4, np.uint64)`` for the uint32
     words ``entropy`` (int64 array holding values in [0, 2**32)); arithmetic mod 2**32 in
@@ -43,31 +59,16 @@ def _pcg64_seed_words(entropy):
     n = entropy.shape[0]
     # mix_entropy: hash every word into the pool, then cross-mix the pool words
     for i in range(_POOL):
-        v = entropy[i] if i < n else 0
-        v ^= h
-        h = (h * _MULT_A) & _M32
-        v = (v * h) & _M32
-        v ^= v >> _XSHIFT
-        pool[i] = v
+        pool[i], h = _hashmix(entropy[i] if i < n else 0, h)
     for i_src in range(_POOL):
         for i_dst in range(_POOL):
             if i_src != i_dst:
-                v = pool[i_src] ^ h
-                h = (h * _MULT_A) & _M32
-                v = (v * h) & _M32
-                v ^= v >> _XSHIFT
-                r = (_MIX_MULT_L * pool[i_dst] - _MIX_MULT_R * v) & _M32
-                r ^= r >> _XSHIFT
-                pool[i_dst] = r
+                v, h = _hashmix(pool[i_src], h)
+                pool[i_dst] = _mix(pool[i_dst], v)
     for i_src in range(_POOL, n):
         for i_dst in range(_POOL):
-            v = entropy[i_src] ^ h
-            h = (h * _MULT_A) & _M32
-            v = (v * h) & _M32
-            v ^= v >> _XSHIFT
-            r = (_MIX_MULT_L * pool[i_dst] - _MIX_MULT_R * v) & _M32
-            r ^= r >> _XSHIFT
-            pool[i_dst] = r
+            v, h = _hashmix(entropy[i_src], h)
+            pool[i_dst] = _mix(pool[i_dst], v)
     # generate_state(8 uint32 words) viewed as 4 little-endian uint64 words
     out = np.zeros(4, np.uint64)
     hb = _INIT_B
