@@ -422,7 +422,7 @@ class Codec:
             if not ok.all():
                 raise ValueError("no legal cue-ball placement found")
             for k, x, y in zip(ks, px.tolist(), py.tolist()):
-                placed[k] = PlaceCueBall(x, y)
+                placed[k] = PlaceCueBall._fast(x, y)
         return [self._decode_u(u, st, sp, pl) for u, st, sp, pl in zip(rows, states, specs, placed)]
 
     def _placement_request(self, u: list, state: GameState, spec: ActionSpec):

@@ -194,6 +194,13 @@ class PlaceCueBall:
     x: float
     y: float
 
+    @classmethod
+    def _fast(cls, x: float, y: float) -> "PlaceCueBall":
+        """Construct without the frozen-dataclass ``__init__`` (the same object; hot path)."""
+        obj = object.__new__(cls)
+        obj.__dict__.update({"x": x, "y": y})
+        return obj
+
 
 @dataclass(frozen=True)
 class ChooseOption:

@@ -408,8 +408,10 @@ def placement_errors(xs, ys, pos, on, table, R: float, *, kitchen, may_touch, cu
     w, l, hy, pk, sg, jw = _table_arrays(table)
     codes, near = placement_codes(xs, ys, P, onm, kit, mt, int(cue_ball), w, l, hy, pk, sg, jw, float(R),
                                   float(touch_eps), 1e-9)
-    return [_message(int(c), int(n), float(x), float(y), table, R) for c, n, x, y in
-            zip(codes.tolist(), near.tolist(), xs.tolist(), ys.tolist())]
+    out = [None] * B
+    for k in np.flatnonzero(codes).tolist():  # messages only for the illegal placements
+        out[k] = _message(int(codes[k]), int(near[k]), float(xs[k]), float(ys[k]), table, R)
+    return out
 
 
 def placement_error_fast(x: float, y: float, pos, on, table, R: float, *, kitchen: bool, may_touch: bool,

@@ -1,7 +1,7 @@
 """The referee's hot-path shortcuts (vector envs) give exactly what the plain definitions give:
 `general.after_shot` from a batch's precomputed rest state (`fast.BatchFacts.rest`, G-3.11,
 G-3.28, C-19) vs the per-record kernel, `game.physics_inputs` vs `make_rvw` + the motion
-codes, and the private constructors of `Verdict` / `ActionSpec` / `ShotAction` vs their dataclass ``__init__``
+codes, and the private constructors of `Verdict` / `ActionSpec` / `ShotAction` / `PlaceCueBall` vs their dataclass ``__init__``
 (9B-5.2 racks, 9B-5.1 target ball)."""
 
 from types import SimpleNamespace
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from poolgym.rules import fast, general
-from poolgym.rules.core import ActionSpec, CueBallPlacement, Phase, ShotAction, Verdict
+from poolgym.rules.core import ActionSpec, CueBallPlacement, Phase, PlaceCueBall, ShotAction, Verdict
 from poolgym.rules.game import make_rvw, physics_inputs
 from poolgym.rules.geometry import ball_radius, get_table
 from poolgym.rules.nine_ball import NineBall, NineBallConfig
@@ -112,6 +112,8 @@ def test_fast_constructors_equal_dataclass_init():
     a = ShotAction._fast(2.5, 91.0, 0.0, 0.1, -0.2, 3, 5, False, True)
     ref = ShotAction(V0=2.5, phi=91.0, theta=0.0, a=0.1, b=-0.2, called_ball=3, called_pocket=5, push_out=True)
     assert a == ref and hash(a) == hash(ref) and repr(a) == repr(ref) and list(vars(a)) == list(vars(ref))
+    p, ref = PlaceCueBall._fast(0.5, 0.75), PlaceCueBall(0.5, 0.75)
+    assert p == ref and hash(p) == hash(ref) and repr(p) == repr(ref) and vars(p) == vars(ref)
 
 
 def test_nine_ball_rack_cache_gives_the_same_racks():
