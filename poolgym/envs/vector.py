@@ -65,6 +65,10 @@ from poolgym.rules.core import IllegalActionError, PlaceCueBall
 #: this many: the encoder costs ~60 us a call plus ~3 us a table
 OBS_GROUP = 64
 
+#: during a physics call, the opponent decides for the tables already refereed once this many
+#: wait (`PoolVectorEnv._run_rounds`; a batched decision has a fixed cost)
+OPP_GROUP = 32
+
 #: the components of a table that did not step (it was reset)
 _ZERO_ROW = (0.0,) * len(SHAPING_KEYS)
 
@@ -143,9 +147,23 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         batched physics call; repeated until nothing is left. ``background`` (optional) runs
         once, during the first batched physics call (`physics_io.simulate_sessions`), or
         before returning if there is none; tables it readies are played like the others.
-        ``resolved(ids)`` (optional) is called during the first batched physics call with
-        every group of tables whose shot was just adjudicated (in table order)."""
+
+        As soon as a group of tables has its shots adjudicated (with the overlap: while the
+        kernel still simulates later tables), ``resolved(ids)`` (optional) is called with the
+        group, in table order, and the opponent decides for the tables whose opponent is to
+        act once `OPP_GROUP` of them are waiting (their shots join the next round). Every table sees the same
+        sequence of operations on its own state and RNG as without the groups."""
         envs = self.envs
+        waiting = []  # tables whose opponent is to act, decided in groups of `OPP_GROUP`
+
+        def on_group(ids):
+            waiting.extend(i for i in ids if envs[i].session.awaiting_opponent)
+            if len(waiting) >= OPP_GROUP:
+                self._opponent_round(waiting)
+                waiting.clear()
+            if resolved is not None:
+                resolved(ids)
+
         # the tables that may still have something to play: after a physics call only those
         # it resolved (the others wait for their learners), all of ``idx`` after ``background``
         cand = idx
@@ -165,10 +183,10 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             pend = [envs[i].session for i in pend_ids]
             physics_io.simulate_sessions(
                 self.table, pend, self.models, self.timer, split_eps=envs[0].config.split_hit_eps,
-                background=background,
-                resolved=None if resolved is None else (lambda lo, hi: resolved(pend_ids[lo:hi])))
+                background=background, resolved=lambda lo, hi, ids=pend_ids: on_group(ids[lo:hi]))
             cand = idx if background is not None else pend_ids
-            background = resolved = None
+            background = None
+            waiting.clear()  # the rest are decided at the top of the loop
 
     def _opponent_round(self, wait) -> None:
         """The opponent's decisions for tables ``wait`` (one `decide_batch` call when the

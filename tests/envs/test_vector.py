@@ -171,10 +171,12 @@ def test_overlapped_physics_changes_nothing(env_id, kwargs, monkeypatch):
     """`PhysicsModels.overlap` (tables refereed and reset while the batch's kernel runs on a
     worker thread; used from `physics_io.OVERLAP_MIN_BATCH` tables) gives the trajectories of
     the plain batched call and of N single envs, step by step, autoresets included (tables
-    finished in the overlap observed in groups of 3, to exercise the grouping)."""
+    finished in the overlap observed in groups of 3, opponents deciding in groups of 2, to
+    exercise the grouping)."""
     from poolgym.envs import physics_io, vector
 
     monkeypatch.setattr(vector, "OBS_GROUP", 3)
+    monkeypatch.setattr(vector, "OPP_GROUP", 2)
 
     n = max(10, physics_io.OVERLAP_MIN_BATCH)
     runs = []
