@@ -54,6 +54,16 @@ def make_config(disc, rules, table):
     return cfg
 
 
+def weighted_reward(weights: dict, comps: dict) -> float:
+    """The step's reward: ``weights[k] * comps[k]`` summed in the components' order from 0.0,
+    one addition after the other (not the builtin ``sum``, which compensates from Python
+    3.12), so that the native vector env's array sum (`PoolVectorEnv._rewards`) is bit-identical."""
+    r = 0.0
+    for k, v in comps.items():
+        r += weights.get(k, 0.0) * v
+    return float(r)
+
+
 def reward_weights(reward) -> dict:
     """``reward``: "result" (default, game result only), "shaped" (default weights) or a
     dict of weights over `SHAPING_KEYS` (missing keys 0; "result" defaults to 1)."""
@@ -422,7 +432,7 @@ class PoolEnv(gym.Env):
         if not term and not trunc and not s.learner_to_act():
             trunc = True  # defensive: nobody to act (should not happen)
             s.done = True
-        reward = float(sum(self.weights.get(k, 0.0) * v for k, v in comps.items()))
+        reward = weighted_reward(self.weights, comps)
         obs = self._obs()
         info = self._info(comps)
         if self.render_mode == "human":

@@ -151,8 +151,8 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         As soon as a group of tables has its shots adjudicated (with the overlap: while the
         kernel still simulates later tables), ``resolved(ids)`` (optional) is called with the
         group, in table order, and the opponent decides for the tables whose opponent is to
-        act once `OPP_GROUP` of them are waiting (their shots join the next round). Every table sees the same
-        sequence of operations on its own state and RNG as without the groups."""
+        act once `OPP_GROUP` of them are waiting (their shots join the next round). Every table
+        sees the same sequence of operations on its own state and RNG as without the groups."""
         envs = self.envs
         waiting = []  # tables whose opponent is to act, decided in groups of `OPP_GROUP`
 
@@ -402,9 +402,8 @@ class PoolVectorEnv(gym.vector.VectorEnv):
 
     def _rewards(self, rows):
         """(rewards (n,), components {key: (n,)}) from each table's components (a row in
-        `SHAPING_KEYS` order): every reward is summed over the keys in that order from 0, the
-        same float operations as `PoolEnv` (``sum(w[k] * v for k, v in comps.items())``),
-        for all tables at once."""
+        `SHAPING_KEYS` order): every reward is summed over the keys in that order from 0.0,
+        the same float operations as `pool_env.weighted_reward`, for all tables at once."""
         C = np.array(rows, np.float64).reshape(self.num_envs, len(SHAPING_KEYS))
         W = self._weights
         rewards = np.zeros(self.num_envs, np.float64)
