@@ -12,8 +12,9 @@ Visibility of results: the kernel stores table k's outputs, then ``progress[0] =
 Compiled code keeps stores to possibly aliasing arrays in program order, and on a
 total-store-order CPU (x86-64) another thread that reads ``progress[0] >= k + 1`` then reads
 table k's final outputs. On other CPUs (weaker memory order) :func:`overlap_supported` is
-False and :meth:`BatchRun.wait` reports tables only after the worker thread has ended (a
-lock orders memory); the results are the same, only the overlap is lost.
+False and :meth:`BatchRun.wait` reports tables only once the whole batch is done (the
+batch's end is signalled through a lock, which orders memory); the results are the same,
+only the overlap is lost.
 
 Usage::
 
@@ -112,7 +113,7 @@ class _Worker:
     @classmethod
     def get(cls) -> "_Worker":
         """The calling thread's worker."""
-        me = threading.get_ident()
+        me = threading.current_thread().ident  # (registers a thread Python did not start)
         with cls._lock:
             if cls._pid != os.getpid():  # first use, or a forked child: the threads are gone
                 cls._by_caller, cls._pid = {}, os.getpid()
@@ -132,7 +133,9 @@ class _Worker:
     def submit(self, job) -> None:
         started = threading.Event()
         self._jobs.put((job, started))
-        started.wait()
+        while not started.wait(1.0):
+            if not self._thread.is_alive():
+                raise RuntimeError("the physics worker thread has stopped")
 
 
 class BatchRun:
