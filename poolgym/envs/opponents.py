@@ -34,7 +34,7 @@ from typing import Callable
 import numpy as np
 
 from poolgym import aim as aimlib
-from poolgym.rules.core import ChooseOption, Option, Phase, ShotAction
+from poolgym.rules.core import ChooseOption, Option, Phase, PlaceCueBall, ShotAction
 from poolgym.rules.geometry import ball_radius, get_table
 
 OPPONENTS: dict[str, Callable] = {}
@@ -201,9 +201,7 @@ def _speed(distance: float, cut: float) -> float:
 
 
 def _place(x, y):
-    from poolgym.rules.core import PlaceCueBall
-
-    return PlaceCueBall(float(x), float(y))
+    return PlaceCueBall._fast(float(x), float(y))
 
 
 class RandomOpponent:

@@ -204,20 +204,22 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         else:
             decisions = [s.opponent(st, sp, r) for s, st, sp, r in zip(sessions, states, specs, rngs)]
         self.timer.other += time.perf_counter() - t0
-        # cue-ball placements checked by the rules for all tables in one compiled call, as the
-        # learner's (`_decode_all`); a placement found illegal is applied unchecked, so that
+        # as the learner's: a placement found illegal is applied unchecked, so that
         # `DisciplineBase.apply` raises exactly as in a single env
+        errs = self._placement_errors(sessions[0].disc, states, decisions)
+        for k, (s, acts, spec) in enumerate(zip(sessions, decisions, specs)):
+            s.opponent_act(acts, spec, placement_checked=k in errs and errs[k] is None)
+
+    def _placement_errors(self, disc, states, decisions) -> dict:
+        """{k: why the leading `PlaceCueBall` of ``decisions[k]`` is illegal on ``states[k]``,
+        None = legal} for every decision that starts with one: the rules check them all in ONE
+        compiled call (`DisciplineBase.placement_errors`; G-3.16, G-3.22, 9B-5.10)."""
         t0 = time.perf_counter()
-        checked = [False] * len(sessions)
         ks = [k for k, d in enumerate(decisions)
               if isinstance(d, (list, tuple)) and d and isinstance(d[0], PlaceCueBall)]
-        if ks:
-            errs = sessions[0].disc.placement_errors([states[k] for k in ks], [decisions[k][0] for k in ks])
-            for k, err in zip(ks, errs):
-                checked[k] = err is None
+        errs = disc.placement_errors([states[k] for k in ks], [decisions[k][0] for k in ks]) if ks else []
         self.timer.actions += time.perf_counter() - t0
-        for s, acts, spec, ok in zip(sessions, decisions, specs, checked):
-            s.opponent_act(acts, spec, placement_checked=ok)
+        return dict(zip(ks, errs))
 
     def _restarts(self, idx) -> None:
         """`PoolEnv._needs_restart` for the tables just reset, batched like `_run_rounds`."""
@@ -249,17 +251,10 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"actions: need {self.num_envs} rows, got {acts.shape[0]}")
         states = [s.state for s in sessions]
         dec = e0.codec.decode_box_batch(acts[idx], states, [s.spec for s in sessions])
-        # the decoded cue-ball placements are checked by the rules for all tables in ONE
-        # compiled call (`DisciplineBase.placement_errors`); `Session.learner_act` then applies
-        # them without repeating the check
-        t0 = time.perf_counter()
-        ks = [k for k, d in enumerate(dec) if d and isinstance(d[0], PlaceCueBall)]
-        if ks:
-            errs = e0.disc.placement_errors([states[k] for k in ks], [dec[k][0] for k in ks])
-            for k, err in zip(ks, errs):
-                if err is not None:
-                    raise IllegalActionError(f"table {idx[k]}: illegal cue-ball placement: {err}")
-        self.timer.actions += time.perf_counter() - t0
+        # `Session.learner_act` applies the checked placements without repeating the check
+        for k, err in self._placement_errors(e0.disc, states, dec).items():
+            if err is not None:
+                raise IllegalActionError(f"table {idx[k]}: illegal cue-ball placement: {err}")
         for i, d in zip(idx, dec):
             out[i] = d
         return out
