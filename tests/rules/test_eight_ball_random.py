@@ -13,14 +13,11 @@ import os
 import numpy as np
 import pytest
 
+import physics
 from poolgym.rules import ChooseOption, CueBallPlacement, GameState, Phase, PlaceCueBall, ShotAction
 from poolgym.rules.eight_ball import EIGHT, EightBallConfig, LossReason, EightOnBreak, JumpedObjectBalls, legal_object_balls
 from poolgym.rules.game import get_discipline
 from poolgym.rules.geometry import Rail, ball_radius, placement_error
-
-physics = pytest.importorskip("physics")
-if not hasattr(physics, "simulate"):  # pragma: no cover - physics still being written
-    pytest.skip("physics.simulate not available", allow_module_level=True)
 
 D = get_discipline("eight_ball")
 R = ball_radius()

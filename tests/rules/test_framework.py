@@ -2,7 +2,6 @@
 illegal actions (IllegalActionError, state unchanged)."""
 import dataclasses
 
-import numpy as np
 import pytest
 
 from poolgym.rules import (DISCIPLINES, ActionSpec, ChooseOption, Concede, CueBallPlacement, Foul, FoulKind,

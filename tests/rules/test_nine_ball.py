@@ -3,11 +3,11 @@ and asserts the verdict of a hand-built shot record."""
 import numpy as np
 import pytest
 
-from poolgym.rules import (ChooseOption, CueBallPlacement, FoulKind, GameState, IllegalActionError, Option, Phase,
+from poolgym.rules import (ChooseOption, CueBallPlacement, FoulKind, IllegalActionError, Option, Phase,
                            PlaceCueBall, ShotAction)
 from poolgym.rules.game import get_discipline
 from poolgym.rules.geometry import ball_radius, diamond_slots, get_table
-from poolgym.rules.nine_ball import NineBallConfig, NineBallExtra, NineOnPushOut
+from poolgym.rules.nine_ball import NineBallConfig, NineOnPushOut
 from poolgym.rules.testing import make_state, record
 
 D = get_discipline("nine_ball")

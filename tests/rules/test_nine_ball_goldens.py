@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from poolgym.rules import GameState, serialize
+from poolgym.rules import serialize
 from poolgym.rules.testing import replay_log
 
 GOLD = sorted((Path(__file__).parent / "goldens").glob("nine_ball*.json"))

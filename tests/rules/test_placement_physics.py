@@ -2,13 +2,12 @@
 placement the rules accept (G-3.22, 9B-5.10, G-3.10) and every G-3.32 spotting result is a
 layout physics.simulate accepts (no overlap, on the bed)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
+import physics
 from poolgym.rules.game import make_rvw
 from poolgym.rules.geometry import ball_radius, get_table, placement_error, spot_balls, triangle_slots
 
-physics = pytest.importorskip("physics")
 T = get_table("9ft")
 R = ball_radius()
 

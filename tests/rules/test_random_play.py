@@ -5,11 +5,10 @@ are reproducible. Thousands of games: ``pytest -m slow`` or benchmarks/bench_rul
 import numpy as np
 import pytest
 
+import physics
 from poolgym.rules import Phase
 from poolgym.rules.nine_ball import NineBallConfig
-from poolgym.rules.testing import check_invariants, play_game
-
-physics = pytest.importorskip("physics")
+from poolgym.rules.testing import play_game
 
 
 def _run(n_games, start=0, config=None):

@@ -164,7 +164,6 @@ def test_compiled_kernels_match_python_definitions():
     pocketing, G-3.28 jumped balls)."""
     import numpy as np
 
-    physics = pytest.importorskip("physics")
     from poolgym.rules import queries as q
     from poolgym.rules.game import simulate_record
     from poolgym.rules.testing import random_action

@@ -162,7 +162,6 @@ RANDOM_CFG = StraightPoolConfig(target_points=6, max_shots=250)
 def test_random_games_with_physics(seed):
     """Seeded random games with the real physics terminate, keep every invariant and keep
     the scores consistent with the events (SP-6.1, SP-6.5, SP-6.6, SP-6.11, SP-6.12)."""
-    pytest.importorskip("physics")
     s = play_game(seed, RANDOM_CFG)
     assert s.phase is Phase.GAME_OVER
     if s.winner is not None:
@@ -174,7 +173,6 @@ def test_random_games_with_physics(seed):
 def test_random_games_reach_a_win_and_rerack():
     """With a low target the ghost-ball player wins some games; a 14-ball re-rack
     (SP-6.7.3) or a full re-rack happens along the way in some game."""
-    pytest.importorskip("physics")
     cfg = StraightPoolConfig(target_points=15, max_shots=400)
     wins = racks = 0
     for seed in range(100, 103):
@@ -186,7 +184,6 @@ def test_random_games_reach_a_win_and_rerack():
 
 def test_random_game_deterministic():
     """Same seed, same game (chance from the state's RNG, deterministic physics)."""
-    pytest.importorskip("physics")
     cfg = StraightPoolConfig(target_points=4, max_shots=60)
     assert play_game(7, cfg) == play_game(7, cfg)
 
@@ -195,7 +192,6 @@ def test_random_game_deterministic():
 def test_many_random_games_slow():
     """Many seeded games with the real physics (``-m slow``; count from
     POOLGYM_SP_GAMES, default 1000): every one terminates and keeps the invariants."""
-    pytest.importorskip("physics")
     n = int(os.environ.get("POOLGYM_SP_GAMES", "1000"))
     cfg = StraightPoolConfig(target_points=10, max_shots=300)
     for seed in range(10_000, 10_000 + n):
