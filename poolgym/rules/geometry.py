@@ -30,7 +30,7 @@ from .core import SpotFrontOrder
 
 __all__ = [
     "RulesTable", "get_table", "ball_radius", "Rail", "segment_rails", "jaw_rails",
-    "segment_for_rail", "triangle_slots", "diamond_slots", "spot_balls", "in_kitchen",
+    "segment_for_rail", "cushion_pockets", "triangle_slots", "diamond_slots", "spot_balls", "in_kitchen",
     "placement_error", "placement_error_reference", "on_bed", "frozen_to_rails", "DEFAULT_R",
 ]
 
@@ -156,6 +156,40 @@ def segment_rails(table) -> np.ndarray:
 def jaw_rails(table) -> np.ndarray:
     """(C,) int8 :class:`Rail` of every circular jaw segment of ``table``."""
     return _rails_cached(id(table), table)[1]
+
+
+_POCKET_LINK_CACHE: dict = {}
+
+
+def cushion_pockets(table) -> np.ndarray:
+    """(S + J, P) read-only bool: cushion ``c`` (linear segment ``c < S``, jaw ``c - S``
+    otherwise, the numbering of :func:`poolgym.rules.queries.cushion_ids`) is connected
+    with pocket ``p`` (HO-7 "a cushion connected with the pocket").
+
+    Each end of a linear segment belongs to the pocket nearest it: a rail section between
+    two pockets is connected with both (a corner pocket's short- and long-rail sections, a
+    side pocket's two long-rail sections); a jaw facing segment or a rounded jaw tip (its
+    centre) with its own pocket only."""
+    hit = _POCKET_LINK_CACHE.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    pk = np.asarray(table.pockets, dtype=np.float64).reshape(-1, 3)[:, :2]
+    seg = np.asarray(table.segments, dtype=np.float64).reshape(-1, 2, 2)
+    jaws = np.asarray(getattr(table, "jaws", np.zeros((0, 3))), dtype=np.float64).reshape(-1, 3)
+
+    def nearest(pts):
+        return np.argmin(np.linalg.norm(pts[:, None, :] - pk[None, :, :], axis=-1), axis=1)
+
+    out = np.zeros((len(seg) + len(jaws), len(pk)), bool)
+    for end in (0, 1):
+        out[np.arange(len(seg)), nearest(seg[:, end])] = True
+    if len(jaws):
+        out[len(seg) + np.arange(len(jaws)), nearest(jaws[:, :2])] = True
+    out.setflags(write=False)
+    if len(_POCKET_LINK_CACHE) > 64:
+        _POCKET_LINK_CACHE.clear()
+    _POCKET_LINK_CACHE[id(table)] = (table, out)
+    return out
 
 
 def segment_for_rail(table, rail: Rail, near_y: Optional[float] = None) -> int:

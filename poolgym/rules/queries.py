@@ -8,6 +8,7 @@ pocket) -- both are the ball touching a cushion.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Optional, Sequence
 
 import numpy as np
@@ -22,6 +23,7 @@ __all__ = [
     "pocketed_with_pockets", "cue_scratched", "jumped_off_table", "cue_off_table",
     "is_bank", "is_kick", "is_combination", "is_carom", "contacts_of", "object_ball_cushion_after",
     "frozen_rule_satisfied", "any_pocketed", "frozen_ball",
+    "Kick", "cushion_ids", "carom_sequence", "kick", "bank_cushions", "combination_chain", "pocket_time",
 ]
 
 _BB = int(EventKind.BALL_BALL)
@@ -466,3 +468,120 @@ def is_carom(rec: ShotRecord, ball: int) -> bool:
     m = np.flatnonzero((rec.ev_kind == _PK) & (rec.ev_i == ball))
     tp = float(rec.ev_t[m[0]]) if m.size else float("inf")
     return bool(np.count_nonzero(tb < tp) >= 2)
+
+
+# ----------------------------------------------------------------------------- shot types
+# DESIGN 5 "shot types are queries on the shot record shared by every discipline": carom
+# (object balls the cue ball touched, in order), kick (cue-ball cushions before the first
+# contact and the pockets they are connected with), bank (object-ball cushions before it
+# dropped), combination (the chain of balls that set a ball in motion). Used by Cowboy
+# (CW-5), Honolulu (HO-6, HO-7) and available to every referee. A "cushion" is numbered as
+# in :func:`cushion_ids`: linear segment ``j`` -> ``j``, jaw ``j`` -> ``S + j``.
+
+
+def cushion_ids(rec: ShotRecord, table):
+    """(t, ball, cushion id) arrays of every cushion contact: a linear segment keeps its
+    index ``j``, a rounded jaw tip becomes ``S + j`` (S = number of segments), the row
+    numbering of :func:`poolgym.rules.geometry.cushion_pockets`."""
+    kind = rec.ev_kind
+    m = (kind == _BC) | (kind == _BJ)
+    n_seg = int(np.asarray(table.segments).reshape(-1, 2, 2).shape[0])
+    cid = rec.ev_j[m].astype(np.int64) + np.where(kind[m] == _BJ, n_seg, 0)
+    return rec.ev_t[m], rec.ev_i[m].astype(np.int64), cid
+
+
+def carom_sequence(rec: ShotRecord) -> tuple:
+    """The distinct object balls the cue ball touched on this shot, in the order of its first
+    contact with each (CW-5 "carom on two / three object balls"; HO-6 carom). Contacts of
+    object balls with each other do not count."""
+    _, other = contacts_of(rec, rec.cue_ball)
+    seen = []
+    for b in other.tolist():
+        if b not in seen:
+            seen.append(int(b))
+    return tuple(seen)
+
+
+@dataclass(frozen=True)
+class Kick:
+    """The cue ball's cushion contacts before its first object-ball contact (a kick shot when
+    any). cushions: cushion ids (:func:`cushion_ids`) in time order; rails: the
+    :class:`~poolgym.rules.geometry.Rail` of each; pockets: for each cushion, the pockets
+    (ascending indices) it is connected with (:func:`geometry.cushion_pockets`)."""
+
+    cushions: tuple = ()
+    rails: tuple = ()
+    pockets: tuple = ()
+
+    @property
+    def is_kick(self) -> bool:
+        return len(self.cushions) > 0
+
+    def connected_with(self, pocket: int) -> bool:
+        """HO-7: a *single* cushion before the contact, connected with ``pocket`` (a kick
+        off two or more cushions is never "connected")."""
+        return len(self.cushions) == 1 and int(pocket) in self.pockets[0]
+
+
+def kick(rec: ShotRecord, table) -> Kick:
+    """:class:`Kick` of the shot: every cue-ball cushion contact strictly before its first
+    object-ball contact (all of them when it touches no ball)."""
+    from .geometry import cushion_pockets
+
+    _, t0 = first_contact(rec)
+    t, b, cid = cushion_ids(rec, table)
+    sel = (b == rec.cue_ball) & (t < t0)
+    if not np.any(sel):
+        return Kick()
+    ids = tuple(int(c) for c in cid[sel])
+    lut, _ = _rail_lut(table)
+    link = cushion_pockets(table)
+    rails = tuple(int(lut[min(c, lut.size - 1)]) for c in ids)
+    pockets = tuple(tuple(int(p) for p in np.flatnonzero(link[c])) for c in ids)
+    return Kick(ids, rails, pockets)
+
+
+def pocket_time(rec: ShotRecord, ball: int) -> float:
+    """Time ``ball`` dropped into a pocket on this shot (inf if it did not)."""
+    m = np.flatnonzero((rec.ev_kind == _PK) & (rec.ev_i == ball))
+    return float(rec.ev_t[m[0]]) if m.size else float("inf")
+
+
+def bank_cushions(rec: ShotRecord, table, ball: int) -> tuple:
+    """Cushion ids ``ball`` touched before it dropped (all its contacts if it did not drop),
+    leaving out the jaws of the pocket it dropped into (a ball rattling in the jaws of its
+    pocket is not banked): a non-empty result is a bank (HO-6 "дуплет"). A jaw piece is a
+    cushion connected with that one pocket only (:func:`geometry.cushion_pockets`); the rail
+    sections either side of the pocket still count."""
+    from .geometry import cushion_pockets
+
+    t, b, cid = cushion_ids(rec, table)
+    tp = pocket_time(rec, ball)
+    ids = cid[(b == ball) & (t < tp)]
+    p = int(rec.pocket[ball])
+    if p >= 0 and ids.size:
+        link = cushion_pockets(table)
+        own_jaw = link[ids, p] & (link[ids].sum(axis=1) == 1)
+        ids = ids[~own_jaw]
+    return tuple(int(c) for c in ids)
+
+
+def combination_chain(rec: ShotRecord, ball: int) -> tuple:
+    """The balls that set ``ball`` in motion, from the cue ball's object ball to ``ball``:
+    ``(ball,)`` when the cue ball moved it first, ``(1, 2, ball)`` when the cue ball hit
+    the 1, the 1 the 2 and the 2 ``ball``; ``()`` when nothing touched it (or the chain does
+    not reach the cue ball). A combination is a chain of length >= 2 (HO-6, 8B-4.15)."""
+    chain = [int(ball)]
+    cur = int(ball)
+    for _ in range(rec.n_balls):
+        _, other = contacts_of(rec, cur)
+        if other.size == 0:
+            return ()
+        src = int(other[0])
+        if src == rec.cue_ball:
+            return tuple(reversed(chain))
+        if src in chain:
+            return ()
+        chain.append(src)
+        cur = src
+    return ()
