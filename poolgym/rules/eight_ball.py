@@ -333,6 +333,7 @@ class EightBall(DisciplineBase):
     """
 
     name = "eight_ball"
+    rules_file = "eight_ball.md"
     n_balls = 16
     config_cls = EightBallConfig
 

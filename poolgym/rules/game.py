@@ -124,7 +124,9 @@ def _spec(fields: dict) -> ActionSpec:
 class DisciplineBase:
     """Shared machinery; subclass per discipline.
 
-    Class attributes: ``name`` (registry key), ``n_balls`` (rows incl. the cue ball),
+    Class attributes: ``name`` (registry key), ``rules_file`` (the file of ``shared/rules``
+    it referees, e.g. ``"nine_ball.md"``; every SIM / DECL rule ID of it must be asserted by a
+    test, see :mod:`poolgym.rules.coverage`), ``n_balls`` (rows incl. the cue ball),
     ``config_cls`` (a frozen :class:`RulesConfig` subclass).
 
     Subclass hooks:
@@ -140,6 +142,7 @@ class DisciplineBase:
     """
 
     name: str = "base"
+    rules_file: Optional[str] = None
     n_balls: int = 16
     config_cls: type = RulesConfig
 

@@ -136,6 +136,7 @@ class NineBall(DisciplineBase):
     """
 
     name = "nine_ball"
+    rules_file = "nine_ball.md"
     n_balls = 10
     config_cls = NineBallConfig
 

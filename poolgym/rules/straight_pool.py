@@ -378,6 +378,7 @@ class StraightPool(DisciplineBase):
     """
 
     name = "straight_pool"
+    rules_file = "straight_pool.md"
     n_balls = 16
     config_cls = StraightPoolConfig
 

@@ -69,6 +69,7 @@ def _shot(name, ball=1):
 BREAK = ShotAction(V0=7.0, phi=90.0)
 
 
+@pytest.mark.rule("9B-5.4", "9B-5.6", "8B-4.6", "SP-6.6", "SP-6.10", "SP-6.13")
 @pytest.mark.parametrize("how", ["scratch", "cue_off"])
 @pytest.mark.parametrize("name,cue,pushout_or_penalty", [
     ("nine_ball", CueBallPlacement.IN_HAND_ANYWHERE, "9B-5.4"),
@@ -100,6 +101,7 @@ def test_cross_scratch_or_jumped_cue_ball_on_legal_break(name, cue, pushout_or_p
         assert v_state.on_table[pocketed_ball] and pocketed_ball in v.spotted  # SP-6.13
 
 
+@pytest.mark.rule("G-3.28")
 @pytest.mark.parametrize("name,cue,points", [
     ("nine_ball", CueBallPlacement.IN_HAND_ANYWHERE, (0, 0)),
     ("eight_ball", CueBallPlacement.IN_HAND_ANYWHERE, (0, 0)),
@@ -116,6 +118,7 @@ def test_cross_cue_ball_jumped_in_play(name, cue, points):
     assert v.points == points and s2.seat_to_act == 1
 
 
+@pytest.mark.rule("G-3.39", "G-3.10")
 @pytest.mark.parametrize("name,cue,points", [
     ("eight_ball", CueBallPlacement.IN_HAND_ANYWHERE, (0, 0)),
     ("straight_pool", CueBallPlacement.IN_POSITION, (-1, 0)),
@@ -136,6 +139,7 @@ def test_cross_foul_while_in_hand_behind_head_string(name, cue, points):
     assert s2.on_table[0] is (cue is CueBallPlacement.IN_POSITION)
 
 
+@pytest.mark.rule("9B-5.4")
 def test_cross_nine_ball_break_foul_from_kitchen_gives_in_hand_anywhere():
     """9B-5.4 (2): the only kitchen shot of nine-ball is the break; its fouls (here G-3.18
     no ball hit) give the incoming player the cue ball in hand anywhere."""
@@ -173,6 +177,7 @@ def test_cross_nine_ball_frozen_placement_option():
     assert s2.cue_placed
 
 
+@pytest.mark.rule("G-3.18")
 @pytest.mark.parametrize("name,rule,cue,points", [
     ("nine_ball", "9B-5.8", CueBallPlacement.IN_HAND_ANYWHERE, (0, 0)),
     ("eight_ball", "8B-4.11", CueBallPlacement.IN_HAND_ANYWHERE, (0, 0)),
@@ -210,6 +215,7 @@ def test_cross_break_hits_nothing(name, options, points):
         assert s2.consecutive_fouls == ((1, 0) if name == "eight_ball" else (0, 0))
 
 
+@pytest.mark.rule("G-3.28")
 @pytest.mark.parametrize("name,spotted,points", [
     ("nine_ball", False, (0, 0)), ("eight_ball", False, (0, 0)), ("straight_pool", True, (-1, 0)),
 ])
@@ -223,6 +229,7 @@ def test_cross_object_ball_jumped_in_play(name, spotted, points):
     assert s2.on_table[1] is spotted and (1 in v.spotted) is spotted and v.points == points
 
 
+@pytest.mark.rule("G-3.27")
 @pytest.mark.parametrize("name", DISCIPLINES)
 @pytest.mark.parametrize("a,b", [(0.5, 0.3), (0.0, -0.51), (0.4, 0.4)])
 def test_cross_miscue_range_rejected(name, a, b):

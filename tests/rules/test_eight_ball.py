@@ -63,6 +63,7 @@ def snapshot(s):
 
 
 # ============================================================================ rack
+@pytest.mark.rule("8B-4.3")
 @pytest.mark.parametrize("seed", range(6))
 def test_8B_4_3_rack_wpa(seed):
     """8B-4.3 racking: 8 in the centre (middle of the third row), apex on the foot spot,
@@ -83,6 +84,7 @@ def test_8B_4_3_rack_wpa(seed):
     assert s.phase is Phase.BREAK and s.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
 
 
+@pytest.mark.rule("8B-4.3")
 def test_8B_4_3_rack_random_from_state_rng():
     """8B-4.3: other positions random (from the state's seeded RNG): same seed same rack,
     different seeds differ; both corner orders occur."""
@@ -94,6 +96,7 @@ def test_8B_4_3_rack_random_from_state_rng():
     assert corners == {Group.SOLIDS, Group.STRIPES}
 
 
+@pytest.mark.rule("INF2-8B-2")
 @pytest.mark.parametrize("seed", range(4))
 def test_INF2_8B_2_alternating_rack(seed):
     """INF2-8B-2 / C-59 rack_pattern=alternating: 8 in the centre, groups alternate along
@@ -112,6 +115,7 @@ def test_INF2_8B_2_alternating_rack(seed):
 
 
 # ============================================================================ break order
+@pytest.mark.rule("8B-4.4")
 @pytest.mark.parametrize("order,winner,expect", [
     ("winner", 1, 1), ("winner", 0, 0), ("alternate", 0, 1), ("loser", 0, 1), ("loser", 1, 0)])
 def test_8B_4_4_break_order(order, winner, expect):
@@ -122,6 +126,7 @@ def test_8B_4_4_break_order(order, winner, expect):
     assert n.games_won[winner] == 1
 
 
+@pytest.mark.rule("8B-4.4")
 def test_8B_4_4_trailing_breaks():
     """8B-4.4 (c): the player trailing in games breaks the next game."""
     cfg = EightBallConfig(break_order=BreakOrder.TRAILING)
@@ -132,6 +137,7 @@ def test_8B_4_4_trailing_breaks():
 
 
 # ============================================================================ break
+@pytest.mark.rule("8B-4.5")
 def test_8B_4_5_legal_break_four_balls_to_rail():
     """8B-4.5 (2): four distinct numbered balls to a cushion, nothing pocketed: legal;
     the opponent plays from the position (table open, 8B-4.9)."""
@@ -142,6 +148,7 @@ def test_8B_4_5_legal_break_four_balls_to_rail():
     assert s2.phase is Phase.PLAY and s2.cue_ball is CueBallPlacement.IN_POSITION and s2.groups == (0, 0)
 
 
+@pytest.mark.rule("8B-4.5")
 def test_8B_4_5_illegal_break_options():
     """8B-4.5: three balls to a cushion and nothing pocketed is an illegal break (foul);
     the incoming player may accept the table or re-rack (break himself / offender breaks).
@@ -166,6 +173,7 @@ def test_8B_4_5_illegal_break_options():
     assert s5.phase is Phase.BREAK and s5.seat_to_act == 0 and s5.breaker == 0
 
 
+@pytest.mark.rule("8B-4.5", "8B-4.2")
 def test_8B_4_5_pocket_on_break_is_legal_and_continues():
     """8B-4.5 (1) / 8B-4.2: a ball pocketed on the break makes it legal even without four
     balls to a cushion; the breaker continues; the break is not a called shot."""
@@ -177,6 +185,7 @@ def test_8B_4_5_pocket_on_break_is_legal_and_continues():
     assert not s2.on_table[3] and not s2.on_table[12]
 
 
+@pytest.mark.rule("8B-4.6")
 def test_8B_4_6_scratch_on_legal_break():
     """8B-4.6: scratch on a legal break: foul, balls stay down, table open, incoming player
     has cue ball in hand behind the head string."""
@@ -198,6 +207,7 @@ def test_8B_4_6_scratch_on_legal_break():
     assert s3.cue_placed and D.legal_actions(s3).can_shoot
 
 
+@pytest.mark.rule("8B-4.6", "G-3.39")
 def test_8B_4_6_kitchen_ball_must_be_reached_from_outside():
     """8B-4.6 / G-3.39: with cue ball in hand behind the head string, an object ball
     behind the head string may be hit only after the cue ball has left the kitchen."""
@@ -213,6 +223,7 @@ def test_8B_4_6_kitchen_ball_must_be_reached_from_outside():
     assert not v3.fouls and v3.turn_continues and s3.groups == (2, 1)
 
 
+@pytest.mark.rule("8B-4.6", "GW-5")
 def test_8B_4_6_GW_5_spot_request_when_all_balls_in_kitchen():
     """8B-4.6 with C-10 kitchen_spot_request (GW-5): in hand behind the head string and
     every object ball behind it -> the player may have the nearest ball spotted."""
@@ -227,6 +238,7 @@ def test_8B_4_6_GW_5_spot_request_when_all_balls_in_kitchen():
     assert Option.SPOT_NEAREST_KITCHEN_BALL not in D.legal_actions(off).options
 
 
+@pytest.mark.rule("8B-4.5", "8B-4.6")
 def test_C_12_scratch_on_illegal_break_most_severe():
     """8B-4.5 + 8B-4.6 (C-12 most_severe): scratch on a break that is also illegal by count:
     incoming player chooses in hand behind the head string or a re-rack."""
@@ -247,6 +259,7 @@ def test_C_12_scratch_on_illegal_break_most_severe():
     assert v.options == () and s2.phase is Phase.PLAY and s2.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
 
 
+@pytest.mark.rule("8B-4.6")
 def test_8B_4_6_cue_ball_off_table_on_break_is_a_scratch():
     """8B-4.6 (C-12): a cue ball jumped off the table on a legal break is treated like a
     scratch: in hand behind the head string."""
@@ -256,6 +269,7 @@ def test_8B_4_6_cue_ball_off_table_on_break_is_a_scratch():
     assert s2.cue_ball is CueBallPlacement.IN_HAND_KITCHEN and s2.seat_to_act == 1
 
 
+@pytest.mark.rule("8B-4.7")
 def test_8B_4_7_object_ball_jumped_on_break():
     """8B-4.7: an object ball jumped off the table on the break is a foul; the incoming
     player accepts the table in position or takes cue ball in hand behind the head
@@ -271,6 +285,7 @@ def test_8B_4_7_object_ball_jumped_on_break():
     assert k.cue_ball is CueBallPlacement.IN_HAND_KITCHEN and not k.on_table[0] and k.seat_to_act == 1
 
 
+@pytest.mark.rule("INF2-8B-6")
 def test_INF2_8B_6_jumped_balls_spotted_option():
     """INF2-8B-6 / C-02 jumped_object_balls=spot: jumped object balls are spotted on the
     long string in ascending order from the foot spot (G-3.32)."""
@@ -283,6 +298,7 @@ def test_INF2_8B_6_jumped_balls_spotted_option():
     assert np.allclose(P[3], T.foot_spot) and P[9][1] > P[3][1] and abs(P[9][0] - T.w / 2) < 1e-9
 
 
+@pytest.mark.rule("8B-4.8")
 @pytest.mark.parametrize("scratch", [False, True])
 def test_8B_4_8_eight_on_break(scratch):
     """8B-4.8: 8 pocketed on the break: the breaker chooses re-rack (he breaks again) or
@@ -311,6 +327,7 @@ def test_8B_4_8_eight_on_break(scratch):
     assert rr.phase is Phase.BREAK and rr.breaker == chooser and all(rr.on_table[1:])
 
 
+@pytest.mark.rule("INF2-8B-3")
 def test_INF2_8B_3_eight_on_break_opponent_option():
     """INF2-8B-3 / C-01 eight_on_break=informal_opponent_option: the opponent re-racks and
     breaks, or spots the 8 and plays from the position (from behind the head line after a
@@ -331,6 +348,7 @@ def test_INF2_8B_3_eight_on_break_opponent_option():
     assert v.options == (Option.ACCEPT_TABLE, Option.RERACK_AND_BREAK, Option.OPPONENT_REBREAKS)
 
 
+@pytest.mark.rule("INF1-8B-5")
 def test_INF1_8B_5_eight_on_break_loses_option():
     """INF1-8B-5 / C-01 eight_on_break=loss: pocketing the 8 before the group (on the
     break too) loses."""
@@ -354,6 +372,7 @@ def test_C_13_eight_jumped_on_break():
 
 
 # ============================================================================ open table / groups
+@pytest.mark.rule("8B-4.9")
 def test_8B_4_9_open_table_any_group_first():
     """8B-4.9: on an open table a solid may be hit first to pocket a called stripe (a
     combination); the group is then stripes (8B-4.10)."""
@@ -363,6 +382,7 @@ def test_8B_4_9_open_table_any_group_first():
     assert v.legal_pocketed == (10,)
 
 
+@pytest.mark.rule("8B-4.9")
 def test_8B_4_9_eight_first_on_open_table_is_foul():
     """8B-4.9: open table and the 8 contacted first: foul, nothing scored, in hand for the
     opponent, pocketed balls stay down, table still open."""
@@ -373,6 +393,7 @@ def test_8B_4_9_eight_first_on_open_table_is_foul():
     assert s2.seat_to_act == 1 and s2.cue_ball is CueBallPlacement.IN_HAND_ANYWHERE
 
 
+@pytest.mark.rule("8B-4.10", "INF2-8B-4")
 def test_8B_4_10_groups_only_by_called_ball_after_break():
     """8B-4.10 / INF2-8B-4: the break never assigns groups; the first legally pocketed
     called ball after the break does (shooter = its group)."""
@@ -384,6 +405,7 @@ def test_8B_4_10_groups_only_by_called_ball_after_break():
     assert "8B-4.16" in v.rule_refs  # the solid 5 went down for the opponent's group
 
 
+@pytest.mark.rule("8B-4.10")
 def test_8B_4_10_no_group_on_foul():
     """8B-4.10: a called ball pocketed on a foul does not choose a group."""
     s = play()
@@ -391,6 +413,7 @@ def test_8B_4_10_no_group_on_foul():
     assert v.fouls and s2.groups == (0, 0)
 
 
+@pytest.mark.rule("INF1-8B-2")
 def test_INF1_8B_2_group_by_first_ball_on_break():
     """INF1-8B-2 / C-11 group_assignment=first_ball_pocketed_on_break: the breaker who
     pockets a ball plays the kind of the first ball that dropped; with nothing pocketed
@@ -411,6 +434,7 @@ def test_INF1_8B_2_group_by_first_ball_on_break():
 
 
 # ============================================================================ legal shot
+@pytest.mark.rule("8B-4.11", "INF1-8B-3")
 def test_8B_4_11_opponent_ball_first_is_foul():
     """8B-4.11 / INF1-8B-3: with groups assigned the shooter must hit his own group first
     ("you may not hit the opponent's balls")."""
@@ -421,6 +445,7 @@ def test_8B_4_11_opponent_ball_first_is_foul():
     assert s2.cue_ball is CueBallPlacement.IN_HAND_ANYWHERE and s2.seat_to_act == 1
 
 
+@pytest.mark.rule("8B-4.11", "INF2-8B-5")
 def test_8B_4_11_rail_after_contact_required():
     """8B-4.11 / INF2-8B-5: after the contact a ball must be pocketed or the cue ball or a
     numbered ball must reach a cushion; a cushion before the contact (kick) is not enough."""
@@ -433,6 +458,7 @@ def test_8B_4_11_rail_after_contact_required():
     assert not v.fouls and s2.seat_to_act == 1 and s2.cue_ball is CueBallPlacement.IN_POSITION
 
 
+@pytest.mark.rule("INF2-8B-7")
 def test_INF2_8B_7_fouls_give_ball_in_hand_anywhere():
     """INF2-8B-7: cue ball misses everything; no cushion after contact; scratch; cue ball
     jumped off -- each is a foul and the opponent places the cue ball anywhere."""
@@ -447,6 +473,7 @@ def test_INF2_8B_7_fouls_give_ball_in_hand_anywhere():
         assert s2.cue_ball is CueBallPlacement.IN_HAND_ANYWHERE and s2.seat_to_act == 1 and not s2.on_table[0]
 
 
+@pytest.mark.rule("8B-4.12", "INF1-8B-4")
 def test_8B_4_12_safety_ends_inning():
     """8B-4.12 / INF1-8B-4: a declared safety is a legal shot after which the inning ends
     even if own balls drop; they stay pocketed."""
@@ -459,6 +486,7 @@ def test_8B_4_12_safety_ends_inning():
     assert v3.turn_continues and s3.seat_to_act == 0
 
 
+@pytest.mark.rule("8B-4.12")
 def test_8B_4_12_safety_on_open_table_keeps_table_open():
     """8B-4.12: balls pocketed on a safety do not choose a group."""
     s = play()
@@ -466,6 +494,7 @@ def test_8B_4_12_safety_on_open_table_keeps_table_open():
     assert s2.groups == (0, 0) and s2.seat_to_act == 1
 
 
+@pytest.mark.rule("8B-4.13")
 def test_8B_4_13_continue_then_shoot_eight():
     """8B-4.13: the shooter continues while he legally pockets called balls of his group;
     after the last one his legal object ball is the 8."""
@@ -478,6 +507,7 @@ def test_8B_4_13_continue_then_shoot_eight():
     assert legal_object_balls(s2, 1) == (9,)
 
 
+@pytest.mark.rule("8B-4.14")
 def test_8B_4_14_foul_ball_in_hand_anywhere():
     """8B-4.14: after a foul the opponent places the cue ball anywhere (not restricted to
     the kitchen; frozen to a ball allowed, overlapping not)."""
@@ -495,6 +525,7 @@ def test_8B_4_14_foul_ball_in_hand_anywhere():
     assert s4.positions()[0].tolist() == [0.6, 2.3]
 
 
+@pytest.mark.rule("8B-4.15")
 def test_8B_4_15_eight_first_before_group_cleared_is_foul():
     """8B-4.15: the 8 cannot be the first ball of a combination: first contact with the
     8 while it is not the legal object ball is a foul (C-15)."""
@@ -504,6 +535,7 @@ def test_8B_4_15_eight_first_before_group_cleared_is_foul():
     assert not v.game_over and s2.seat_to_act == 1 and not s2.on_table[1]
 
 
+@pytest.mark.rule("8B-4.16")
 def test_8B_4_16_illegally_pocketed_balls():
     """8B-4.16: a called ball missing its pocket makes other pocketed balls illegal: they
     stay down, count for their group's owner, and the inning ends."""
@@ -515,6 +547,7 @@ def test_8B_4_16_illegally_pocketed_balls():
     assert legal_object_balls(s2, 1) == (EIGHT,)  # the stripe 9 counted for seat 1: its group is cleared
 
 
+@pytest.mark.rule("8B-4.17")
 def test_8B_4_17_jumped_object_ball():
     """8B-4.17: an object ball jumped off the table is a foul and loss of turn; it is not
     spotted and counts as gone for clearing the group (C-16)."""
@@ -525,6 +558,7 @@ def test_8B_4_17_jumped_object_ball():
     assert legal_object_balls(s2, 0) == (EIGHT,)
 
 
+@pytest.mark.rule("8B-4.17")
 def test_C_16_jumped_group_ball_not_counted_option():
     """8B-4.17 / C-16 jumped_group_ball_counts_as_pocketed=False: a group that lost a ball
     off the table can never be cleared (not recommended, but selectable)."""
@@ -534,6 +568,7 @@ def test_C_16_jumped_group_ball_not_counted_option():
     assert legal_object_balls(s2, 0) == ()
 
 
+@pytest.mark.rule("8B-4.18")
 def test_8B_4_18_not_adjudicated_without_cue_model():
     """8B-4.18 (HUMAN / SIM if the cue is modelled): there is no cue-stick model, so a jump
     shot over an impeding ball is judged only by the ball contacts: a clean jump to a legal
@@ -544,6 +579,7 @@ def test_8B_4_18_not_adjudicated_without_cue_model():
     assert not v.fouls
 
 
+@pytest.mark.rule("8B-4.19")
 def test_8B_4_19_foul_on_eight_without_pocketing_is_not_loss():
     """8B-4.19: shooting at the 8, a scratch or foul is not loss of game if the 8 is not
     pocketed or jumped; the incoming player has cue ball in hand."""
@@ -553,6 +589,7 @@ def test_8B_4_19_foul_on_eight_without_pocketing_is_not_loss():
     assert s2.cue_ball is CueBallPlacement.IN_HAND_ANYWHERE
 
 
+@pytest.mark.rule("8B-4.19")
 def test_8B_4_19_combination_cannot_pocket_eight():
     """8B-4.19: a combination can never legally pocket the 8 unless the 8 is hit first:
     own ball (none left) or opponent's ball first, then the 8 drops -> foul -> loss."""
@@ -562,6 +599,7 @@ def test_8B_4_19_combination_cannot_pocket_eight():
 
 
 # ============================================================================ win / loss
+@pytest.mark.rule("8B-4.1", "INF1-8B-1", "INF2-8B-1")
 def test_8B_4_1_win_by_legal_eight():
     """8B-4.1 / INF1-8B-1 / INF2-8B-1: the player who has pocketed his group and then
     legally pockets the called 8 in the called pocket wins."""
@@ -575,6 +613,7 @@ def test_8B_4_1_win_by_legal_eight():
     assert snapshot(s2) == before
 
 
+@pytest.mark.rule("8B-4.20", "INF2-8B-8", "INF1-8B-5")
 @pytest.mark.parametrize("case", ["1_foul", "2_last_of_group", "3_jumped", "4_wrong_pocket", "5_not_legal"])
 def test_8B_4_20_loss_of_game(case):
     """8B-4.20 / INF2-8B-8 / INF1-8B-5: (1) foul when pocketing the 8; (2) the 8 on the same
@@ -602,6 +641,7 @@ def test_8B_4_20_loss_of_game(case):
     assert s2.extra.loss is reason and "8B-4.20" in v.rule_refs
 
 
+@pytest.mark.rule("8B-4.20", "INF1-8B-5")
 def test_8B_4_20_open_table_eight_pocketed_loses():
     """8B-4.20 (5) / INF1-8B-5: on an open table the 8 is never the legal object ball:
     pocketing it (even on a legal hit of another ball) is premature and loses."""
@@ -610,6 +650,7 @@ def test_8B_4_20_open_table_eight_pocketed_loses():
     assert v.game_over and v.winner == 1 and s2.extra.loss is LossReason.EIGHT_NOT_LEGAL_OBJECT
 
 
+@pytest.mark.rule("8B-4.20")
 def test_8B_4_20_safety_on_eight_pocketing_it_loses():
     """8B-4.20 (4): a safety names no pocket, so pocketing the 8 on it is a pocket other
     than the one designated."""
@@ -618,6 +659,7 @@ def test_8B_4_20_safety_on_eight_pocketing_it_loses():
     assert v.game_over and s2.extra.loss is LossReason.EIGHT_WRONG_POCKET
 
 
+@pytest.mark.rule("INF1-8B-5")
 def test_INF1_8B_5_called_ball_missed_turn_passes():
     """INF1-8B-5: failing to pocket into the indicated pocket passes the turn."""
     s = play(groups=(1, 2))
@@ -626,6 +668,7 @@ def test_INF1_8B_5_called_ball_missed_turn_passes():
 
 
 # ============================================================================ calls
+@pytest.mark.rule("8B-4.2", "GW-6")
 def test_8B_4_2_call_required_and_validated():
     """8B-4.2 / GW-6: every shot after the break names one legal ball and a pocket (or a
     safety); the break carries no call. Bad declarations raise and change nothing."""
@@ -650,6 +693,7 @@ def test_8B_4_2_call_required_and_validated():
         D.apply(D.initial_state(CFG, seed=0), BREAK)  # cue ball not yet placed
 
 
+@pytest.mark.rule("8B-4.2")
 def test_8B_4_2_balls_pocketed_on_foul_remain_pocketed():
     """8B-4.2: any balls pocketed on a foul remain pocketed, whoever they belong to."""
     s = play(groups=(1, 2))
@@ -657,6 +701,7 @@ def test_8B_4_2_balls_pocketed_on_foul_remain_pocketed():
     assert v.fouls and not s2.on_table[1] and not s2.on_table[10] and v.pocketed == (1, 10)
 
 
+@pytest.mark.rule("8B-4.2")
 @pytest.mark.parametrize("kind", ["direct", "bank", "combination"])
 def test_8B_4_2_obvious_shots_need_no_call(kind):
     """8B-4.2 with require_call_every_shot=False: an obvious pot needs no call; bank shots
@@ -679,6 +724,7 @@ def test_8B_4_2_obvious_shots_need_no_call(kind):
         assert v3.turn_continues
 
 
+@pytest.mark.rule("INF1-8B-4")
 def test_INF1_8B_4_eight_must_be_called():
     """INF1-8B-4: to pocket the 8 the player must name the pocket, even when ordinary
     obvious shots need no call."""
@@ -690,6 +736,7 @@ def test_INF1_8B_4_eight_must_be_called():
 
 
 # ============================================================================ stalemate / fouls
+@pytest.mark.rule("8B-4.21")
 def test_8B_4_21_three_fouls_not_a_loss():
     """8B-4.21 note: three consecutive fouls by one player are not a loss of game."""
     s = play(groups=(1, 2))
@@ -700,6 +747,7 @@ def test_8B_4_21_three_fouls_not_a_loss():
     assert s.consecutive_fouls[0] == 3 and s.phase is Phase.PLAY
 
 
+@pytest.mark.rule("8B-4.21")
 def test_C_04_three_foul_loss_option():
     """8B-4.21 / C-04 three_foul_loss=True: the third consecutive foul loses."""
     cfg = EightBallConfig(three_foul_loss=True)
@@ -708,6 +756,7 @@ def test_C_04_three_foul_loss_option():
     assert v.game_over and v.winner == 1 and v.fouls[-1].kind is FoulKind.THIRD_CONSECUTIVE_FOUL
 
 
+@pytest.mark.rule("8B-4.21")
 def test_8B_4_21_stalemate_rerack_same_breaker():
     """8B-4.21: stalemate (referee stand-in: stalemate_innings innings with no ball
     pocketed, GW-12): the balls are re-racked and the breaker of the stalemated game
@@ -720,6 +769,7 @@ def test_8B_4_21_stalemate_rerack_same_breaker():
     assert all(s2.on_table[1:]) and s2.groups == (0, 0) and s2.stall_innings == 0
 
 
+@pytest.mark.rule("8B-4.21")
 def test_8B_4_21_stalemate_by_agreement():
     """8B-4.21 (DECL): after three turns each without progress the players may agree to a
     stalemate: one offers, the other accepts (re-rack, same breaker) or declines (play
@@ -738,6 +788,7 @@ def test_8B_4_21_stalemate_by_agreement():
         D.apply(d, ChooseOption(Option.OFFER_STALEMATE))
 
 
+@pytest.mark.rule("GW-12")
 def test_max_shots_cap_is_a_draw():
     """GW-12 safety net (``max_shots``): the game ends without a winner."""
     cfg = EightBallConfig(max_shots=3)

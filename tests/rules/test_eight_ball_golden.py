@@ -200,6 +200,7 @@ def replay(data):
     return s
 
 
+@pytest.mark.rule("8B-4.1", "8B-4.20", "INF1-8B-2", "INF2-8B-6")
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
 def test_golden_playthrough(name):
     """Golden games (8B-4.1 ... 8B-4.20, INF1-8B-2, INF2-8B-6): replaying the recorded

@@ -41,6 +41,7 @@ def kitchen_state(balls, cue=(0.635, 0.3), config=None):
 
 
 # ============================================================== Part 1: G-3.x
+@pytest.mark.rule("G-3.2", "GB-2", "T-1.16.5")
 def test_G_3_2_racking_triangle_apex_on_foot_spot():
     """G-3.2 / GB-2 / T-1.16.5 / R-2.7: apex on the foot spot, balls touching their
     neighbours (as tight as possible; rack_gap apart), all on the bed."""
@@ -55,6 +56,7 @@ def test_G_3_2_racking_triangle_apex_on_foot_spot():
     assert rec_on[1].tolist().count(int(Motion.STATIONARY)) == 10
 
 
+@pytest.mark.rule("G-3.3", "GB-3")
 def test_G_3_3_striking_cue_ball_only_by_construction():
     """G-3.3 / GB-3: only the cue ball is struck: the shot has no target-ball field and
     the physics inputs strike row 0; the record's STRIKE event is on the cue ball."""
@@ -65,6 +67,7 @@ def test_G_3_3_striking_cue_ball_only_by_construction():
     assert int(rec.ev_kind[0]) == int(EventKind.STRIKE) and int(rec.ev_i[0]) == 0
 
 
+@pytest.mark.rule("G-3.4", "R-2.8", "GW-6")
 def test_G_3_4_calls_are_declarations():
     """G-3.4 / R-2.8 / GW-6: a call is a declaration in the shot (one ball and one pocket,
     by construction a single field each); calling a ball not on the table is illegal."""
@@ -76,6 +79,7 @@ def test_G_3_4_calls_are_declarations():
         D.apply_shot_record(s, ShotAction(3.0, 90.0, called_ball=1, called_pocket=7), record(s, hit=1))
 
 
+@pytest.mark.rule("G-3.5", "GB-4", "G-3.37", "GB-30")
 def test_G_3_5_miss_ends_inning():
     """G-3.5 / GB-4 / G-3.37 / GB-30: a legal shot without a pot ends the inning; the
     incoming player accepts the table in position."""
@@ -103,6 +107,7 @@ def foot_ev(t=0.5):
     return (t, int(EventKind.BALL_CUSHION), 0, segment_for_rail(T, Rail.FOOT))
 
 
+@pytest.mark.rule("G-3.6", "GB-5", "GW-2")
 @pytest.mark.parametrize("case,events,final,kw", [
     ("good", [foot_ev()], (0.3, 0.2), {}),
     ("a_crosses_long_string", [foot_ev()], (0.9, 0.2), {}),
@@ -123,6 +128,7 @@ def test_G_3_6_lag_automatic_loss_conditions(case, events, final, kw):
         assert res == -1.0
 
 
+@pytest.mark.rule("G-3.6", "G-3.7", "GB-6", "GW-2")
 def test_G_3_6_lag_phase_flow_and_break_choice():
     """G-3.6 / G-3.7 / GB-6 / GW-2: both seats lag; closest to the head rail wins and
     chooses to break or cede; a tie is replayed."""
@@ -146,6 +152,7 @@ def test_G_3_6_lag_phase_flow_and_break_choice():
     assert s5.phase is Phase.LAG and s5.lag_results == ()
 
 
+@pytest.mark.rule("G-3.6")
 def test_G_3_6_lag_with_real_physics_runs():
     """G-3.6: a lag shot simulated with the physics gives a result for each seat."""
     s = D.initial_state(NineBallConfig(lag=True), seed=1)
@@ -154,6 +161,7 @@ def test_G_3_6_lag_with_real_physics_runs():
     assert s2.phase in (Phase.OPTION, Phase.LAG)
 
 
+@pytest.mark.rule("G-3.8", "GB-6")
 def test_G_3_8_opening_break_from_kitchen():
     """G-3.8 / GB-6: the opening break is taken with cue ball in hand behind the head
     string."""
@@ -165,6 +173,7 @@ def test_G_3_8_opening_break_from_kitchen():
 
 
 # ---------------------------------------------------------------- kitchen G-3.10 / G-3.39
+@pytest.mark.rule("G-3.10", "G-3.39", "GW-P4")
 def test_G_3_10_kitchen_ball_needs_crossing():
     """G-3.10 / G-3.39 / GW-P4: from the kitchen, a first contact with a ball in the
     kitchen before the cue ball leaves the kitchen is a foul; after a cushion beyond the
@@ -177,6 +186,7 @@ def test_G_3_10_kitchen_ball_needs_crossing():
     assert FoulKind.KITCHEN_RULE not in kinds(v)
 
 
+@pytest.mark.rule("GW-P4", "G-3.10")
 def test_GW_P4_kitchen_no_contact_no_crossing_is_foul():
     """GW-P4 / G-3.10: the cue ball must cross the head string or hit a ball."""
     s = kitchen_state({1: (0.6, 1.9)})
@@ -184,6 +194,7 @@ def test_GW_P4_kitchen_no_contact_no_crossing_is_foul():
     assert FoulKind.KITCHEN_RULE in kinds(v)
 
 
+@pytest.mark.rule("GB-7")
 def test_GB_7_kitchen_return_requires_foot_rail_option():
     """GB-7 / C-09 option: the return must come off the foot rail."""
     balls = {1: (0.3, 0.3), 2: (0.6, 1.9), 3: (0.66, 1.95), 4: (0.55, 1.95), 5: (0.7, 2.0)}
@@ -199,6 +210,7 @@ def test_GB_7_kitchen_return_requires_foot_rail_option():
     assert FoulKind.KITCHEN_RULE not in kinds(v)
 
 
+@pytest.mark.rule("G-3.16", "GB-14", "G-3.12", "GB-10", "GW-5")
 def test_G_3_16_head_string_ball_is_playable():
     """G-3.16 / GB-14 / G-3.12 / GB-10 / GW-5: a ball whose centre is on the head string
     is not in the kitchen and may be hit directly; the cue ball may not be placed on the
@@ -212,6 +224,7 @@ def test_G_3_16_head_string_ball_is_playable():
         D.apply(s0, PlaceCueBall(0.5, HS))
 
 
+@pytest.mark.rule("R-2.21", "GW-P3", "G-3.10")
 @pytest.mark.parametrize("y", [HS, HS + R / 2, HS + 0.3])
 def test_R_2_21_kitchen_placement_on_or_in_front_of_line_rejected(y):
     """R-2.21 / GW-P3 / G-3.10: placements on the head string or in front of it are
@@ -223,6 +236,7 @@ def test_R_2_21_kitchen_placement_on_or_in_front_of_line_rejected(y):
 
 
 # ---------------------------------------------------------------- pocketing
+@pytest.mark.rule("G-3.11", "GB-9", "GW-P5")
 def test_G_3_11_pocketed_and_rebounding_balls():
     """G-3.11 / GB-9 / GW-P5 / C-19: a ball is pocketed iff the physics puts it in a
     pocket; a ball that hits the jaws and stays on the bed is not pocketed (G-3.33: jawed
@@ -233,6 +247,7 @@ def test_G_3_11_pocketed_and_rebounding_balls():
     assert v.pocketed == (2,) and not s2.on_table[2] and s2.on_table[3]
 
 
+@pytest.mark.rule("G-3.14", "GB-12", "GW-P1", "G-3.15", "GB-13")
 def test_G_3_14_balls_at_rest_by_construction():
     """G-3.14 / GB-12 / GW-P1 / G-3.15 / GB-13: a shot starts only from rest and is
     judged after rest: the state stores positions only, the physics input has zero
@@ -249,6 +264,7 @@ def test_G_3_31_no_spontaneous_motion():
     assert s2.positions()[1].tolist() == [0.2, 1.7] and s2.positions()[0].tolist() == [0.7, 1.3]
 
 
+@pytest.mark.rule("G-3.17", "GB-15")
 def test_G_3_17_general_foul_rule():
     """G-3.17 / GB-15: on a foul the inning ends, no ball counts, spotting only if the game
     says so (nine-ball: only the 9)."""
@@ -258,6 +274,7 @@ def test_G_3_17_general_foul_rule():
     assert s2.seat_to_act == 1 and not s2.on_table[3]
 
 
+@pytest.mark.rule("G-3.18", "GB-16", "GB-20")
 def test_G_3_18_bad_hit_and_playing_away_from_frozen_ball():
     """G-3.18 / GB-16 / GB-20: no contact is a foul; playing away from a ball frozen to the
     cue ball is not hitting it; a frozen illegal ball must be played away from."""
@@ -268,6 +285,7 @@ def test_G_3_18_bad_hit_and_playing_away_from_frozen_ball():
     assert FoulKind.WRONG_BALL_FIRST in kinds(v)
 
 
+@pytest.mark.rule("G-3.19", "GB-17")
 def test_G_3_19_legal_shot_needs_rail_after_contact():
     """G-3.19 / GB-17: contact then pocket or any ball to a cushion; a kick cushion before
     contact does not count (general.md 7.2)."""
@@ -280,6 +298,7 @@ def test_G_3_19_legal_shot_needs_rail_after_contact():
     assert not v.fouls
 
 
+@pytest.mark.rule("G-3.20", "GB-18", "GW-P5")
 def test_G_3_20_scratch():
     """G-3.20 / GB-18 / GW-P5: the cue ball pocketed is a foul."""
     s = play()
@@ -288,6 +307,7 @@ def test_G_3_20_scratch():
     assert not s2.on_table[0]
 
 
+@pytest.mark.rule("G-3.22")
 def test_G_3_22_placement_overlap_rejected():
     """G-3.22: a placement overlapping an object ball is invalid (masked), state unchanged."""
     s = play(cue=None, cue_ball=CueBallPlacement.IN_HAND_ANYWHERE)
@@ -297,6 +317,7 @@ def test_G_3_22_placement_overlap_rejected():
     assert s.to_json() == before
 
 
+@pytest.mark.rule("G-3.23", "R-2.20")
 def test_G_3_23_double_hit_heuristic():
     """G-3.23 / R-2.20: without a cue model, the R-2.20 heuristic (option
     ``double_hit_gap``): cue ball within the gap of the first ball and travelling more
@@ -322,6 +343,7 @@ def test_G_3_24_push_shot_not_modelled():
     assert not v.fouls
 
 
+@pytest.mark.rule("G-3.26", "GB-22")
 def test_G_3_26_dig_under_jump_rejected_and_legal_jump_allowed():
     """G-3.26 / GB-22 / C-55: an elevated cue below centre is an illegal jump (rejected);
     elevated cue at or above centre is a legal jump (G-3.27)."""
@@ -332,6 +354,7 @@ def test_G_3_26_dig_under_jump_rejected_and_legal_jump_allowed():
     assert not v.fouls
 
 
+@pytest.mark.rule("G-3.27")
 def test_G_3_27_miscue_offsets_rejected():
     """G-3.27: a miscue on a jump is a foul; tip offsets beyond the miscue limit are not
     in the action space, so miscues cannot happen (by construction)."""
@@ -340,6 +363,7 @@ def test_G_3_27_miscue_offsets_rejected():
         D.apply_shot_record(s, ShotAction(3.0, 90.0, theta=40.0, a=0.5, b=0.4), record(s, hit=1))
 
 
+@pytest.mark.rule("G-3.28", "GB-23")
 def test_G_3_28_jumped_balls():
     """G-3.28 / GB-23 / C-03: a stroke that jumps the cue ball or an object ball off the
     table is a foul; nine-ball overrides GB-23's spotting (only the 9 is spotted)."""
@@ -350,6 +374,7 @@ def test_G_3_28_jumped_balls():
     assert FoulKind.OBJECT_BALL_OFF_TABLE in kinds(v) and not s2.on_table[3]
 
 
+@pytest.mark.rule("G-3.30", "GB-24")
 def test_G_3_30_one_foul_per_stroke():
     """G-3.30 / GB-24 / C-56: several fouls on one stroke are penalised as one foul."""
     s = play()
@@ -358,6 +383,7 @@ def test_G_3_30_one_foul_per_stroke():
 
 
 # ---------------------------------------------------------------- spotting G-3.32
+@pytest.mark.rule("G-3.32", "GB-26", "GW-4")
 def test_G_3_32_1_spotting_single_ball_on_foot_spot():
     """G-3.32.1 / GB-26 / GW-4: a single ball goes on the foot spot."""
     s = play(balls={1: (0.3, 1.5)})
@@ -365,6 +391,7 @@ def test_G_3_32_1_spotting_single_ball_on_foot_spot():
     assert np.allclose(s2.positions()[9], T.foot_spot) and s2.on_table[9]
 
 
+@pytest.mark.rule("G-3.34", "GB-27")
 def test_G_3_34_additional_balls_count():
     """G-3.34 / GB-27: other balls pocketed on a legal shot count per the game (nine-ball:
     all stay down and the shooter continues)."""
@@ -373,6 +400,7 @@ def test_G_3_34_additional_balls_count():
     assert v.legal_pocketed == (2, 5) and v.turn_continues
 
 
+@pytest.mark.rule("G-3.36", "GB-29")
 def test_G_3_36_break_order_configuration():
     """G-3.36 / GB-29 / C-06: next_breaker for each order; a drawn game keeps the breaker."""
     nb = general.next_breaker
@@ -387,6 +415,7 @@ def frozen_state():
     return play(balls={1: (R, 1.5), 2: (0.9, 1.6)}, cue=(0.4, 1.5))
 
 
+@pytest.mark.rule("G-3.38", "GB-31")
 def test_G_3_38_frozen_ball_pushed_into_same_rail_is_foul():
     """G-3.38 / GB-31 / C-08: a ball frozen to a cushion that is only pushed into the same
     rail is not "driven to a cushion": foul."""
@@ -397,6 +426,7 @@ def test_G_3_38_frozen_ball_pushed_into_same_rail_is_foul():
     assert kinds(v) == [FoulKind.FROZEN_BALL_RULE] and v.fouls[0].rule == "G-3.38"
 
 
+@pytest.mark.rule("G-3.38")
 @pytest.mark.parametrize("how", ["cue_rail", "other_rail", "other_ball", "pocket", "rebound_after_ball"])
 def test_G_3_38_frozen_ball_requirements_met(how):
     """G-3.38 (a)-(d): pocket, cue ball to a cushion, the frozen ball to a separate
@@ -419,6 +449,7 @@ def test_G_3_38_frozen_ball_requirements_met(how):
     assert not v.fouls
 
 
+@pytest.mark.rule("R-2.16")
 def test_R_2_16_frozen_flags_visible_and_rule_option():
     """R-2.16 / C-08: frozen balls are detected geometrically and exposed (so the warning
     is always given); ``frozen_rule_enabled=False`` falls back to G-3.19."""
@@ -431,6 +462,7 @@ def test_R_2_16_frozen_flags_visible_and_rule_option():
     assert not v.fouls
 
 
+@pytest.mark.rule("G-3.38")
 def test_G_3_38_frozen_to_cue_ball():
     """G-3.38: a ball frozen to the cue ball needs the same (a)-(d) outcome."""
     s = play(balls={1: (0.635, 1.0 + 2 * R), 2: (0.9, 1.6)})
@@ -440,6 +472,7 @@ def test_G_3_38_frozen_to_cue_ball():
     assert not v.fouls
 
 
+@pytest.mark.rule("G-3.40", "GB-32")
 def test_G_3_40_placement_is_separate_action():
     """G-3.40 / GB-32: placing the cue ball is its own action (no verdict, nothing else
     moves) and may be repeated until the shot."""
@@ -450,6 +483,7 @@ def test_G_3_40_placement_is_separate_action():
 
 
 # ============================================================== Part 2/3: GB / GW extras
+@pytest.mark.rule("GB-8", "GW-5")
 def test_GB_8_ball_in_hand_anywhere():
     """GB-8 / GW-5: ball in hand after a foul: anywhere on the playing surface."""
     s = play(cue=None, cue_ball=CueBallPlacement.IN_HAND_ANYWHERE)
@@ -459,6 +493,7 @@ def test_GB_8_ball_in_hand_anywhere():
         D.apply(s, PlaceCueBall(0.01, 1.0))
 
 
+@pytest.mark.rule("GW-5")
 def test_GW_5_kitchen_spot_request():
     """GW-5 / C-10: in hand behind the head string with every object ball behind it, the
     player may have the ball nearest the head string spotted on the foot spot."""
@@ -474,6 +509,7 @@ def test_GW_5_kitchen_spot_request():
         D.apply(s.replace(config=NineBallConfig()), ChooseOption(Option.SPOT_NEAREST_KITCHEN_BALL))
 
 
+@pytest.mark.rule("GW-11", "T-1.14")
 def test_GW_11_concession():
     """GW-11 / T-1.14: the seat to act may concede; the opponent wins."""
     s = play()
@@ -481,6 +517,7 @@ def test_GW_11_concession():
     assert v.game_over and v.winner == 1 and s2.phase is Phase.GAME_OVER
 
 
+@pytest.mark.rule("GW-12")
 def test_GW_12_stalemate_limit():
     """GW-12: the referee's "no progress" judgement is a configurable limit of innings
     without a pocketed ball; reaching it ends the game without a winner."""
@@ -494,6 +531,7 @@ def test_GW_12_stalemate_limit():
 
 
 # ============================================================== Part 4/5: T / R
+@pytest.mark.rule("T-1.5")
 def test_T_1_5_table_markings():
     """T-1.5: head string l/4, foot spot (w/2, 3l/4), centre spot, long string x = w/2
     (the spotting line)."""
@@ -511,6 +549,7 @@ def test_T_1_8_no_practice_or_unknown_actions():
         D.apply(s, "practice")
 
 
+@pytest.mark.rule("T-1.10")
 def test_T_1_10_inning_ends_by_construction():
     """T-1.10: when the inning ends the turn passes: the state names only the incoming
     seat as the one to act."""
@@ -535,6 +574,7 @@ def test_T_1_16_2_jump_masse_no_cue_model():
     assert np.count_nonzero(rec.ev_kind == int(EventKind.STRIKE)) == 1
 
 
+@pytest.mark.rule("T-1.16.4", "R-2.10")
 def test_T_1_16_4_split_hit_in_shooters_favour():
     """T-1.16.4 / R-2.10: a legal and an illegal ball hit within split_hit_eps: the legal
     ball counts as first."""
@@ -545,6 +585,7 @@ def test_T_1_16_4_split_hit_in_shooters_favour():
     assert kinds(v) == [FoulKind.WRONG_BALL_FIRST]
 
 
+@pytest.mark.rule("R-2.9")
 def test_R_2_9_fouls_reported_with_rule_ids():
     """R-2.9: every foul is reported in the verdict with its rule ID; ball in hand is
     announced to the incoming player (verdict.cue_ball)."""
@@ -554,6 +595,7 @@ def test_R_2_9_fouls_reported_with_rule_ids():
     assert v.cue_ball is CueBallPlacement.IN_HAND_ANYWHERE
 
 
+@pytest.mark.rule("R-2.11")
 def test_R_2_11_pockets_unlimited():
     """R-2.11: pocket capacity is unlimited: several balls in one pocket are all pocketed."""
     s = play()
@@ -561,6 +603,7 @@ def test_R_2_11_pockets_unlimited():
     assert v.pocketed == (2, 3, 5) and not any(s2.on_table[k] for k in (2, 3, 5))
 
 
+@pytest.mark.rule("R-2.16")
 def test_R_2_16_warning_state_visible():
     """R-2.16 / C-67: the consecutive-foul counter is in the state (the warning)."""
     s = play()
@@ -569,6 +612,7 @@ def test_R_2_16_warning_state_visible():
     assert GameState.from_json(s2.to_json()).consecutive_fouls == (1, 0)
 
 
+@pytest.mark.rule("G-3.6", "GB-5")
 def test_G_3_6_lag_crossing_detected_on_path():
     """G-3.6 (a) / GB-5 (1): a lag ball that crosses the long string and comes back is
     detected on its re-simulated path (real physics), not only by its final position."""
@@ -585,6 +629,7 @@ def test_G_3_6_lag_crossing_detected_on_path():
     assert xs.max() > T.w / 2 and general.lag_outcome(r, T, R, 0) == -1.0
 
 
+@pytest.mark.rule("G-3.19", "G-3.38")
 def test_G_3_19_frozen_other_ball_pushed_into_own_rail_is_not_a_new_contact():
     """G-3.19 / G-3.38 / general.md 7.1 new_contact: when the only cushion contact after
     the hit is a ball that was frozen to that rail being pushed into it, no ball was

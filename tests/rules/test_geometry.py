@@ -19,6 +19,7 @@ def dists(P):
     return d
 
 
+@pytest.mark.rule("G-3.2", "T-1.16.5")
 @pytest.mark.parametrize("size", ["9ft", "8ft", "7ft"])
 def test_G_3_2_triangle_tight_apex_on_foot_spot(size):
     """G-3.2 / T-1.16.5: 15 balls, apex on the foot spot, rows 1..5 toward the foot rail,
@@ -33,6 +34,7 @@ def test_G_3_2_triangle_tight_apex_on_foot_spot(size):
     assert all(on_bed(x, y, t, R) for x, y in P)
 
 
+@pytest.mark.rule("9B-5.2")
 def test_9B_5_2_diamond_rows():
     """9B-5.2: rows 1-2-3-2-1, the top on the foot spot, the centre in the middle row."""
     P = diamond_slots(T, R, 1e-6)
@@ -46,6 +48,7 @@ def empty(n=16):
     return np.zeros((n, 2)), np.zeros(n, bool)
 
 
+@pytest.mark.rule("G-3.32")
 def test_G_3_32_1_spot_single_ball_on_foot_spot():
     """G-3.32.1: a single ball on the foot spot."""
     P, on = empty()
@@ -53,6 +56,7 @@ def test_G_3_32_1_spot_single_ball_on_foot_spot():
     assert np.allclose(out[5], T.foot_spot)
 
 
+@pytest.mark.rule("G-3.32")
 def test_G_3_32_2_spot_several_ascending_toward_foot_rail():
     """G-3.32.2: several balls on the long string, ascending from the foot spot toward the
     foot rail, frozen to each other."""
@@ -63,6 +67,7 @@ def test_G_3_32_2_spot_several_ascending_toward_foot_rail():
     assert np.allclose(out[[3, 7, 12], 0], FX)
 
 
+@pytest.mark.rule("G-3.32", "GB-26")
 def test_G_3_32_3_spot_interfering_object_ball_frozen():
     """G-3.32.3 / GB-26: an interfering object ball is not moved; the spotted ball is
     placed as close as possible to the foot spot on the long string, frozen to it."""
@@ -73,6 +78,7 @@ def test_G_3_32_3_spot_interfering_object_ball_frozen():
     assert out[9][0] == pytest.approx(FX) and out[9][1] == pytest.approx(FY + 2 * R)
 
 
+@pytest.mark.rule("G-3.32", "GW-4")
 def test_G_3_32_3_spot_interfering_cue_ball_not_frozen():
     """G-3.32.3 / GW-4: against the cue ball the spotted ball is close but not frozen."""
     P, on = empty()
@@ -82,6 +88,7 @@ def test_G_3_32_3_spot_interfering_cue_ball_not_frozen():
     assert d > 2 * R and d == pytest.approx(2 * R + 1e-3, abs=1e-9) and out[9][1] > FY
 
 
+@pytest.mark.rule("G-3.32")
 def test_G_3_32_4_spot_in_front_when_no_room_behind():
     """G-3.32.4 / C-07: with the long string behind the foot spot full, balls go in front
     of it (toward the centre spot), lowest-numbered nearest the foot spot; GB-26 order
@@ -100,6 +107,7 @@ def test_G_3_32_4_spot_in_front_when_no_room_behind():
     assert out[15][1] == pytest.approx(FY - 2 * R) and out[14][1] == pytest.approx(FY - 4 * R)
 
 
+@pytest.mark.rule("G-3.16", "G-3.10", "9B-5.10", "G-3.22")
 def test_G_3_16_kitchen_and_placement():
     """G-3.16 / G-3.10 / 9B-5.10 / G-3.22: placement validity."""
     P, on = empty(10)
@@ -116,6 +124,7 @@ def test_G_3_16_kitchen_and_placement():
     assert placement_error(np.nan, 0.3, kitchen=False, may_touch=True, **kw) is not None
 
 
+@pytest.mark.rule("G-3.38")
 def test_G_3_38_rails_of_segments_and_frozen():
     """G-3.38 / C-08: every cushion segment and jaw belongs to a rail; frozen detection."""
     sr = segment_rails(T)

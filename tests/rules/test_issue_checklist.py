@@ -91,6 +91,7 @@ def test_bad_actions_raise_and_leave_state_unchanged(name, what, state, action, 
     assert state.to_json() == before and GameState.from_json(before) == state
 
 
+@pytest.mark.rule("G-3.36", "GB-29", "8B-4.4", "9B-5.3")
 @pytest.mark.parametrize("name", DISCIPLINES)
 @pytest.mark.parametrize("order,expect", [(BreakOrder.WINNER, 1), (BreakOrder.ALTERNATE, 1), (BreakOrder.LOSER, 0),
                                           (BreakOrder.TRAILING, 1)])

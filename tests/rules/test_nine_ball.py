@@ -35,6 +35,7 @@ def kinds(v):
 
 
 # ----------------------------------------------------------------------------- 9B-5.1
+@pytest.mark.rule("9B-5.1")
 def test_9B_5_1_lowest_ball_first_and_continue_inning():
     """9B-5.1: first contact must be the lowest ball; a legal pot continues the inning;
     balls need not be pocketed in order (pocketing 3 after hitting 1 counts)."""
@@ -45,6 +46,7 @@ def test_9B_5_1_lowest_ball_first_and_continue_inning():
     assert not s2.on_table[3] and s2.on_table[1]
 
 
+@pytest.mark.rule("9B-5.1", "G-3.5")
 def test_9B_5_1_miss_incoming_player_from_position():
     """9B-5.1 / G-3.5: after a miss the incoming player plays from the position left."""
     s = play()
@@ -53,6 +55,7 @@ def test_9B_5_1_miss_incoming_player_from_position():
     assert s2.cue_ball is CueBallPlacement.IN_POSITION and s2.positions()[0].tolist() == [0.4, 1.2]
 
 
+@pytest.mark.rule("9B-5.1", "9B-5.7", "9B-5.10")
 def test_9B_5_1_foul_gives_ball_in_hand_anywhere():
     """9B-5.1 / 9B-5.7 / 9B-5.10: after any foul the incoming player has ball in hand
     anywhere on the table."""
@@ -66,6 +69,7 @@ def test_9B_5_1_foul_gives_ball_in_hand_anywhere():
 
 
 # ----------------------------------------------------------------------------- 9B-5.2
+@pytest.mark.rule("9B-5.2")
 @pytest.mark.parametrize("seed", range(5))
 def test_9B_5_2_rack_diamond(seed):
     """9B-5.2: diamond, 1 on the foot spot, 9 in the centre, 2-8 random, tight; the game
@@ -79,6 +83,7 @@ def test_9B_5_2_rack_diamond(seed):
     assert s.phase is Phase.BREAK and s.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
 
 
+@pytest.mark.rule("9B-5.2")
 def test_9B_5_2_rack_random_order_differs_between_seeds():
     """9B-5.2: the other balls are in random order (drawn from the state RNG)."""
     racks = {tuple(np.round(D.initial_state(NineBallConfig(), seed=k).positions()[2:9, 0], 6)) for k in range(10)}
@@ -87,6 +92,7 @@ def test_9B_5_2_rack_random_order_differs_between_seeds():
 
 
 # ----------------------------------------------------------------------------- 9B-5.3
+@pytest.mark.rule("9B-5.3", "G-3.36", "GB-29")
 @pytest.mark.parametrize("order,winner,expect", [("winner", 1, 1), ("alternate", 1, 1), ("loser", 1, 0),
                                                  ("loser", 0, 1), ("winner", 0, 0), ("alternate", 0, 1)])
 def test_9B_5_3_break_order(order, winner, expect):
@@ -98,6 +104,7 @@ def test_9B_5_3_break_order(order, winner, expect):
     assert n.games_won[winner] == 1 and n.game_number == 1
 
 
+@pytest.mark.rule("9B-5.3")
 def test_9B_5_3_break_order_trailing():
     """9B-5.3 (c): the player trailing in games breaks."""
     s = D.initial_state(NineBallConfig(break_order="trailing"), seed=0).replace(games_won=(3, 1))
@@ -108,6 +115,7 @@ def test_9B_5_3_break_order_trailing():
 
 
 # ----------------------------------------------------------------------------- 9B-5.4
+@pytest.mark.rule("9B-5.4")
 def test_9B_5_4_legal_break_four_to_rail():
     """9B-5.4: the 1 first and four numbered balls to a cushion is a legal break."""
     s = broken()
@@ -115,6 +123,7 @@ def test_9B_5_4_legal_break_four_to_rail():
     assert not v.fouls and s2.seat_to_act == 1 and s2.extra.push_out_available
 
 
+@pytest.mark.rule("9B-5.4")
 def test_9B_5_4_break_three_to_rail_is_foul():
     """9B-5.4: fewer than four balls to a cushion and nothing pocketed is a foul; the
     incoming player has ball in hand anywhere."""
@@ -124,6 +133,7 @@ def test_9B_5_4_break_three_to_rail_is_foul():
     assert s2.cue_ball is CueBallPlacement.IN_HAND_ANYWHERE and not s2.extra.push_out_available
 
 
+@pytest.mark.rule("9B-5.4", "9B-5.14")
 def test_9B_5_4_break_must_hit_one_first():
     """9B-5.4 / 9B-5.14: the 1-ball must be legally contacted on the break."""
     s = broken()
@@ -131,6 +141,7 @@ def test_9B_5_4_break_must_hit_one_first():
     assert FoulKind.WRONG_BALL_FIRST in kinds(v) and v.fouls[0].rule == "9B-5.4"
 
 
+@pytest.mark.rule("9B-5.4", "9B-5.6")
 def test_9B_5_4_2_break_scratch_no_push_out():
     """9B-5.4.2 / 9B-5.6: scratch on the break is a foul, in hand anywhere, and the
     incoming player cannot play a push-out."""
@@ -143,6 +154,7 @@ def test_9B_5_4_2_break_scratch_no_push_out():
         D.apply_shot_record(s2, PUSH, record(s2))
 
 
+@pytest.mark.rule("9B-5.4")
 def test_9B_5_4_3_break_object_ball_jumped_not_spotted_nine_spotted():
     """9B-5.4.3: an object ball jumped on the break is a foul and not spotted, except the
     9, which is spotted (G-3.32)."""
@@ -153,6 +165,7 @@ def test_9B_5_4_3_break_object_ball_jumped_not_spotted_nine_spotted():
     assert s2.cue_ball is CueBallPlacement.IN_HAND_ANYWHERE
 
 
+@pytest.mark.rule("9B-5.4")
 def test_9B_5_4_break_pocket_counts_without_rails():
     """9B-5.4: pocketing a ball satisfies the break requirement."""
     s = broken()
@@ -161,6 +174,7 @@ def test_9B_5_4_break_pocket_counts_without_rails():
 
 
 # ----------------------------------------------------------------------------- 9B-5.5
+@pytest.mark.rule("9B-5.5")
 def test_9B_5_5_breaker_continues_after_pocket_and_may_push():
     """9B-5.5: the breaker who pockets a ball continues; the shot after a legal break may
     be a push-out (whoever shoots it)."""
@@ -173,6 +187,7 @@ def test_9B_5_5_breaker_continues_after_pocket_and_may_push():
     assert v3.turn_continues and not D.legal_actions(s3).push_out_allowed
 
 
+@pytest.mark.rule("9B-5.5", "9B-5.14")
 def test_9B_5_5_nine_on_legal_break_wins():
     """9B-5.5 / 9B-5.14: a 9 pocketed on a legal break wins."""
     s = broken()
@@ -180,6 +195,7 @@ def test_9B_5_5_nine_on_legal_break_wins():
     assert v.game_over and v.winner == 0 and s2.phase is Phase.GAME_OVER and s2.winner == 0
 
 
+@pytest.mark.rule("9B-5.4", "9B-5.7")
 def test_9B_5_4_nine_on_foul_break_spotted():
     """9B-5.4 / 9B-5.7: a 9 pocketed on a foul break is spotted, no win."""
     s = broken()
@@ -194,6 +210,7 @@ def after_legal_break():
     return D.apply_shot_record(s, SHOT, record(s, hit=1, obj_rails=(2, 3, 4, 5)))[0]
 
 
+@pytest.mark.rule("9B-5.6")
 def test_9B_5_6_push_out_needs_no_contact_and_gives_option():
     """9B-5.6: on a push-out the cue ball need not contact a ball or a cushion; the
     opponent then chooses to shoot or to pass the shot back."""
@@ -209,6 +226,7 @@ def test_9B_5_6_push_out_needs_no_contact_and_gives_option():
     assert s4.seat_to_act == 0 and s4.phase is Phase.PLAY
 
 
+@pytest.mark.rule("9B-5.6")
 def test_9B_5_6_push_out_pocketed_balls_stay_down_nine_spotted():
     """9B-5.6 / C-17: balls pocketed on a push-out do not count and stay down; the 9 is
     spotted (default ``nine_on_push_out='spot'``)."""
@@ -218,6 +236,7 @@ def test_9B_5_6_push_out_pocketed_balls_stay_down_nine_spotted():
     assert s2.on_table[9] and v.spotted == (9,) and not v.game_over
 
 
+@pytest.mark.rule("9B-5.6")
 def test_9B_5_6_push_out_nine_wins_option():
     """9B-5.6 / C-17 option ``nine_on_push_out='win'``."""
     s = after_legal_break().replace(config=NineBallConfig(nine_on_push_out=NineOnPushOut.WIN))
@@ -225,6 +244,7 @@ def test_9B_5_6_push_out_nine_wins_option():
     assert v.game_over and v.winner == 1
 
 
+@pytest.mark.rule("9B-5.6")
 def test_9B_5_6_push_out_scratch_is_foul():
     """9B-5.6: an illegal push-out is penalised by the foul committed (scratch)."""
     s = after_legal_break()
@@ -232,6 +252,7 @@ def test_9B_5_6_push_out_scratch_is_foul():
     assert FoulKind.SCRATCH in kinds(v) and s2.cue_ball is CueBallPlacement.IN_HAND_ANYWHERE and s2.seat_to_act == 0
 
 
+@pytest.mark.rule("9B-5.6")
 def test_9B_5_6_push_out_not_after_first_shot():
     """9B-5.6: push-out only on the shot immediately after the break."""
     s = play()
@@ -240,6 +261,7 @@ def test_9B_5_6_push_out_not_after_first_shot():
         D.apply_shot_record(s, PUSH, record(s))
 
 
+@pytest.mark.rule("9B-5.6")
 def test_9B_5_6_undeclared_push_is_normal_shot():
     """9B-5.6: without the declaration the shot is a normal shot (no contact = foul)."""
     s = after_legal_break()
@@ -248,6 +270,7 @@ def test_9B_5_6_undeclared_push_is_normal_shot():
 
 
 # ----------------------------------------------------------------------------- 9B-5.7
+@pytest.mark.rule("9B-5.7")
 def test_9B_5_7_foul_pocketed_balls_stay_down_nine_spotted():
     """9B-5.7: on a foul, pocketed balls are not respotted except the 9; several fouls on
     one shot count as one foul (G-3.30)."""
@@ -259,6 +282,7 @@ def test_9B_5_7_foul_pocketed_balls_stay_down_nine_spotted():
 
 
 # ----------------------------------------------------------------------------- 9B-5.8 / 9B-5.9
+@pytest.mark.rule("9B-5.8")
 def test_9B_5_8_bad_hit():
     """9B-5.8: first object ball not the lowest on the table is a foul."""
     s = play()
@@ -266,6 +290,7 @@ def test_9B_5_8_bad_hit():
     assert kinds(v) == [FoulKind.WRONG_BALL_FIRST] and v.fouls[0].rule == "9B-5.8"
 
 
+@pytest.mark.rule("9B-5.9")
 def test_9B_5_9_no_rail():
     """9B-5.9: nothing pocketed and no ball to a cushion after contact is a foul."""
     s = play()
@@ -275,6 +300,7 @@ def test_9B_5_9_no_rail():
     assert not v.fouls
 
 
+@pytest.mark.rule("9B-5.14", "9B-5.1")
 def test_9B_5_14_combination_nine_wins():
     """9B-5.14 / 9B-5.1: a 9 pocketed by combination on a legal shot wins (no call)."""
     s = play()
@@ -283,6 +309,7 @@ def test_9B_5_14_combination_nine_wins():
 
 
 # ----------------------------------------------------------------------------- 9B-5.10
+@pytest.mark.rule("9B-5.10")
 def test_9B_5_10_ball_in_hand_not_frozen():
     """9B-5.10: in hand anywhere but not in contact with an object ball; C-21 option."""
     s = play(cue=None, cue_ball=CueBallPlacement.IN_HAND_ANYWHERE)
@@ -299,6 +326,7 @@ def test_9B_5_10_ball_in_hand_not_frozen():
 
 
 # ----------------------------------------------------------------------------- 9B-5.11
+@pytest.mark.rule("9B-5.11", "G-3.28")
 def test_9B_5_11_jumped_object_ball_foul_not_spotted():
     """9B-5.11 / G-3.28 / INF2-9B-10: a jumped object ball is a foul (C-03 default) and
     not respotted; a jumped 9 is respotted."""
@@ -308,6 +336,7 @@ def test_9B_5_11_jumped_object_ball_foul_not_spotted():
     assert not s2.on_table[2] and s2.on_table[9] and v.spotted == (9,)
 
 
+@pytest.mark.rule("9B-5.11")
 def test_9B_5_11_jumped_object_ball_literal_option():
     """9B-5.11 literal (C-03 ``jumped_ball_is_foul=False``): play continues, no foul."""
     s = play(config=NineBallConfig(jumped_ball_is_foul=False))
@@ -327,6 +356,7 @@ def test_9B_5_12_jump_masse_foul_not_modelled():
 
 
 # ----------------------------------------------------------------------------- 9B-5.13
+@pytest.mark.rule("9B-5.13", "R-2.16")
 def test_9B_5_13_three_consecutive_fouls_lose_with_warning_visible():
     """9B-5.13 / R-2.16 / C-67: the counter is visible after each foul; the third
     consecutive foul loses; a legal shot resets the counter."""
@@ -346,6 +376,7 @@ def test_9B_5_13_three_consecutive_fouls_lose_with_warning_visible():
     assert s3.phase is Phase.GAME_OVER
 
 
+@pytest.mark.rule("9B-5.13")
 def test_9B_5_13_legal_shot_resets_foul_counter():
     """9B-5.13: fouls must be consecutive; a legal shot resets the counter."""
     s = play().replace(consecutive_fouls=(2, 0))
@@ -353,6 +384,7 @@ def test_9B_5_13_legal_shot_resets_foul_counter():
     assert s2.consecutive_fouls == (0, 0)
 
 
+@pytest.mark.rule("9B-5.13")
 def test_9B_5_13_three_foul_option_off():
     """9B-5.13 option ``three_foul_loss=False``."""
     s = play(config=NineBallConfig(three_foul_loss=False)).replace(consecutive_fouls=(2, 0))
@@ -361,6 +393,7 @@ def test_9B_5_13_three_foul_option_off():
 
 
 # ----------------------------------------------------------------------------- 9B-5.14
+@pytest.mark.rule("9B-5.14")
 def test_9B_5_14_nine_on_foul_does_not_win():
     """9B-5.14: the game ends only on a legal shot that pockets the 9."""
     s = play()
@@ -368,6 +401,7 @@ def test_9B_5_14_nine_on_foul_does_not_win():
     assert not v.game_over and s2.on_table[9]
 
 
+@pytest.mark.rule("9B-5.14")
 def test_9B_5_14_acting_after_game_over_raises():
     """9B-5.14: after the game ended no action is legal; state unchanged."""
     s = play()

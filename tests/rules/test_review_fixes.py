@@ -21,6 +21,7 @@ BB = int(EventKind.BALL_BALL)
 
 
 # ----------------------------------------------------------------------------- 8B-4.21 / GW-12
+@pytest.mark.rule("8B-4.21")
 def test_8B_4_21_stalemate_verdict_keeps_eight_ball_refs():
     """8B-4.21: the stalemate re-rack reached through the shared GW-12 limit reports the
     eight-ball rule (and the 8B-4.3 re-rack), not only GW-12; the next seat is the breaker
@@ -37,6 +38,7 @@ def test_8B_4_21_stalemate_verdict_keeps_eight_ball_refs():
     assert v.cue_ball is CueBallPlacement.IN_HAND_KITCHEN and not v.turn_continues and not v.game_over
 
 
+@pytest.mark.rule("GW-12")
 def test_GW_12_draw_verdict_refs_once():
     """GW-12 (base behaviour, nine-ball): a draw; GW-12 is listed once."""
     d = get_discipline("nine_ball")
@@ -55,6 +57,7 @@ def _frozen_pair(name="nine_ball"):
     return make_state(name, balls, (0.4, 1.5), **({"groups": (1, 2)} if name == "eight_ball" else {}))
 
 
+@pytest.mark.rule("G-3.38")
 @pytest.mark.parametrize("name", ["nine_ball", "eight_ball", "straight_pool"])
 def test_G_3_38_d_other_frozen_ball_pressed_into_its_rail_is_not_driven(name):
     """G-3.38 (d): after the cue ball hits ball 1 (frozen to the left rail), ball 1 pushes
@@ -93,6 +96,7 @@ def _lag_rec(n, seat, events, final):
     return ShotRecord.build(pos0, events, on0=on0, pos1={0: final})
 
 
+@pytest.mark.rule("G-3.6")
 def test_G_3_6_e_lag_touching_a_long_rail_jaw_loses():
     """G-3.6 (e): touching a long rail loses the lag -- also when the contact is with the
     rounded cushion tip (jaw) of the side pocket, which belongs to the long rail."""
@@ -108,6 +112,7 @@ def test_G_3_6_e_lag_touching_a_long_rail_jaw_loses():
     assert general.lag_outcome(bad, T, R, 0) == -1.0
 
 
+@pytest.mark.rule("G-3.6", "G-3.7", "8B-4.4", "9B-5.3")
 @pytest.mark.parametrize("name", ["nine_ball", "eight_ball", "straight_pool"])
 def test_G_3_6_G_3_7_lag_phase_in_every_discipline(name):
     """G-3.6 / G-3.7 (all disciplines; 8B-4.4, 9B-5.3, SP procedures): the optional lag
@@ -133,6 +138,7 @@ def test_G_3_6_G_3_7_lag_phase_in_every_discipline(name):
 
 
 # ----------------------------------------------------------------------------- G-3.32
+@pytest.mark.rule("G-3.32", "GW-4")
 def test_G_3_32_4_spot_in_front_never_touching_the_cue_ball():
     """G-3.32.3 / G-3.32.4 / GW-4: the long string behind the foot spot is full, the cue
     ball lies just in front of the foot spot: the spotted balls go in front of it (never

@@ -61,6 +61,7 @@ def rules(v):
 
 
 # ----------------------------------------------------------------------------- SP-6.1 .. SP-6.5
+@pytest.mark.rule("SP-6.1")
 def test_object_of_game_call_scores_and_continues():
     """SP-6.1: each correctly called and legally pocketed ball scores one point and the
     player continues his inning."""
@@ -71,6 +72,7 @@ def test_object_of_game_call_scores_and_continues():
     assert s2.cue_ball is CueBallPlacement.IN_POSITION
 
 
+@pytest.mark.rule("SP-6.1")
 @pytest.mark.parametrize("target", [150, 3])
 def test_target_points_win(target):
     """SP-6.1: the player who reaches the agreed total (default 150) wins at once."""
@@ -84,6 +86,7 @@ def test_target_points_win(target):
         D.apply_shot_record(s2, call(1), record(s2, hit=1))
 
 
+@pytest.mark.rule("SP-6.1")
 @pytest.mark.parametrize("bad", [0, -5, 1.5, True])
 def test_target_points_validated(bad):
     """SP-6.1: target_points is a positive int (clear ValueError naming the field)."""
@@ -91,6 +94,7 @@ def test_target_points_validated(bad):
         StraightPoolConfig(target_points=bad)
 
 
+@pytest.mark.rule("SP-6.2")
 def test_two_players():
     """SP-6.2: 2 players (or 2 teams); other seat counts are rejected."""
     s = D.initial_state(StraightPoolConfig(), seed=0)
@@ -99,6 +103,7 @@ def test_two_players():
         StraightPoolConfig(n_players=3)
 
 
+@pytest.mark.rule("SP-6.3")
 def test_balls_used():
     """SP-6.3: cue ball plus object balls 1-15 (16 rows)."""
     s = D.initial_state(StraightPoolConfig(), seed=0)
@@ -106,6 +111,7 @@ def test_balls_used():
     assert not s.on_table[0] and s.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
 
 
+@pytest.mark.rule("SP-6.4")
 @pytest.mark.parametrize("seed", range(6))
 def test_rack(seed):
     """SP-6.4: tight triangle, apex on the foot spot, the 1 in the right corner and the 5 in
@@ -124,12 +130,14 @@ def test_rack(seed):
     assert D.initial_state(StraightPoolConfig(), seed=seed) == s
 
 
+@pytest.mark.rule("SP-6.4")
 def test_rack_random_between_seeds():
     """SP-6.4: the other balls are placed at random (different seeds, different racks)."""
     racks = {D.initial_state(StraightPoolConfig(), seed=k).pos for k in range(8)}
     assert len(racks) > 4
 
 
+@pytest.mark.rule("SP-6.5", "SP-6.7.1")
 def test_scoring_all_balls_on_legal_shot():
     """SP-6.5 / SP-6.7.1: every ball pocketed on a legal shot with the called ball counts
     one point (the called ball and any extra balls; combinations and kisses need no call)."""
@@ -141,6 +149,7 @@ def test_scoring_all_balls_on_legal_shot():
 
 
 # ----------------------------------------------------------------------------- SP-6.6 opening break
+@pytest.mark.rule("SP-6.6")
 def test_break_called_ball_legal_and_scores():
     """SP-6.6 (1): the breaker designates a ball and a pocket and pockets it: +1 per ball,
     he continues."""
@@ -151,6 +160,7 @@ def test_break_called_ball_legal_and_scores():
     assert s2.seat_to_act == 0 and s2.cue_ball is CueBallPlacement.IN_POSITION
 
 
+@pytest.mark.rule("SP-6.6")
 def test_break_safe_two_balls_to_rail_legal():
     """SP-6.6 (2): cue ball hits a ball then a cushion, plus two object balls to a cushion:
     legal; no call made, so the inning ends and pocketed balls are spotted (SP-6.8)."""
@@ -163,6 +173,7 @@ def test_break_safe_two_balls_to_rail_legal():
     assert s2.cue_ball is CueBallPlacement.IN_POSITION and s2.scores == (0, 0)
 
 
+@pytest.mark.rule("SP-6.6")
 @pytest.mark.parametrize("case", ["one_ball_to_rail", "no_cue_rail", "no_contact", "wrong_pocket"])
 def test_breaking_violation(case):
     """SP-6.6: failing both requirements is a breaking violation: -2, the opponent chooses
@@ -189,6 +200,7 @@ def test_breaking_violation(case):
         assert v.spotted == (b,) and s2.on_table[b]
 
 
+@pytest.mark.rule("SP-6.6")
 def test_breaking_violation_accept_table():
     """SP-6.6 option (1): the opponent accepts the table in position."""
     s = break_state()
@@ -198,6 +210,7 @@ def test_breaking_violation_accept_table():
     assert s3.positions()[0].tolist() == [0.5, 1.2] and s3.scores == (-2, 0) and "SP-6.6" in v.rule_refs
 
 
+@pytest.mark.rule("SP-6.6")
 def test_breaking_violation_rebreak_repeats():
     """SP-6.6 option (2): all balls re-racked and the offender breaks again; the choice
     continues until the requirements are met (-2 each time)."""
@@ -216,6 +229,7 @@ def test_breaking_violation_rebreak_repeats():
     assert not v8.fouls and s8.scores == (-4, 0) and s8.seat_to_act == 1 and s8.phase is Phase.PLAY
 
 
+@pytest.mark.rule("SP-6.6")
 def test_breaking_violation_not_counted_as_successive_foul():
     """SP-6.6: the three-consecutive-foul rule does not apply to breaking violations."""
     s = break_state().replace(consecutive_fouls=(2, 0))
@@ -223,6 +237,7 @@ def test_breaking_violation_not_counted_as_successive_foul():
     assert s2.consecutive_fouls == (2, 0) and v.points == (-2, 0) and FoulKind.THIRD_CONSECUTIVE_FOUL not in kinds(v)
 
 
+@pytest.mark.rule("SP-6.6")
 def test_break_scratch_on_legal_break_is_foul():
     """SP-6.6: a scratch on a legal opening break is a foul, -1, counts toward successive
     fouls; incoming player in hand behind the head string, object balls in position
@@ -238,6 +253,7 @@ def test_break_scratch_on_legal_break_is_foul():
     assert spec.must_place and spec.place_cue is CueBallPlacement.IN_HAND_KITCHEN
 
 
+@pytest.mark.rule("SP-6.6", "SP-6.10")
 def test_break_violation_with_scratch_accept_gives_kitchen():
     """SP-6.6 + SP-6.10: a breaking violation with a scratch costs the 2 points; if the
     table is accepted the incoming player has cue ball in hand behind the head string."""
@@ -248,6 +264,7 @@ def test_break_violation_with_scratch_accept_gives_kitchen():
     assert s3.cue_ball is CueBallPlacement.IN_HAND_KITCHEN and D.legal_actions(s3).must_place
 
 
+@pytest.mark.rule("SP-6.6", "SP-6.7.4")
 def test_break_safety_call_is_void():
     """SP-6.6 / SP-6.7.4: a safety declared on the break voids the call, so a ball that
     drops does not meet requirement (1); without requirement (2) it is a violation."""
@@ -258,6 +275,7 @@ def test_break_safety_call_is_void():
     assert kinds(v) == [FoulKind.ILLEGAL_BREAK] and v.points == (-2, 0) and v.spotted == (b,)
 
 
+@pytest.mark.rule("SP-6.6")
 def test_break_call_optional_and_push_out_rejected():
     """SP-6.6: the break may carry a call or none; 14.1 has no push-out."""
     s = break_state()
@@ -268,6 +286,7 @@ def test_break_call_optional_and_push_out_rejected():
 
 
 # ----------------------------------------------------------------------------- SP-6.7.1 calls
+@pytest.mark.rule("SP-6.7.1")
 def test_call_required_every_shot():
     """SP-6.7.1: before every shot the player designates ball and pocket (or declares a
     safety, SP-6.7.4); a ball without pocket is not a call."""
@@ -282,6 +301,7 @@ def test_call_required_every_shot():
     assert s.to_json() == before
 
 
+@pytest.mark.rule("SP-6.7.1", "SP-6.8")
 def test_called_ball_wrong_pocket_no_score():
     """SP-6.7.1 / SP-6.8: the called ball in another pocket is not a legal pot: spotted,
     no penalty, inning over."""
@@ -291,6 +311,7 @@ def test_called_ball_wrong_pocket_no_score():
     assert s2.seat_to_act == 1 and not v.legal_pocketed
 
 
+@pytest.mark.rule("SP-6.7.1")
 def test_combination_needs_no_detail():
     """SP-6.7.1: kisses, caroms, combinations, cushions need not be called."""
     s = play()
@@ -300,6 +321,7 @@ def test_combination_needs_no_detail():
 
 
 # ----------------------------------------------------------------------------- SP-6.7.2 legal shot
+@pytest.mark.rule("SP-6.7.2")
 @pytest.mark.parametrize("case,kind", [("no_hit", FoulKind.NO_BALL_HIT),
                                        ("no_rail", FoulKind.NO_RAIL_AFTER_CONTACT)])
 def test_legal_shot_requirements(case, kind):
@@ -312,6 +334,7 @@ def test_legal_shot_requirements(case, kind):
     assert s2.seat_to_act == 1 and s2.cue_ball is CueBallPlacement.IN_POSITION
 
 
+@pytest.mark.rule("SP-6.7.2")
 @pytest.mark.parametrize("case", ["cue_rail", "obj_rail", "pocket"])
 def test_legal_shot_ok(case):
     """SP-6.7.2: contact then a cushion (cue or object ball) or a pocketed ball is legal."""
@@ -330,6 +353,7 @@ def near_safety(s, **kw):
     return record(s, hit=3, obj_rails=(3,), obj_rail=Rail.LEFT, **kw)
 
 
+@pytest.mark.rule("SP-6.7.2")
 def test_near_cushion_geometry():
     """SP-6.7.2: near = not touching the cushion but within one ball diameter of it."""
     assert near_rails(NEAR[3], T, R, 1e-4) == 1 << int(Rail.LEFT)
@@ -338,6 +362,7 @@ def test_near_cushion_geometry():
     assert near_rails((0.6, T.l - R - 0.03), T, R, 1e-4) == 1 << int(Rail.FOOT)
 
 
+@pytest.mark.rule("SP-6.7.2")
 def test_near_cushion_two_safeties_then_frozen():
     """SP-6.7.2: two consecutive near-cushion safeties on the same ball are legal; on the
     third the ball is treated as frozen (G-3.38): only the near cushion again = foul."""
@@ -359,6 +384,7 @@ def test_near_cushion_two_safeties_then_frozen():
     assert not v.fouls
 
 
+@pytest.mark.rule("SP-6.7.2")
 def test_near_cushion_rule_off():
     """SP-6.7.2 knob ``near_cushion_rule`` off: no frozen treatment."""
     s = play(NEAR, (0.6, 1.0), config=StraightPoolConfig(near_cushion_rule=False))
@@ -367,6 +393,7 @@ def test_near_cushion_rule_off():
     assert not v.fouls
 
 
+@pytest.mark.rule("SP-6.7.2")
 @pytest.mark.parametrize("hist", [(-1, 3), (3, -1), (-1, -1)])
 def test_near_cushion_after_fouls_is_third_foul(hist):
     """SP-6.7.2 note: after a foul immediately before / after the near-cushion safety, or
@@ -400,6 +427,7 @@ DEST_XY = {Dest.FOOT_SPOT: FOOT, Dest.HEAD_SPOT: HS, Dest.CENTRE_SPOT: CENTRE}
 CELLS = [(w, c) for w in Where15 for c in WhereCue if not (w is Where15.HEAD_SPOT and c is WhereCue.HEAD_SPOT)]
 
 
+@pytest.mark.rule("SP-6.7.3", "SP-6.7.6")
 def test_classification_matches_positions():
     """SP-6.7.3 / SP-6.7.6: rack-area / head-spot / kitchen classification of the table
     rows and columns."""
@@ -411,6 +439,7 @@ def test_classification_matches_positions():
     assert in_rack_area(FOOT, T, R) and not in_rack_area((FOOT[0], FOOT[1] - 2 * R - 1e-3), T, R)
 
 
+@pytest.mark.rule("SP-6.7.3", "SP-6.7.6")
 @pytest.mark.parametrize("w15,wcue", CELLS, ids=[f"SP-6.7.3-SP-6.7.6-{w.value}-{c.value}" for w, c in CELLS])
 def test_rerack_fourteen_table(w15, wcue):
     """SP-6.7.3 / SP-6.7.6: the 14th ball is pocketed legally: the 14 pocketed balls are
@@ -464,6 +493,7 @@ def test_rerack_table_cells_exact():
     assert len(RELOCATION_TABLE) == 9
 
 
+@pytest.mark.rule("SP-6.7.3")
 def test_rerack_not_on_scratch_with_fourteenth():
     """SP-6.7.3 / C-24: cue ball scratched with the 14th ball: foul, the 14th is spotted,
     no re-rack, incoming player in hand behind the head string."""
@@ -473,6 +503,7 @@ def test_rerack_not_on_scratch_with_fourteenth():
     assert "SP-6.7.3" not in v.rule_refs and s2.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
 
 
+@pytest.mark.rule("SP-6.7.3")
 def test_rerack_shooter_may_shoot_any_ball():
     """SP-6.7.3: after the re-rack the shooter need not shoot the 15th ball."""
     s = play({2: (0.9, 1.4), 15: (0.3, 1.6)}, (0.6, 1.0))
@@ -484,6 +515,7 @@ def test_rerack_shooter_may_shoot_any_ball():
 
 
 # ----------------------------------------------------------------------------- SP-6.7.4 safety
+@pytest.mark.rule("SP-6.7.4")
 def test_safety_spots_pocketed_and_ends_inning():
     """SP-6.7.4: a declared safety ends the inning; balls pocketed on it do not score and
     are spotted."""
@@ -493,6 +525,7 @@ def test_safety_spots_pocketed_and_ends_inning():
     assert s2.seat_to_act == 1 and "SP-6.7.4" in v.rule_refs and np.allclose(s2.positions()[3], FOOT)
 
 
+@pytest.mark.rule("SP-6.7.4")
 def test_safety_must_still_be_legal():
     """SP-6.7.4: safeties must comply with the applicable rules (no rail = foul)."""
     s = play()
@@ -500,6 +533,7 @@ def test_safety_must_still_be_legal():
     assert kinds(v) == [FoulKind.NO_RAIL_AFTER_CONTACT] and v.points == (-1, 0)
 
 
+@pytest.mark.rule("SP-6.7.4")
 def test_safety_overrides_call():
     """SP-6.7.4: a safety is declared "instead of calling a ball": the call is void."""
     s = play()
@@ -526,6 +560,7 @@ def kitchen_state(config=None, balls=None):
                       config=config or StraightPoolConfig(), cue_ball=CueBallPlacement.IN_HAND_KITCHEN)
 
 
+@pytest.mark.rule("SP-6.7.7")
 def test_kitchen_spot_request():
     """SP-6.7.7: in hand behind the head string with every object ball in the kitchen, the
     ball nearest the head string is spotted on the foot spot at the player's request."""
@@ -537,6 +572,7 @@ def test_kitchen_spot_request():
     assert s2.seat_to_act == 0 and D.legal_actions(s2).must_place
 
 
+@pytest.mark.rule("SP-6.7.7")
 def test_kitchen_spot_request_not_offered():
     """SP-6.7.7: not offered when a ball lies outside the kitchen, nor when disabled."""
     s = kitchen_state(balls={3: (0.3, 0.3), 4: (0.8, 0.9)})
@@ -548,6 +584,7 @@ def test_kitchen_spot_request_not_offered():
 
 
 # ----------------------------------------------------------------------------- SP-6.8 .. SP-6.11
+@pytest.mark.rule("SP-6.8")
 def test_illegally_pocketed_spotted_no_penalty():
     """SP-6.8: uncalled balls pocketed when the called ball is not legally pocketed are
     spotted; no penalty."""
@@ -559,6 +596,7 @@ def test_illegally_pocketed_spotted_no_penalty():
     assert np.allclose(P[1], FOOT) and P[4, 1] > P[1, 1] and np.isclose(P[4, 0], FOOT[0])
 
 
+@pytest.mark.rule("SP-6.9")
 def test_jumped_object_ball_foul_spotted():
     """SP-6.9: an object ball jumped off the table is a foul; it is spotted (and the
     called ball pocketed on the foul stroke too, SP-6.13)."""
@@ -569,6 +607,7 @@ def test_jumped_object_ball_foul_spotted():
     assert s2.cue_ball is CueBallPlacement.IN_POSITION and s2.seat_to_act == 1
 
 
+@pytest.mark.rule("SP-6.10")
 @pytest.mark.parametrize("how", ["scratch", "off_table"])
 def test_cue_ball_scratch_or_jumped(how):
     """SP-6.10: scratch or cue ball off the table: incoming player has cue ball in hand
@@ -590,6 +629,7 @@ def test_cue_ball_scratch_or_jumped(how):
     assert D.legal_actions(s3).can_shoot
 
 
+@pytest.mark.rule("SP-6.10", "G-3.39")
 def test_kitchen_rule_applies_in_hand_behind_head_string():
     """SP-6.10 / G-3.39: from the kitchen, a ball in the kitchen may not be hit before the
     cue ball leaves the kitchen."""
@@ -599,6 +639,7 @@ def test_kitchen_rule_applies_in_hand_behind_head_string():
     assert FoulKind.KITCHEN_RULE in kinds(v) and v.points == (-1, 0)
 
 
+@pytest.mark.rule("SP-6.11")
 def test_ordinary_foul_minus_one_cue_in_position():
     """SP-6.11: one point per foul; the incoming player accepts the cue ball in position."""
     s = play(scores=(10, 3))
@@ -608,6 +649,7 @@ def test_ordinary_foul_minus_one_cue_in_position():
 
 
 # ----------------------------------------------------------------------------- SP-6.12
+@pytest.mark.rule("SP-6.12")
 def test_three_consecutive_fouls():
     """SP-6.12: fouls on three consecutive turns: -1, -1, then -16 (-18 in all); the count
     is cleared; the incoming player accepts the table or has all 15 re-racked with the
@@ -627,6 +669,7 @@ def test_three_consecutive_fouls():
     assert "SP-6.12" in vr.rule_refs and sr.consecutive_fouls == (0, 0)
 
 
+@pytest.mark.rule("SP-6.12")
 def test_successive_fouls_cleared_by_legal_shot():
     """SP-6.12 example: on two fouls, a legal pot clears them; a scratch later in that
     inning is then the first foul again."""
@@ -637,6 +680,7 @@ def test_successive_fouls_cleared_by_legal_shot():
     assert s3.consecutive_fouls == (1, 0) and v.points == (-1, 0)
 
 
+@pytest.mark.rule("SP-6.12")
 def test_third_foul_mandatory_rerack_option():
     """SP-6.12 / C-23 ``third_foul_option = mandatory_rerack``: no choice, the offender
     breaks a new rack at once."""
@@ -647,6 +691,7 @@ def test_third_foul_mandatory_rerack_option():
     assert s2.balls_on_table() == tuple(range(1, 16)) and D.legal_actions(s2).must_place
 
 
+@pytest.mark.rule("SP-6.12")
 def test_third_foul_charge_previous_again():
     """SP-6.12 / C-23 ``charge_previous_fouls_again``: the previous two fouls are charged
     again (-18 on the third foul)."""
@@ -656,6 +701,7 @@ def test_third_foul_charge_previous_again():
 
 
 # ----------------------------------------------------------------------------- SP-6.13
+@pytest.mark.rule("SP-6.13")
 def test_negative_scores():
     """SP-6.13: penalties may make the score negative."""
     s = play()
@@ -663,6 +709,7 @@ def test_negative_scores():
     assert s2.scores == (-1, 0)
 
 
+@pytest.mark.rule("SP-6.13")
 @pytest.mark.parametrize("base,expect", [(PenaltyBase.RUNNING_SCORE, 6),
                                          (PenaltyBase.SCORE_AT_END_OF_PREVIOUS_INNING, 4)])
 def test_foul_with_pocket_spotted_penalty_base(base, expect):

@@ -1,0 +1,20 @@
+"""Every ``@pytest.mark.rule(...)`` names rule IDs that exist in ``../shared/rules`` (a typo in
+a marker would otherwise count nothing, or the wrong rule): an unknown ID fails collection."""
+import pytest
+
+from poolgym.rules import coverage
+
+
+def pytest_collection_modifyitems(config, items):
+    known = None
+    bad = []
+    for item in items:
+        for mark in item.iter_markers("rule"):
+            if known is None:
+                known = {e.rule_id for entries in coverage.rule_table(coverage.default_rules_dir()).values()
+                         for e in entries}
+            if not mark.args:
+                bad.append(f"{item.nodeid}: rule marker without an ID")
+            bad += [f"{item.nodeid}: unknown rule ID {rid!r}" for rid in mark.args if rid not in known]
+    if bad:
+        raise pytest.UsageError("rule markers:\n  " + "\n  ".join(bad))
