@@ -42,6 +42,12 @@ DISCIPLINE_PATHS = {
     "nine_ball": "poolgym.rules.nine_ball:NineBall",
     "eight_ball": "poolgym.rules.eight_ball:EightBall",
     "straight_pool": "poolgym.rules.straight_pool:StraightPool",
+    "six_ball": "poolgym.rules.games.six_ball:SixBall",
+    "bowlliards": "poolgym.rules.games.bowlliards:Bowlliards",
+    "cowboy": "poolgym.rules.games.cowboy:Cowboy",
+    "honolulu": "poolgym.rules.games.honolulu:Honolulu",
+    "cribbage": "poolgym.rules.games.cribbage:Cribbage",
+    "one_ball_side": "poolgym.rules.games.side_pocket_one_ball:OneBallSide",
 }
 
 
@@ -103,6 +109,10 @@ class FoulKind(str, Enum):
     FROZEN_RAIL_SAFETY = "frozen_rail_safety"    # SP-6.7.2
     EIGHT_FIRST_CONTACT = "eight_first_contact"  # 8B-4.15
     DOUBLE_HIT = "double_hit"                    # G-3.23 / R-2.20 heuristic
+    OVERSCORE = "overscore"                      # CW-6.4 past 90, C-38 past 100 (Cowboy)
+    POT_NOT_ALLOWED = "pot_not_allowed"          # CW-6.5 object ball pocketed while scoring 91-100
+    CUE_BALL_TOUCHED_OTHER = "cue_ball_touched_other"  # CW-6.6 at 100 the cue ball touches a ball other than the 1
+    UNCLOSED_PAIR = "unclosed_pair"              # CR-9.1 / CR-9.3 partner of an open cribbage not pocketed
 
 
 @dataclass(frozen=True)
@@ -131,6 +141,8 @@ class Option(str, Enum):
     CUE_IN_HAND_KITCHEN = "cue_in_hand_kitchen"  # 8B-4.7 / C-12 take cue ball in hand behind the head string
     OFFER_STALEMATE = "offer_stalemate"  # 8B-4.21 / GW-12 propose a stalemate by agreement
     ACCEPT_STALEMATE = "accept_stalemate"  # 8B-4.21 / GW-12 agree to the proposed stalemate
+    SIDE_POCKET_LEFT = "side_pocket_left"  # 1S-7.3 breaker's target pocket for the 1: left side pocket (lc)
+    SIDE_POCKET_RIGHT = "side_pocket_right"  # 1S-7.3 breaker's target pocket for the 1: right side pocket (rc)
 
 
 class BreakOrder(str, Enum):

@@ -172,6 +172,8 @@ def random_action(state: GameState, rng: np.random.Generator, *, aim: float = 0.
     if spec.callable_balls and (spec.call_required or rng.random() < 0.5):
         called = int(spec.callable_balls[int(rng.integers(len(spec.callable_balls)))])
         pocket = int(rng.integers(6))
+    elif spec.call_required:  # a pocket-only call (CW-6.6: the cue ball's pocket at 100)
+        pocket = int(rng.integers(6))
     safety = bool(spec.safety_allowed and rng.random() < 0.1)
     if safety and called is not None:
         # disciplines where a safety replaces the call (8B-4.12) reject a call with it

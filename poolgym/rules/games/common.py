@@ -1,0 +1,66 @@
+"""What the scoring and shot-type games share: handing the table to the next seat, putting
+the cue ball in hand, spotting, and seats eliminated by three consecutive fouls when more than
+two play (6B-2 / 6B-8.4, CW-2 / CW-6.8).
+
+All functions are pure: they read a state and return new values; the referees build their
+new state from the ``changes`` dict these helpers fill (the pattern of
+:meth:`poolgym.rules.core.GameState._evolve`).
+"""
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from .. import general
+from ..core import CueBallPlacement, GameState, Phase
+from ..geometry import ball_radius, get_table
+
+__all__ = ["hand_over", "spot_into", "next_active_seat", "pocketed_in"]
+
+
+def hand_over(state: GameState, changes: dict, seat: int, cue: CueBallPlacement, *, new_inning: bool = True,
+              phase: Phase = Phase.PLAY) -> dict:
+    """Fill ``changes`` so that ``seat`` acts next in ``phase`` with the cue ball ``cue``:
+    in hand (G-3.10 behind the head string / GB-8 anywhere) takes the cue ball off the
+    table until placed; in position keeps it where it stopped. ``new_inning``: a new turn
+    at the table begins (G-3.17)."""
+    changes.update(seat_to_act=seat, phase=phase, cue_ball=cue, cue_placed=False, options=(),
+                   inning=state.inning + (1 if new_inning else 0))
+    if cue is not CueBallPlacement.IN_POSITION:
+        on = changes.get("on_table", state.on_table)
+        changes["on_table"] = (False,) + tuple(on[1:])
+    return changes
+
+
+def spot_into(state: GameState, changes: dict, balls: Iterable[int]) -> tuple:
+    """Spot ``balls`` (G-3.32, on the long string from the foot spot) into the position held
+    in ``changes`` (``pos`` / ``on_table``, else the state's); returns the spotted balls in
+    ascending order (their rows are marked on the table)."""
+    balls = tuple(sorted(set(int(b) for b in balls)))
+    if not balls:
+        return ()
+    cur = state._evolve({"pos": changes.get("pos", state.pos), "on_table": changes.get("on_table", state.on_table)})
+    on = list(cur.on_table)
+    for b in balls:
+        on[b] = False
+    cur = cur._evolve({"on_table": tuple(on)})
+    sp = general.spot(cur, balls, get_table(state.config.table), ball_radius())
+    changes["pos"], changes["on_table"] = sp.pos, sp.on_table
+    return balls
+
+
+def next_active_seat(state: GameState, seat: int, out: tuple = ()) -> Optional[int]:
+    """The seat after ``seat`` in rotation that is not in ``out`` (eliminated seats), or
+    None when no other seat is left."""
+    n = state.n_players
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if s not in out and s != seat:
+            return s
+    return None
+
+
+def pocketed_in(rec, pocket: Optional[int]) -> tuple:
+    """Object balls that dropped in ``pocket`` on this shot, ascending."""
+    if pocket is None:
+        return ()
+    return tuple(int(k) for k in range(1, rec.pocket.shape[0]) if int(rec.pocket[k]) == int(pocket))
