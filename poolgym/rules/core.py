@@ -16,6 +16,9 @@ Everything a discipline reads or returns is an immutable value defined here:
 * :class:`GameState` -- the whole game position, frozen, hashable, JSON round-trip
   (see :mod:`poolgym.rules.serialize`).
 * :class:`ActionSpec` -- what :func:`legal_actions` returns.
+* Seats (N-seat games, API.md "Seats"): :class:`Declaration` + :class:`Declare` (claims and
+  requests made in their window), :class:`EventType` + :class:`SeatEvent` (public history
+  of chance outcomes, declarations, eliminations).
 * :class:`IllegalActionError` -- raised for an action the rules do not allow now;
   the state is never changed.
 """
@@ -33,7 +36,8 @@ Seat = int
 __all__ = [
     "Seat", "Phase", "CueBallPlacement", "FoulKind", "Foul", "Option", "BreakOrder",
     "SpotFrontOrder", "ShotAction", "PlaceCueBall", "ChooseOption", "Concede", "Action", "Verdict",
-    "RulesConfig", "GameState", "ActionSpec", "IllegalActionError",
+    "RulesConfig", "GameState", "ActionSpec", "IllegalActionError", "Declaration", "Declare", "EventType",
+    "SeatEvent",
 ]
 
 
@@ -48,6 +52,7 @@ DISCIPLINE_PATHS = {
     "honolulu": "poolgym.rules.games.honolulu:Honolulu",
     "cribbage": "poolgym.rules.games.cribbage:Cribbage",
     "one_ball_side": "poolgym.rules.games.side_pocket_one_ball:OneBallSide",
+    "pea_pool": "poolgym.rules.games.pea_pool:PeaPool",
 }
 
 
@@ -67,6 +72,9 @@ class Phase(str, Enum):
     OPTION     -- the seat to act must choose one of ``state.options`` (incoming player's
                   option after a push-out / illegal break / foul, lag winner's choice...).
     GAME_OVER  -- no action is legal; ``state.winner`` holds the result.
+    DECLARE    -- the seat to act is in a declaration window (41-9.6 / 41-9.7 claims,
+                  PP-7V announcement): it plays one of ``legal_actions(state).declarations``
+                  (:class:`Declare`); ``Declaration.PASS`` closes its window.
 
     Cue ball in hand is not a phase: in BREAK / PLAY with ``cue_ball`` in hand and
     ``cue_placed`` False the seat must place it first (``ActionSpec.must_place``), and may
@@ -78,6 +86,7 @@ class Phase(str, Enum):
     PLAY = "play"
     OPTION = "option"
     GAME_OVER = "game_over"
+    DECLARE = "declare"
 
 
 class CueBallPlacement(str, Enum):
@@ -143,6 +152,7 @@ class Option(str, Enum):
     ACCEPT_STALEMATE = "accept_stalemate"  # 8B-4.21 / GW-12 agree to the proposed stalemate
     SIDE_POCKET_LEFT = "side_pocket_left"  # 1S-7.3 breaker's target pocket for the 1: left side pocket (lc)
     SIDE_POCKET_RIGHT = "side_pocket_right"  # 1S-7.3 breaker's target pocket for the 1: right side pocket (rc)
+    OFFENDER_SHOOTS_AGAIN = "offender_shoots_again"  # PP-13 / OB-12 the offender shoots again from the position
 
 
 class BreakOrder(str, Enum):
@@ -226,7 +236,53 @@ class Concede:
     """The seat to act concedes the game (GW-11, T-1.14): the opponent wins."""
 
 
-Action = Any  # ShotAction | PlaceCueBall | ChooseOption | Concede
+class Declaration(str, Enum):
+    """Claims and requests a seat makes as its own act, offered only in their window
+    (``ActionSpec.declarations``). Append-only, one line each."""
+
+    PASS = "pass"                    # close this seat's declaration window without a claim
+    CLAIM_41 = "claim_41"            # 41-9.6: my points plus my pea make exactly 41
+    DECLARE_BUST = "declare_bust"    # 41-9.7: my total is over 41
+    DRAW_NEW_PEA = "draw_new_pea"    # 41-9.7 / C-40: after a bust, take a new pea
+    ANNOUNCE_OWN_BALL = "announce_own_ball"  # PP-7V: my private ball was pocketed by another player
+
+
+@dataclass(frozen=True)
+class Declare:
+    """Make ``declaration`` (one of ``legal_actions(state).declarations``)."""
+
+    declaration: Declaration
+
+
+class EventType(str, Enum):
+    """Kinds of public events in ``GameState.history`` / ``Verdict.events``. Append-only."""
+
+    DRAW_PEA = "draw_pea"          # 41-5 / PP-5: ``seat`` drew a pea (its number is private)
+    RETURN_PEA = "return_pea"      # 41-9.7 / C-40: ``seat`` put its pea back in the bottle
+    DEAL = "deal"                  # CB-8.2: ``seat`` was dealt ``value`` cards (private)
+    DRAW_CARD = "draw_card"        # CB-9: ``seat`` drew a penalty card (private)
+    SET_ASIDE = "set_aside"        # CB-9: card ``value`` (public) set aside, its ball is off the table
+    DISCARD = "discard"            # CB-8.4: ``seat`` discarded ``value`` cards of a pocketed ball's rank
+    REVEAL = "reveal"              # 41-9.6 / PP-3: ``seat`` showed its pea ``value`` as proof
+    DECLARED = "declared"          # ``seat`` made declaration ``value`` (index in Declaration)
+    ELIMINATED = "eliminated"      # CT-9.3: ``seat`` is out until a foul brings it back
+    REENTERED = "reentered"        # CT-9.3 / CT-13: ``seat`` is back in the game
+    DISQUALIFIED = "disqualified"  # 41-9.7, PP-7V, MM-8.4: ``seat`` is out for the rest of the game
+    RERACK = "rerack"              # OB-7, OB-8.4: a new rack was drawn (``value`` = rack number)
+    TIE_DRAW = "tie_draw"          # CB-8.7: ``seat`` won the high-card draw among tied seats
+
+
+@dataclass(frozen=True)
+class SeatEvent:
+    """One public event: its kind, the seat it concerns (-1 none) and a public value
+    (-1 none). Chance outcomes appear here without their private values."""
+
+    kind: EventType
+    seat: int = -1
+    value: int = -1
+
+
+Action = Any  # ShotAction | PlaceCueBall | ChooseOption | Concede | Declare
 
 
 # ----------------------------------------------------------------------------- verdict
@@ -246,6 +302,8 @@ class Verdict:
     game_over / winner: result (winner None with game_over = draw/stalemate).
     rule_refs: other rule IDs applied (e.g. "9B-5.6" for a legal push-out).
     turn_continues: the shooter stays at the table.
+    events: public :class:`SeatEvent` of this action (chance draws, declarations,
+        eliminations; N-seat games), also appended to ``GameState.history``.
     """
 
     fouls: tuple = ()
@@ -260,6 +318,7 @@ class Verdict:
     winner: Optional[int] = None
     rule_refs: tuple = ()
     turn_continues: bool = False
+    events: tuple = ()
 
     @property
     def is_foul(self) -> bool:
@@ -379,6 +438,18 @@ class GameState:
     game_number / games_won: match bookkeeping for the break order (G-3.36).
     stall_innings: consecutive innings with no ball pocketed (GW-12 stalemate counter).
     lag_results: G-3.6 lag results per seat so far (distance to head rail, or -1.0 = bad).
+
+    Seats (N-seat games; every field below is empty for the WPA games and then absent
+    from the JSON, see API.md "Seats"):
+    teams: team id per seat (empty = every seat for itself).
+    active: per seat, still in this game (False = eliminated or disqualified); empty = all.
+    order: seats in order of play (empty = 0, 1, ..., N-1).
+    private: per seat its secret (a frozen dataclass, e.g. a pea or a hand), or None.
+        Read only through :func:`poolgym.rules.seats.observe` (own entry only).
+    hidden: chance state known to no seat (the peas left in the bottle, the deck), or None.
+    history: public :class:`SeatEvent` so far this game (chance draws without values).
+    pending: seats whose declaration window is still to come after the current one, then
+        the seat that plays next (``Phase.DECLARE`` bookkeeping; empty otherwise).
     """
 
     discipline: str
@@ -403,6 +474,13 @@ class GameState:
     games_won: tuple = (0, 0)
     stall_innings: int = 0
     lag_results: tuple = ()
+    teams: tuple = ()
+    active: tuple = ()
+    order: tuple = ()
+    private: tuple = ()
+    hidden: Any = None
+    history: tuple = ()
+    pending: tuple = ()
 
     # -- convenience -------------------------------------------------------
     @property
@@ -489,6 +567,7 @@ class ActionSpec:
     call_required: a called ball+pocket is required on this shot (None call = illegal);
         disciplines with "obvious shots" set it False and accept an optional call.
     safety_allowed / push_out_allowed: declarations allowed on this shot.
+    declarations: :class:`Declaration` values legal now (their window is open; N-seat games).
     """
 
     seat: int
@@ -502,3 +581,4 @@ class ActionSpec:
     call_required: bool = False
     safety_allowed: bool = False
     push_out_allowed: bool = False
+    declarations: tuple = ()

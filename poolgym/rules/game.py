@@ -33,16 +33,17 @@ from typing import Callable, Optional
 import numpy as np
 
 from . import general
-from .core import (ActionSpec, ChooseOption, Concede, CueBallPlacement, GameState, IllegalActionError, Option,
-                   Phase, PlaceCueBall, RulesConfig, ShotAction, Verdict)
+from .core import (ActionSpec, ChooseOption, Concede, CueBallPlacement, Declaration, Declare, EventType, GameState,
+                   IllegalActionError, Option, Phase, PlaceCueBall, RulesConfig, SeatEvent, ShotAction, Verdict)
 from .fast import placement_error_fast, placement_errors
 from .geometry import ball_radius, get_table, in_kitchen
+from .seats import active_seats, next_in_order, observe, team_of, teammates
 from .seeding import seeded_generator
 from .shot_record import Motion, ShotRecord
 
 __all__ = [
     "DisciplineBase", "DISCIPLINES", "get_discipline", "legal_actions", "apply", "apply_shot_record",
-    "new_game", "next_game", "draw_rng", "make_rvw", "physics_inputs", "simulate_record", "batch_inputs",
+    "new_game", "next_game", "returns", "observe", "draw_rng", "make_rvw", "physics_inputs", "simulate_record", "batch_inputs",
     "apply_batch",
 ]
 
@@ -139,12 +140,21 @@ class DisciplineBase:
       shot_spec(state) -> dict of ActionSpec fields for a shot (target balls, calls...).
       placement_may_touch(state) -> bool -- may the placed cue ball touch a ball (C-21).
       on_stalemate(state) -> (state, Verdict) -- GW-12 outcome (default: draw).
+
+    N-seat hooks (API.md "Seats"; defaults leave a two-seat game as it is):
+      allowed_players -- tuple of the seat counts the rules allow (None: the config checks).
+      setup_seats(state) -> state -- teams, order of play, chance deals into ``private``
+          (drawn with :func:`poolgym.rules.seats.draw_from`), at the end of `initial_state`.
+      declarations(state) -> tuple of Declaration open to the seat to act now.
+      apply_declaration(state, declaration) -> (state, Verdict).
+      returns(state) -> per-seat result of a finished game.
     """
 
     name: str = "base"
     rules_file: Optional[str] = None
     n_balls: int = 16
     config_cls: type = RulesConfig
+    allowed_players: Optional[tuple] = None
 
     # ------------------------------------------------------------------ set-up
     def default_config(self) -> RulesConfig:
@@ -166,6 +176,8 @@ class DisciplineBase:
         if not isinstance(config, self.config_cls):
             raise ValueError(f"config must be a {self.config_cls.__name__}, got {type(config).__name__}")
         n = config.n_players
+        if self.allowed_players is not None and n not in self.allowed_players:
+            raise ValueError(f"n_players must be one of {self.allowed_players} for {self.name}, got {n!r}")
         rng = seeded_generator([int(seed), int(rng_counter)])
         pos, on = self.rack(config, rng)
         pos = np.asarray(pos, dtype=np.float64).reshape(self.n_balls, 2)
@@ -182,7 +194,37 @@ class DisciplineBase:
             breaker=b, extra=self.initial_extra(config), rng=(int(seed), int(rng_counter) + 1),
             game_number=game_number, games_won=tuple(games_won) if games_won is not None else (0,) * n,
         )
-        return st
+        return self.setup_seats(st)
+
+    def setup_seats(self, state: GameState) -> GameState:
+        """Teams, order of play and chance deals of a fresh game (default: none)."""
+        return state
+
+    # ------------------------------------------------------------------ seats
+    def declarations(self, state: GameState) -> tuple:
+        """Declarations open to the seat to act now (default: none)."""
+        return ()
+
+    def apply_declaration(self, state: GameState, declaration: Declaration):  # pragma: no cover - per game
+        raise IllegalActionError(f"declaration {declaration.value} is not handled by {self.name}")
+
+    def returns(self, state: GameState) -> tuple:
+        """Per-seat result of a finished game (zeros while it runs). Default: the winner's
+        team shares +1 per winning seat, the other seats share -1 per winning seat (zero-sum;
+        two seats: +1 / -1); a draw gives zeros."""
+        n = state.n_players
+        if state.phase is not Phase.GAME_OVER or state.winner is None:
+            return (0.0,) * n
+        t = team_of(state, state.winner)
+        win = [team_of(state, s) == t for s in range(n)]
+        w = sum(win)
+        if w == n:
+            return (0.0,) * n
+        return tuple(1.0 if win[s] else -w / (n - w) for s in range(n))
+
+    def observe(self, state: GameState, seat: int):
+        """:func:`poolgym.rules.seats.observe` (public state + the seat's own secret)."""
+        return observe(state, seat)
 
     # ------------------------------------------------------------------ queries
     def table(self, state: GameState):
@@ -245,6 +287,8 @@ class DisciplineBase:
             return ActionSpec(seat=state.seat_to_act, phase=ph, options=tuple(state.options))
         if ph is Phase.LAG:
             return ActionSpec(seat=state.seat_to_act, phase=ph, can_shoot=True)
+        if ph is Phase.DECLARE:
+            return ActionSpec(seat=state.seat_to_act, phase=ph, declarations=self.declarations(state))
         in_hand = state.cue_ball is not CueBallPlacement.IN_POSITION
         must = self.must_place(state)
         fields = dict(self.shot_spec(state))
@@ -254,6 +298,9 @@ class DisciplineBase:
         fields.update(seat=state.seat_to_act, phase=ph, can_shoot=not must,
                       place_cue=state.cue_ball if in_hand else None, must_place=must,
                       options=self.extra_options(state))
+        decl = self.declarations(state)
+        if decl:
+            fields["declarations"] = decl
         return _spec(fields)
 
     # ------------------------------------------------------------------ apply
@@ -277,7 +324,18 @@ class DisciplineBase:
             return self._option(state, action)
         if isinstance(action, Concede):
             return self._concede(state)
+        if isinstance(action, Declare):
+            return self._declare(state, action)
         raise IllegalActionError(f"unknown action type {type(action).__name__}")
+
+    def _declare(self, state: GameState, action: Declare):
+        d = action.declaration
+        if not isinstance(d, Declaration):
+            raise IllegalActionError(f"Declare.declaration must be a Declaration, got {d!r}")
+        offered = self.declarations(state)
+        if d not in offered:
+            raise IllegalActionError(f"declaration {d.value} is not open now (open: {[x.value for x in offered]})")
+        return self.apply_declaration(state, d)
 
     def apply_shot_record(self, state: GameState, action: ShotAction, rec: ShotRecord):
         """Adjudicate ``action`` whose physics outcome is ``rec`` (hand-built or batched)."""
@@ -462,11 +520,33 @@ class DisciplineBase:
         raise IllegalActionError(f"option {opt.value} is not offered now")
 
     def _concede(self, state: GameState):
-        """GW-11 / T-1.14: the seat to act concedes; the next seat wins (two players)."""
+        """GW-11 / T-1.14: the seat to act concedes; the next seat wins (two players). With
+        more seats the conceding seat (its whole team, where the game has teams) leaves the
+        game; when one seat or team is left it wins, else the next seat in order plays."""
+        if state.n_players > 2:
+            return self._concede_seat(state)
         w = general.next_seat(state)
         s = state.replace(phase=Phase.GAME_OVER, winner=w, options=())
         return s, Verdict(next_seat=w, game_over=True, winner=w, points=(0,) * s.n_players,
                           rule_refs=("GW-11",))
+
+    def _concede_seat(self, state: GameState):
+        seat = state.seat_to_act
+        gone = teammates(state, seat)
+        act = [(s not in gone) and (not state.active or state.active[s]) for s in range(state.n_players)]
+        events = tuple(SeatEvent(EventType.DISQUALIFIED, s) for s in gone)
+        s1 = state.replace(active=tuple(act), history=state.history + events)
+        left = active_seats(s1)
+        zeros = (0,) * s1.n_players
+        if len({team_of(s1, s) for s in left}) <= 1:
+            w = left[0] if left else None
+            s2 = s1.replace(phase=Phase.GAME_OVER, winner=w, options=(), pending=())
+            return s2, Verdict(next_seat=seat if w is None else w, game_over=True, winner=w, points=zeros,
+                               rule_refs=("GW-11",), events=events)
+        nxt = next_in_order(s1, seat)
+        ph = Phase.PLAY if state.phase in (Phase.OPTION, Phase.DECLARE) else state.phase
+        s2 = s1.replace(seat_to_act=nxt, phase=ph, options=(), pending=(), inning=state.inning + 1)
+        return s2, Verdict(next_seat=nxt, cue_ball=s2.cue_ball, points=zeros, rule_refs=("GW-11",), events=events)
 
     def apply_option(self, state: GameState, option: Option):  # pragma: no cover - per discipline
         raise IllegalActionError(f"option {option.value} is not handled by {self.name}")
@@ -612,6 +692,11 @@ def apply_batch(states, actions, batch) -> list:
     recs = ShotRecord.from_batch_all(batch)
     return [get_discipline(st.discipline).apply_shot_record(st, a, rec)
             for st, a, rec in zip(states, actions, recs)]
+
+
+def returns(state: GameState) -> tuple:
+    """Per-seat result of ``state`` (zeros while the game runs; API.md "Seats")."""
+    return get_discipline(state.discipline).returns(state)
 
 
 def new_game(name: str, config: Optional[RulesConfig] = None, seed: int = 0, **kw) -> GameState:

@@ -3,7 +3,9 @@
 Encoding: a registered frozen dataclass becomes ``{"__t__": "<Name>", field: value...}``;
 an enum ``{"__e__": "<EnumName>", "v": value}``; tuples become JSON lists and every JSON
 list decodes back to a tuple (all rules data are immutable tuples); floats round-trip
-exactly (``repr``). Disciplines register their config / extra dataclasses and enums with
+exactly (``repr``). Fields added for the N-seat games (``GameState.teams`` ... ``pending``,
+``Verdict.events``, ``ActionSpec.declarations``) are written only when they differ from
+their default, so the JSON of a two-seat WPA game is what it always was. Disciplines register their config / extra dataclasses and enums with
 :func:`register` (done at import of their module, no other side effect).
 
     >>> from poolgym.rules.core import ShotAction
@@ -37,7 +39,16 @@ def register(*classes: type) -> None:
 
 register(core.Phase, core.CueBallPlacement, core.FoulKind, core.Foul, core.Option, core.BreakOrder,
          core.SpotFrontOrder, core.ShotAction, core.PlaceCueBall, core.ChooseOption, core.Concede, core.Verdict,
-         core.RulesConfig, core.GameState, core.ActionSpec)
+         core.RulesConfig, core.GameState, core.ActionSpec, core.Declaration, core.Declare, core.EventType,
+         core.SeatEvent)
+
+#: class -> {field: default} written only when the value differs from the default (N-seat fields).
+_OMIT_AT_DEFAULT = {
+    core.GameState: {"teams": (), "active": (), "order": (), "private": (), "hidden": None, "history": (),
+                     "pending": ()},
+    core.Verdict: {"events": ()},
+    core.ActionSpec: {"declarations": ()},
+}
 
 
 def to_obj(x: Any) -> Any:
@@ -49,8 +60,12 @@ def to_obj(x: Any) -> Any:
         if _TYPES.get(name) is not type(x):
             raise ValueError(f"serialize: {name} is not registered (call serialize.register)")
         out = {"__t__": name}
+        omit = _OMIT_AT_DEFAULT.get(type(x), ())
         for f in dataclasses.fields(x):
-            out[f.name] = to_obj(getattr(x, f.name))
+            v = getattr(x, f.name)
+            if f.name in omit and v == omit[f.name]:
+                continue
+            out[f.name] = to_obj(v)
         return out
     if isinstance(x, (tuple, list)):
         return [to_obj(v) for v in x]

@@ -154,6 +154,9 @@ def random_action(state: GameState, rng: np.random.Generator, *, aim: float = 0.
 
     d = get_discipline(state.discipline)
     spec = d.legal_actions(state)
+    if spec.declarations and (spec.phase.value == "declare" or rng.random() < 0.5):
+        from .core import Declare
+        return Declare(spec.declarations[int(rng.integers(len(spec.declarations)))])
     if spec.options and (not spec.can_shoot and not spec.must_place or rng.random() < 0.2):
         return ChooseOption(spec.options[int(rng.integers(len(spec.options)))])
     if spec.must_place:
@@ -203,7 +206,8 @@ def check_invariants(state: GameState) -> None:
     if state.phase is Phase.GAME_OVER:
         assert not spec.can_shoot and not spec.options
     else:
-        assert spec.can_shoot or spec.must_place or spec.options, "no legal action in a running game"
+        assert spec.can_shoot or spec.must_place or spec.options or spec.declarations, \
+            "no legal action in a running game"
     assert len(state.on_table) == d.n_balls and len(state.pos) == 2 * d.n_balls
     P, on = state.positions(), state.on_mask()
     R = ball_radius()
@@ -277,3 +281,45 @@ def replay_log(discipline: str, config, seed: int, log) -> tuple:
             s, v = d.apply(s, a)
         verdicts.append(serialize.to_obj(v))
     return s, verdicts
+
+
+# ----------------------------------------------------------------------------- seats
+def _perturb(x):
+    """A different value of the same shape (ints shifted, tuples extended, dataclasses
+    field by field); None stays None."""
+    import dataclasses
+
+    if x is None:
+        return None
+    if isinstance(x, bool):
+        return not x
+    if isinstance(x, int):
+        return x + 1000
+    if isinstance(x, tuple):
+        return tuple(_perturb(v) for v in x) + (1000,)
+    if dataclasses.is_dataclass(x):
+        return dataclasses.replace(x, **{f.name: _perturb(getattr(x, f.name)) for f in dataclasses.fields(x)})
+    return x
+
+
+def perturb_secrets(state: GameState, seat: int) -> GameState:
+    """``state`` with every other seat's private entry, the hidden chance state and the RNG
+    seed changed (privacy tests: ``observe(state, seat)`` must not change)."""
+    priv = tuple(p if k == seat else _perturb(p) for k, p in enumerate(state.private))
+    seed, ctr = state.rng if state.rng else (0, 0)
+    return state.replace(private=priv, hidden=_perturb(state.hidden), rng=(seed + 7919, ctr))
+
+
+def check_privacy(state: GameState) -> None:
+    """Assert that every seat's observation is byte-identical when every other seat's
+    secrets (and the hidden chance state and RNG seed) change, and that it holds the seat's
+    own secret but nobody else's."""
+    from .seats import observe
+
+    for seat in range(state.n_players):
+        a = observe(state, seat)
+        b = observe(perturb_secrets(state, seat), seat)
+        assert a.to_json() == b.to_json(), f"seat {seat}'s observation depends on others' secrets"
+        assert a.private == (state.private[seat] if state.private else None)
+        assert all(p is None for k, p in enumerate(a.state.private) if k != seat)
+        assert a.state.hidden is None and a.state.rng == ()

@@ -1,0 +1,287 @@
+"""What the BCA games (shared/rules card_ball, forty_one, pea_pool, cutthroat, odd_ball,
+mr_and_mrs) share, on the N-seat framework (:mod:`poolgym.rules.seats`).
+
+* :class:`BCAConfig` -- ``open_break_min_rail_balls`` (C-26: an open break drives at least
+  this many distinct object balls to a cushion; pocketed balls do not count).
+* :func:`triangle_rack` -- a 15-ball triangle (G-3.2) with some balls on fixed slots
+  (apex, corners per C-24: the racker stands at the foot rail, so the right corner is the
+  small-x back corner, slot 10, the left corner slot 14; the centre is slot 4), the rest
+  in random order from the state's RNG.
+* :class:`BCAGame` -- the referee skeleton: :meth:`BCAGame.analyse` turns a shot record
+  into a :class:`ShotOutcome` (G-3 foul catalogue with the game's legal first contact and
+  rail requirement, C-03 jumped balls per the game's text, the open-break test), the
+  incoming player's options (accept the table, the offender shoots again, re-rack and
+  break, the offender re-breaks), the kitchen spot requests (C-10, one condition per
+  game), turn passing in order of play over the seats still in the game.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from .. import general, queries as q, serialize
+from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
+                    SeatEvent, EventType, ShotAction, Verdict)
+from ..game import DisciplineBase, draw_rng
+from ..geometry import ball_radius, get_table, in_kitchen, triangle_slots
+from ..seats import next_in_order
+
+__all__ = ["BCAConfig", "BCAGame", "ShotOutcome", "triangle_rack", "APEX_SLOT", "CENTRE_SLOT", "RIGHT_CORNER_SLOT",
+           "LEFT_CORNER_SLOT", "OBJECT_BALLS"]
+
+APEX_SLOT = 0          # on the foot spot (G-3.2)
+CENTRE_SLOT = 4        # middle of the third row
+RIGHT_CORNER_SLOT = 10  # C-24: racker at the foot rail facing the head -> right = small x
+LEFT_CORNER_SLOT = 14
+OBJECT_BALLS = tuple(range(1, 16))
+
+
+@dataclass(frozen=True)
+class BCAConfig(RulesConfig):
+    """Knobs every BCA game here has.
+
+    open_break_min_rail_balls: C-26 (default 4 distinct object balls to a cushion).
+    The G-3.6 lag is for two seats only (``lag`` must be False with more).
+    """
+
+    open_break_min_rail_balls: int = 4
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        v = self.open_break_min_rail_balls
+        if not isinstance(v, int) or not (0 <= v <= 15):
+            raise ValueError(f"open_break_min_rail_balls must be an int in [0, 15], got {v!r}")
+        if self.lag and self.n_players != 2:
+            raise ValueError("lag (G-3.6) is for two seats; set lag=False with more seats")
+
+
+serialize.register(BCAConfig)
+
+
+def triangle_rack(config: RulesConfig, rng: np.random.Generator, fixed: Optional[dict] = None):
+    """(pos (16, 2), on (16,)): balls 1-15 in a triangle, ``fixed`` {ball: slot} placed
+    first, the others in random order over the remaining slots (one permutation drawn
+    from ``rng``); the cue ball (row 0) off the table on the head spot (in hand behind the
+    head string for the break, G-3.8)."""
+    table = get_table(config.table)
+    slots = triangle_slots(table, ball_radius(), config.rack_gap)
+    fixed = dict(fixed or {})
+    free_slots = [k for k in range(15) if k not in fixed.values()]
+    free_balls = [b for b in OBJECT_BALLS if b not in fixed]
+    pos = np.zeros((16, 2))
+    pos[0] = table.head_spot
+    for b, k in fixed.items():
+        pos[b] = slots[k]
+    for b, k in zip(free_balls, rng.permutation(len(free_slots)).tolist()):
+        pos[b] = slots[free_slots[k]]
+    on = np.ones(16, bool)
+    on[0] = False
+    return pos, on
+
+
+@dataclass(frozen=True)
+class ShotOutcome:
+    """The rule-relevant result of one stroke (BCAGame.analyse).
+
+    seat: the shooter. is_break: the stroke was the break. fouls: detected fouls, most
+    severe first. pocketed: object balls that dropped. jumped: object balls that left the
+    table. cue_down: the cue ball was pocketed or left the table (in hand behind the head
+    string for the next player in all six games: 41-12, PP-12/C-42, CT-12, CB-13, OB-11,
+    MM-11/C-44). open_break: C-26 requirement met (breaks only). first: first ball hit.
+    pos / on: the table after the stroke (pocketed and jumped balls off).
+    """
+
+    seat: int
+    is_break: bool
+    fouls: tuple
+    pocketed: tuple
+    jumped: tuple
+    cue_down: bool
+    open_break: bool
+    first: Optional[int]
+    pos: tuple
+    on: tuple
+
+
+class BCAGame(DisciplineBase):
+    """Skeleton of a BCA referee (see the module docstring). Subclasses set ``name``,
+    ``config_cls``, ``allowed_players``, ``rule_prefix`` and the rule IDs below, and
+    implement :meth:`rack` and :meth:`adjudicate` with the helpers here.
+
+    Class attributes:
+      legal_shot_rule -- rule ID for a bad first contact / no rail (e.g. "41-9.4").
+      jumped_is_foul -- C-03 per the game's jumped-ball section.
+      kitchen_rule -- rule ID of the game's kitchen spot request (C-10).
+    """
+
+    n_balls = 16
+    legal_shot_rule = "G-3.19"
+    jumped_is_foul = False
+    kitchen_rule = "GW-5"
+
+    # ------------------------------------------------------------------ shot legality
+    def legal_first(self, state: GameState) -> tuple:
+        """Balls the cue ball may contact first (empty = any ball)."""
+        return ()
+
+    def rail_required(self, state: GameState) -> bool:
+        """G-3.19: after the contact a ball must be pocketed or reach a cushion."""
+        return True
+
+    def shot_spec(self, state: GameState) -> dict:
+        legal = self.legal_first(state)
+        return {"target_balls": legal if legal else state.balls_on_table()}
+
+    def validate_shot(self, state: GameState, action: ShotAction) -> None:
+        """No push-outs; no safety declaration (PP-9.2 / OB-8.2 forbid safety-and-spot, the
+        other games have none); calls are not required and are ignored."""
+        if action.push_out:
+            raise IllegalActionError(f"{self.name} has no push-out")
+        if action.safety:
+            raise IllegalActionError(f"{self.name} has no safety declaration")
+
+    def analyse(self, state: GameState, action: ShotAction, rec) -> ShotOutcome:
+        """The stroke's fouls (G-3.18/G-3.19/G-3.20/G-3.28/G-3.38/G-3.39 with the game's
+        legal first contact and rule IDs), pocketed and jumped balls, the open-break test
+        (C-26) on a break, and the table after the stroke."""
+        cfg = state.config
+        table = self.table(state)
+        R = ball_radius()
+        legal = self.legal_first(state)
+        f = q.shot_facts(rec, table, legal if legal else None, cfg.split_hit_eps)
+        rid = self.legal_shot_rule
+        fouls = general.standard_fouls(
+            rec, table, R, cfg, legal, kitchen=state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN,
+            require_rail=self.rail_required(state), jumped_is_foul=self.jumped_is_foul,
+            bad_hit=Foul(FoulKind.WRONG_BALL_FIRST, rid), no_hit=Foul(FoulKind.NO_BALL_HIT, rid),
+            no_rail=Foul(FoulKind.NO_RAIL_AFTER_CONTACT, rid), facts=f)
+        is_break = state.phase is Phase.BREAK
+        open_break = is_break and len(f.object_balls_to_rail(rec.cue_ball)) >= cfg.open_break_min_rail_balls
+        pos, on = general.after_shot(state, rec)
+        jumped = tuple(b for b in f.jumped if b != rec.cue_ball)
+        return ShotOutcome(seat=state.seat_to_act, is_break=is_break, fouls=tuple(fouls), pocketed=tuple(f.pocketed),
+                           jumped=jumped, cue_down=bool(f.cue_pocketed or f.cue_off), open_break=bool(open_break),
+                           first=f.first, pos=pos, on=on)
+
+    # ------------------------------------------------------------------ table helpers
+    def spotted(self, state: GameState, pos: tuple, on: tuple, balls) -> tuple:
+        """(pos, on) with ``balls`` spotted (G-3.32) on the table ``pos`` / ``on``."""
+        balls = tuple(sorted(set(balls)))
+        if not balls:
+            return pos, on
+        s = general.spot(state._evolve({"pos": pos, "on_table": on}), balls, self.table(state), ball_radius())
+        return s.pos, s.on_table
+
+    @staticmethod
+    def cue_off(on: tuple) -> tuple:
+        """``on`` with the cue ball taken off the table (in hand)."""
+        return (False,) + tuple(on[1:])
+
+    def next_seat_of(self, state: GameState, seat: Optional[int] = None) -> int:
+        """The next seat in order of play still in the game."""
+        return next_in_order(state, seat)
+
+    def rerack(self, state: GameState, breaker: int):
+        """A new rack from the state's RNG, ``breaker`` to break with cue ball in hand
+        behind the head string (the re-rack options of PP-8, CT-8, OB-7, MM-7)."""
+        rng, new_rng = draw_rng(state)
+        pos, on = self.rack(state.config, rng)
+        pos = np.asarray(pos, np.float64).reshape(self.n_balls, 2)
+        s = state.replace(pos=tuple(pos.reshape(-1).tolist()), on_table=tuple(bool(v) for v in on), rng=new_rng,
+                          phase=Phase.BREAK, seat_to_act=breaker, breaker=breaker, options=(),
+                          cue_ball=CueBallPlacement.IN_HAND_KITCHEN, cue_placed=False,
+                          history=state.history + (SeatEvent(EventType.RERACK, breaker),))
+        return self.on_rerack(s)
+
+    def on_rerack(self, state: GameState) -> GameState:
+        """Reset per-rack bookkeeping after :meth:`rerack` (default: the extra's offender)."""
+        return state.replace(extra=self._extra(state, offender=-1))
+
+    @staticmethod
+    def _extra(state: GameState, **changes):
+        return dataclasses.replace(state.extra, **changes)
+
+    # ------------------------------------------------------------------ options
+    def foul_options(self, state: GameState) -> tuple:
+        """Options of the incoming player after a foul (default none: he takes the table)."""
+        return ()
+
+    def apply_option(self, state: GameState, option: Option):
+        """ACCEPT_TABLE: the incoming player shoots from the position (PP-8, PP-13, CT-8,
+        OB-7, OB-12, MM-7). OFFENDER_SHOOTS_AGAIN: the offender shoots again from the same
+        position (PP-13, OB-12). RERACK_AND_BREAK: the incoming player re-racks and breaks
+        (PP-8, CT-8, OB-7). OPPONENT_REBREAKS: re-rack and the offender breaks again (OB-7,
+        MM-7)."""
+        zeros = (0,) * state.n_players
+        off = state.extra.offender
+        refs = self.option_refs(state, option)
+        if option is Option.ACCEPT_TABLE:
+            s = state.replace(phase=Phase.PLAY, options=(), extra=self._extra(state, offender=-1))
+            return s, Verdict(points=zeros, next_seat=s.seat_to_act, cue_ball=s.cue_ball, rule_refs=refs)
+        if option is Option.OFFENDER_SHOOTS_AGAIN:
+            s = state.replace(phase=Phase.PLAY, options=(), seat_to_act=off, extra=self._extra(state, offender=-1))
+            return s, Verdict(points=zeros, next_seat=off, cue_ball=s.cue_ball, rule_refs=refs)
+        if option in (Option.RERACK_AND_BREAK, Option.OPPONENT_REBREAKS):
+            b = state.seat_to_act if option is Option.RERACK_AND_BREAK else off
+            s = self.rerack(state, b)
+            return s, Verdict(points=zeros, next_seat=b, cue_ball=CueBallPlacement.IN_HAND_KITCHEN, rule_refs=refs,
+                              events=s.history[len(state.history):])
+        raise IllegalActionError(f"option {option.value} is not a {self.name} option")
+
+    def option_refs(self, state: GameState, option: Option) -> tuple:
+        """Rule IDs cited when ``option`` is taken (the game's break or foul rule)."""
+        return ()
+
+    # ------------------------------------------------------------------ kitchen request
+    def kitchen_spot_ball(self, state: GameState) -> Optional[int]:
+        """The ball the shooter may have spotted now (C-10), or None. Default GW-5: every
+        object ball behind the head string -> the one nearest the head string (ties: the
+        lowest number)."""
+        return self.nearest_if_all_in_kitchen(state, state.balls_on_table())
+
+    def nearest_if_all_in_kitchen(self, state: GameState, group) -> Optional[int]:
+        """Ball of ``state.balls_on_table()`` nearest the head string when every ball of
+        ``group`` (on the table, non-empty) lies in the kitchen (41-9.5, MM-8.6, CT-9.4, GW-5)."""
+        group = tuple(group)
+        if not group:
+            return None
+        P = state.positions()
+        table = self.table(state)
+        if not np.all(in_kitchen(P[list(group), 1], table)):
+            return None
+        balls = state.balls_on_table()
+        return balls[int(np.argmax(P[list(balls), 1]))]
+
+    def lowest_if_in_kitchen(self, state: GameState) -> Optional[int]:
+        """The lowest-numbered ball when it lies in the kitchen (PP-9.3, OB-8.6, MM-8.5)."""
+        low = state.lowest_ball()
+        if low is None:
+            return None
+        return low if bool(in_kitchen(state.positions()[low, 1], self.table(state))) else None
+
+    def extra_options(self, state: GameState) -> tuple:
+        if (state.config.kitchen_spot_request and state.phase is Phase.PLAY
+                and state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN and not state.cue_placed
+                and self.kitchen_spot_ball(state) is not None):
+            return (Option.SPOT_NEAREST_KITCHEN_BALL,)
+        return ()
+
+    def _kitchen_spot(self, state: GameState):
+        """Spot the requested ball on the foot spot (G-3.32 if occupied); the shooter
+        keeps cue ball in hand behind the head string."""
+        b = self.kitchen_spot_ball(state)
+        on = list(state.on_table)
+        on[b] = False
+        s = state.replace(on_table=tuple(on))
+        s = general.spot(s, (b,), self.table(state), ball_radius())
+        return s, Verdict(next_seat=s.seat_to_act, cue_ball=s.cue_ball, spotted=(b,), rule_refs=(self.kitchen_rule,),
+                          points=(0,) * s.n_players, turn_continues=True)
+
+    # ------------------------------------------------------------------ results
+    def finish(self, state: GameState, fields: dict, winner: Optional[int]) -> GameState:
+        """``state`` evolved by ``fields`` and ended with ``winner`` (None = draw)."""
+        fields.update(phase=Phase.GAME_OVER, winner=winner, options=(), pending=())
+        return state._evolve(fields)
