@@ -23,12 +23,14 @@ def st(balls, cue=(0.6, 1.0), peas=(5, 7, 9), seat=0, cfg=CFG, **kw):
 BALLS = {2: (0.3, 1.5), 5: (0.6, 1.6), 7: (0.9, 1.8), 9: (0.4, 2.1), 12: (1.0, 2.2)}
 
 
+@pytest.mark.rule("PP-1", "PP-2")
 @pytest.mark.parametrize("n", [2, 4, 15])
 def test_PP_2_seats_two_to_fifteen(n):
     s = D.initial_state(PeaPoolConfig(n_players=n), seed=n)
     assert s.n_players == n and len(s.private) == n and s.teams == ()
 
 
+@pytest.mark.rule("PP-3", "PP-4")
 def test_PP_3_PP_4_rack():
     """PP-4: 1 on the foot spot, 2 right corner, 3 left corner (C-24), 15 balls + cue (PP-3)."""
     s = D.initial_state(CFG, seed=9)
@@ -41,6 +43,7 @@ def test_PP_3_PP_4_rack():
     assert len(others) > 1  # the rest is random
 
 
+@pytest.mark.rule("PP-3", "PP-5")
 def test_PP_5_private_peas_drawn_publicly_kept_secret():
     s = D.initial_state(PeaPoolConfig(n_players=5), seed=3)
     assert all(isinstance(p, Pea) and 1 <= p.number <= 15 for p in s.private)
@@ -48,6 +51,7 @@ def test_PP_5_private_peas_drawn_publicly_kept_secret():
     assert D.observe(s, 1).state.private == (None, s.private[1], None, None, None)
 
 
+@pytest.mark.rule("PP-6", "PP-7")
 def test_PP_6_PP_7_own_ball_legally_pocketed_wins():
     s = st(BALLS)
     s2, v = D.apply_shot_record(s, SHOT, record(s, hit=2, pocketed={5: 2}))
@@ -57,6 +61,7 @@ def test_PP_6_PP_7_own_ball_legally_pocketed_wins():
     assert r[0] == 1.0 and abs(sum(r)) < 1e-12
 
 
+@pytest.mark.rule("PP-7", "PP-9")
 def test_PP_7_other_seats_ball_does_not_score_in_the_basic_game():
     s = st(BALLS)
     s2, v = D.apply_shot_record(s, SHOT, record(s, hit=2, pocketed={7: 2}))
@@ -64,6 +69,7 @@ def test_PP_7_other_seats_ball_does_not_score_in_the_basic_game():
     assert "PP-9.1" in v.rule_refs
 
 
+@pytest.mark.rule("PP-7")
 def test_PP_7V_points_own_ball_and_others_ball_auto():
     s = st(BALLS, cfg=VAR)
     s2, v = D.apply_shot_record(s, SHOT, record(s, hit=2, pocketed={7: 2}))
@@ -73,6 +79,7 @@ def test_PP_7V_points_own_ball_and_others_ball_auto():
     assert returns(s3) == (5.0, -3.0, -2.0)
 
 
+@pytest.mark.rule("PP-7", "PP-9")
 @pytest.mark.parametrize("announce", [True, False])
 def test_PP_7V_announcement_window(announce):
     """auto_declare False: after a legal pot every other seat gets a window; the owner who
@@ -96,6 +103,7 @@ def test_PP_7V_announcement_window(announce):
         assert v2.events[-1].kind is EventType.DISQUALIFIED
 
 
+@pytest.mark.rule("PP-7")
 def test_PP_7V_last_private_ball_ends_game_and_doubles_next():
     s = st({2: (0.3, 1.5), 7: (0.9, 1.8)}, cfg=VAR, peas=(5, 7, 9))
     s2, v = D.apply_shot_record(s, SHOT, record(s, hit=2, pocketed={7: 2}))
@@ -110,6 +118,7 @@ def _break_state(cfg=CFG):
     return s
 
 
+@pytest.mark.rule("PP-8", "PP-10")
 def test_PP_8_failed_open_break_options():
     s = _break_state()
     s1, v = D.apply_shot_record(s, ShotAction(8.0, 90.0), record(s, hit=1, obj_rails=(2, 3), pocketed={4: 5}))
@@ -123,18 +132,21 @@ def test_PP_8_failed_open_break_options():
     assert vb.events[0].kind is EventType.RERACK and b.rng[1] == s1.rng[1] + 1
 
 
+@pytest.mark.rule("PP-8")
 def test_PP_8_open_break_legal():
     s = _break_state()
     s1, v = D.apply_shot_record(s, ShotAction(8.0, 90.0), record(s, hit=1, obj_rails=(2, 3, 4, 5)))
     assert not v.fouls and s1.phase is Phase.PLAY and s1.seat_to_act == 1 and s1.cue_ball is CueBallPlacement.IN_POSITION
 
 
+@pytest.mark.rule("PP-9")
 def test_PP_9_2_no_safety():
     s = st(BALLS)
     with pytest.raises(IllegalActionError, match="safety"):
         D.apply_shot_record(s, ShotAction(3.0, 90.0, safety=True), record(s, hit=2))
 
 
+@pytest.mark.rule("PP-9")
 def test_PP_9_3_kitchen_request_lowest_ball():
     low_in_kitchen = {2: (0.3, 0.4), 5: (0.6, 1.6), 7: (0.9, 1.8)}
     s = st(low_in_kitchen, cue=None, cue_ball=CueBallPlacement.IN_HAND_KITCHEN)
@@ -145,6 +157,7 @@ def test_PP_9_3_kitchen_request_lowest_ball():
     assert D.legal_actions(s).options == ()
 
 
+@pytest.mark.rule("PP-10", "PP-13")
 def test_PP_10_PP_13_foul_spots_pocketed_and_offers_options():
     s = st(BALLS)
     s1, v = D.apply_shot_record(s, SHOT, record(s, hit=5, pocketed={5: 2}))  # own ball, but bad hit (C-43)
@@ -158,6 +171,7 @@ def test_PP_10_PP_13_foul_spots_pocketed_and_offers_options():
     assert b.seat_to_act == 1 and b.phase is Phase.PLAY
 
 
+@pytest.mark.rule("PP-11")
 def test_PP_11_jumped_ball_spotted_no_penalty():
     s = st(BALLS)
     s1, v = D.apply_shot_record(s, SHOT, record(s, hit=2, obj_rails=(2,), off_table=(9,)))
@@ -165,6 +179,7 @@ def test_PP_11_jumped_ball_spotted_no_penalty():
     assert s1.seat_to_act == 1
 
 
+@pytest.mark.rule("PP-12", "PP-13")
 def test_PP_12_scratch_in_hand_behind_head_string():
     s = st(BALLS)
     s1, v = D.apply_shot_record(s, SHOT, record(s, hit=2, obj_rails=(2,), scratch=0))
@@ -172,6 +187,7 @@ def test_PP_12_scratch_in_hand_behind_head_string():
     assert "PP-12" in v.rule_refs and not s1.on_table[0]
 
 
+@pytest.mark.rule("PP-9")
 def test_C_43_first_contact_option():
     s = st(BALLS, cfg=PeaPoolConfig(n_players=3, first_contact=FirstContact.ANY))
     _, v = D.apply_shot_record(s, SHOT, record(s, hit=9, obj_rails=(9,)))

@@ -115,6 +115,7 @@ class PeaPool(BCAGame):
     """Pea pool referee (module docstring). Seats 0..N-1 in order of play."""
 
     name = "pea_pool"
+    rules_file = "pea_pool.md"
     config_cls = PeaPoolConfig
     allowed_players = tuple(range(2, 16))
     legal_shot_rule = "C-43"

@@ -1,0 +1,38 @@
+"""Regenerate the golden playthroughs of the BCA N-seat games (run by hand, not collected):
+
+    python tests/rules/make_bca_goldens.py [name ...]
+
+Each golden is a complete game played by the seeded random agent with the real physics
+(declarations included); the file stores the config, the seed, every action with its shot
+record and verdict, and the final state. ``test_bca_goldens.py`` replays the actions through
+the referee with the stored records and compares verdict by verdict.
+"""
+import json
+import sys
+from pathlib import Path
+
+from poolgym.rules import get_discipline, serialize
+from poolgym.rules.testing import play_game
+
+OUT = Path(__file__).parent / "goldens"
+#: name -> (discipline, config keywords, seed, agent seed, aim)
+GAMES = {
+    "bca_pea_pool": ("pea_pool", {"n_players": 4, "max_shots": 80}, 10, 10, 0.9),
+}
+
+
+def main(names=()):
+    OUT.mkdir(exist_ok=True)
+    for name, (disc, kw, seed, agent_seed, aim) in GAMES.items():
+        if names and name not in names:
+            continue
+        cfg = get_discipline(disc).config_cls(**kw)
+        final, log = play_game(disc, cfg, seed, agent_seed, aim=aim, record_log=True)
+        doc = {"discipline": disc, "config": serialize.to_obj(cfg), "seed": seed, "log": log,
+               "final_state": serialize.to_obj(final)}
+        (OUT / f"{name}.json").write_text(json.dumps(doc, separators=(",", ":")))
+        print(name, len(log), "actions, winner", final.winner, "shots", final.shot_number)
+
+
+if __name__ == "__main__":
+    main(tuple(sys.argv[1:]))
