@@ -28,6 +28,7 @@ from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionEr
 from ..game import DisciplineBase, draw_rng
 from ..geometry import ball_radius, get_table, in_kitchen, triangle_slots
 from ..seats import next_in_order
+from .common import spot_into
 
 __all__ = ["BCAConfig", "BCAGame", "ShotOutcome", "triangle_rack", "APEX_SLOT", "CENTRE_SLOT", "RIGHT_CORNER_SLOT",
            "LEFT_CORNER_SLOT", "OBJECT_BALLS"]
@@ -168,12 +169,11 @@ class BCAGame(DisciplineBase):
 
     # ------------------------------------------------------------------ table helpers
     def spotted(self, state: GameState, pos: tuple, on: tuple, balls) -> tuple:
-        """(pos, on) with ``balls`` spotted (G-3.32) on the table ``pos`` / ``on``."""
-        balls = tuple(sorted(set(balls)))
-        if not balls:
-            return pos, on
-        s = general.spot(state._evolve({"pos": pos, "on_table": on}), balls, self.table(state), ball_radius())
-        return s.pos, s.on_table
+        """(pos, on) with ``balls`` spotted (G-3.32) on the table ``pos`` / ``on``
+        (:func:`.common.spot_into`)."""
+        ch = {"pos": pos, "on_table": on}
+        spot_into(state, ch, balls)
+        return ch["pos"], ch["on_table"]
 
     @staticmethod
     def cue_off(on: tuple) -> tuple:
