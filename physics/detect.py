@@ -52,6 +52,10 @@ def _circle_time(Cx, Cy, Bx, By, Ax, Ay, rad, h):
     if gap <= TOUCH_GAP:
         if vn < -V_APPROACH:
             return 0.0
+        if vn <= 0.0 and Bx * Bx + By * By + 2.0 * (Ax * Cx + Ay * Cy) < 0.0:
+            # not separating and accelerating into each other (the t^2 coefficient of
+            # |d(t)|^2 is negative): the gap closes at once, a contact now
+            return 0.0
     # cull: the path d(t) = C + B t + A t^2, t in [0, h], stays within |A| h^2 / 4 of its
     # chord from d(0) to d(h) (a parabola arc and its chord); if the chord keeps farther
     # than rad + that bulge from the origin there is no contact
@@ -133,7 +137,8 @@ def ball_segment_time(rvw, s, P, p1x, p1y, p2x, p2y, nx, ny, h):
     g0 = (x0 - p1x) * nx + (y0 - p1y) * ny - R
     g1 = vx * nx + vy * ny
     g2 = 0.5 * (ax * nx + ay * ny)
-    if -0.5 * R < g0 <= TOUCH_GAP and g1 < -V_APPROACH:
+    if -0.5 * R < g0 <= TOUCH_GAP and (g1 < -V_APPROACH or (g1 <= 0.0 and g2 < 0.0)):
+        # touching and approaching, or not separating and accelerated into the cushion
         t = 0.0
     else:
         if g0 > abs(g1) * h + abs(g2) * h * h:

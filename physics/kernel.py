@@ -44,7 +44,7 @@ from numba import njit, prange
 from physics.detect import ball_ball_time, ball_circle_time, ball_segment_time, is_moving
 from physics.motion import (
     P_EB, P_EC, P_FA, P_FB, P_FC, P_FC_ALC, P_G, P_M, P_R, P_US,
-    POCKETED, SLIDING, accel, apply_transition, evolve, next_transition,
+    POCKETED, SLIDING, SPINNING, STATIONARY, accel, apply_transition, evolve, next_transition,
 )
 from physics.resolve.ball_ball import frictional_inelastic as _bb_fi
 from physics.resolve.ball_ball import frictionless_elastic as _bb_fe
@@ -197,6 +197,47 @@ def _blocked(rvw, s, b, ox, oy, skip, R, segs, normals, jaws):
 
 
 V_SEP = 5e-3  # m/s: least separation speed of a pushed contact (see _unjam)
+T_HOLD = 1e-3  # s: a ball pushed again this soon ...
+D_HOLD = 1e-5  # m: ... and this close to where it was last pushed is held (see _held)
+
+
+@njit(cache=True)
+def _held(b, t, rvw, push_t, push_xy):
+    """Record a pushed contact of ball b (driven into the contact by its own cloth friction,
+    separating slower than ``V_SEP``) at time t; True if the ball is held.
+
+    A ball that ``_unjam`` sent off at ``V_SEP`` and that its own friction (at most
+    ``u_s g``) brings back needs at least ``2 V_SEP / (u_s g)`` (5 ms) to return. Pushed
+    again within ``T_HOLD`` and ``D_HOLD`` of its last push, it was returned by the bodies it
+    pushes: it is hemmed in (a ball wedged between a ball and a cushion, in a pocket mouth, in
+    a cluster). Such a resting contact cannot be simulated as a sequence of collisions (an
+    inelastic Zeno sequence, ever shorter bounces, the event loop never ends); see
+    :func:`_hold`."""
+    x, y = rvw[b, 0, 0], rvw[b, 0, 1]
+    dx, dy = x - push_xy[b, 0], y - push_xy[b, 1]
+    held = t - push_t[b] <= T_HOLD and dx * dx + dy * dy <= D_HOLD * D_HOLD
+    push_t[b] = t
+    push_xy[b, 0] = x
+    push_xy[b, 1] = y
+    return held
+
+
+@njit(cache=True)
+def _hold(rv):
+    """Resolve the resting contact of a held ball (see :func:`_held`); returns its new state.
+
+    While the contacts hold the ball in place (v = 0), cloth friction acts on the slip
+    ``u = R z x w`` alone and only shrinks it, ``du/dt = -(5/2) u_s g u_hat``, keeping its
+    direction (``physics.motion``): the ball stays where it is, pressed into its contacts,
+    until the slip is gone, and then rests with ``w_xy = 0``. That end state is applied at
+    once (v = 0, w_xy = 0; the slip's energy is what the cloth dissipates); ``w_z`` is kept
+    and decays as a SPINNING ball's. (The friction at the contacts, left out, would only
+    stop the slip sooner.)"""
+    for c in range(3):
+        rv[1, c] = 0.0
+    rv[2, 0] = 0.0
+    rv[2, 1] = 0.0
+    return STATIONARY if rv[2, 2] == 0.0 else SPINNING
 
 
 @njit(cache=True)
@@ -279,6 +320,21 @@ def _unjam_cushion(rv, nx, ny, P):
         k = math.sqrt(max(0.0, 1.0 - de / e_rot))
         for c in range(3):
             rv[2, c] *= k
+
+
+@njit(cache=True)
+def _cushion_push(b, t, rvw, nx, ny, P, jam, push_t, push_xy):
+    """After a cushion or jaw collision of ball b (n into the table): a pushed contact
+    separates at ``V_SEP`` (:func:`_unjam_cushion`) unless the ball is held
+    (:func:`_held`, :func:`_hold`); returns the ball's new motion state."""
+    rv = rvw[b]
+    if rv[1, 0] * nx + rv[1, 1] * ny < V_SEP:
+        ax, ay = accel(rv, SLIDING, P)
+        if jam or ax * nx + ay * ny < 0.0:
+            if ax * nx + ay * ny < 0.0 and _held(b, t, rvw, push_t, push_xy):
+                return _hold(rv)
+            _unjam_cushion(rv, nx, ny, P)
+    return SLIDING
 
 
 @njit(cache=True)
@@ -404,6 +460,8 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
     pk_j = np.full(N, -1, dtype=np.int64)
     bb = np.full((N, N), inf)
     boxes = np.zeros((N, 4))
+    push_t = np.full(N, -inf)
+    push_xy = np.zeros((N, 2))
     for b in range(N):
         pocket[b] = -1
 
@@ -532,15 +590,25 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
             dn = math.sqrt(dx * dx + dy * dy)
             nx, ny = dx / dn, dy / dn
             vrel = (r2[1, 0] - r1[1, 0]) * nx + (r2[1, 1] - r1[1, 1]) * ny
+            s1 = SLIDING
+            s2 = SLIDING
             if vrel < V_SEP:
                 a1x, a1y = accel(r1, SLIDING, P)
                 a2x, a2y = accel(r2, SLIDING, P)
                 if jam or (a2x - a1x) * nx + (a2y - a1y) * ny < 0.0:
-                    _unjam(r1, r2, nx, ny, P)
+                    # which ball does its own friction drive into the other?
+                    h1 = a1x * nx + a1y * ny > 0.0 and _held(ei, t, rvw, push_t, push_xy)
+                    h2 = a2x * nx + a2y * ny < 0.0 and _held(ej, t, rvw, push_t, push_xy)
+                    if h1:
+                        s1 = _hold(r1)
+                    if h2:
+                        s2 = _hold(r2)
+                    if not (h1 or h2):
+                        _unjam(r1, r2, nx, ny, P)
             r1[1, 2] = 0.0
             r2[1, 2] = 0.0
-            s[ei] = SLIDING
-            s[ej] = SLIDING
+            s[ei] = s1
+            s[ej] = s2
             touched[1] = ej
             nt = 2
         elif kind == K_CUSHION:
@@ -552,11 +620,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
             if jam:
                 rv[0, 0], rv[0, 1] = x1, y1
             _resolve_cushion(rv, nx, ny, P, cushion_h, cu_model)
-            if rv[1, 0] * nx + rv[1, 1] * ny < V_SEP:
-                ax, ay = accel(rv, SLIDING, P)
-                if jam or ax * nx + ay * ny < 0.0:
-                    _unjam_cushion(rv, nx, ny, P)
-            s[ei] = SLIDING
+            s[ei] = _cushion_push(ei, t, rvw, nx, ny, P, jam, push_t, push_xy)
         else:  # K_JAW
             rv = rvw[ei]
             cx, cy = jaws[ej, 0], jaws[ej, 1]
@@ -569,11 +633,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
             d = math.sqrt(dx * dx + dy * dy)
             nx, ny = dx / d, dy / d
             _resolve_cushion(rv, nx, ny, P, cushion_h, cu_model)
-            if rv[1, 0] * nx + rv[1, 1] * ny < V_SEP:
-                ax, ay = accel(rv, SLIDING, P)
-                if jam or ax * nx + ay * ny < 0.0:
-                    _unjam_cushion(rv, nx, ny, P)
-            s[ei] = SLIDING
+            s[ei] = _cushion_push(ei, t, rvw, nx, ny, P, jam, push_t, push_xy)
 
         if n < E:
             ev_t[n] = t
