@@ -348,17 +348,63 @@ def _run(table, rvw, s, shots, cue_ball, P, bb_code, cu_code, max_events, parall
     return pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status
 
 
+def grow_logs(res: BatchResult, table: Table, *, ball_params: BallParams = BallParams(),
+              cue: CueParams = CueParams(), bb_code: int, cu_code: int,
+              t_final: float = math.inf) -> BatchResult:
+    """``res`` with every EVENT_LOG_OVERFLOW table simulated again with a log that holds all
+    its events; the same simulation bit for bit (the same post-strike state, kernel and
+    iteration cap ``_max_iter(E)`` of the log size E it ran with), so only the log differs.
+    The event arrays of the batch are widened to the longest log (zero-padded, as unused
+    rows always are); the status of those tables becomes OK. ``res`` itself is unchanged;
+    with no overflow it is returned as it is.
+
+    Every kernel iteration logs one event and there are at most ``_max_iter(E)`` of them,
+    so a log of ``_max_iter(E) + 1`` rows always suffices (one re-run per table)."""
+    over = np.flatnonzero(res.status == 1)
+    if over.size == 0:
+        return res
+    E = res.ev_t.shape[1]
+    max_iter = _max_iter(E)
+    rvw = np.array(res.rvw0[over], dtype=np.float64)
+    s = np.array(res.s0[over], dtype=np.int8)
+    shots = np.ascontiguousarray(res.shot[over], dtype=np.float64)
+    cb = np.ascontiguousarray(res.cue_ball[over], dtype=np.int64)
+    _apply_strike(rvw, s, shots, cb, ball_params.m, ball_params.R, cue.M, cue.squirt, cue.end_mass)
+    pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = _outputs(over.size, s.shape[1], max_iter + 1)
+    simulate_serial(rvw, s, pocket, cb, ball_params.as_array(), bb_code, cu_code, *_geometry(table),
+                    ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter, t_final,
+                    np.zeros(1, np.int64))
+    E2 = max(E, int(n_events.max()))
+    B = res.ev_t.shape[0]
+    wide = []
+    for old, new in ((res.ev_t, ev_t), (res.ev_kind, ev_kind), (res.ev_i, ev_i), (res.ev_j, ev_j)):
+        arr = np.zeros((B, E2), dtype=old.dtype)
+        arr[:, :E] = old
+        arr[over] = new[:, :E2]
+        wide.append(arr)
+    out = [np.array(a) for a in (res.rvw, res.s, res.pocket, res.n_events, res.status)]
+    for dst, src in zip(out, (rvw, s, pocket, n_events, status)):
+        dst[over] = src
+    r_rvw, r_s, r_pocket, r_n, r_status = out
+    return BatchResult(res.rvw0, res.s0, r_rvw, r_s, r_pocket, *wide, r_n, r_status, res.shot,
+                       res.cue_ball)
+
+
 def simulate_batch(table: Table, rvw, shots, cue_ball, *, s=None, ball_params: BallParams = BallParams(),
                    cue: CueParams = CueParams(), ball_ball="frictional_inelastic",
                    cushion="han_2005", noise: ExecutionNoise | None = None,
                    rng: np.random.Generator | None = None, max_events: int = 2000,
-                   parallel: bool = True, t_final: float | None = None) -> BatchResult:
+                   parallel: bool = True, t_final: float | None = None,
+                   grow_log: bool = False) -> BatchResult:
     """Simulate B tables: rvw (B, N, 3, 3), shots (B, 5) [V0 phi theta a b], cue_ball (B,).
 
     Tables run in parallel (numba ``prange``) unless ``parallel=False``; results do not
     depend on that choice, on B or on the thread count. ``t_final`` (s, optional) stops every
     table at that time and returns the state then (balls may still be moving), e.g. to
-    sample trajectories.
+    sample trajectories. ``grow_log``: a table whose events do not fit in ``max_events``
+    rows is simulated again with a log that holds them all (:func:`grow_logs`), so no
+    table ends with EVENT_LOG_OVERFLOW; the event arrays are then wider than
+    ``max_events``. Without it such a table's log is truncated and flagged (status 1).
     """
     tf = math.inf if t_final is None else float(t_final)
     if not tf >= 0.0:
@@ -368,16 +414,22 @@ def simulate_batch(table: Table, rvw, shots, cue_ball, *, s=None, ball_params: B
     out = _run(table, rvw, s, shots, cue_ball, ball_params.as_array(), bb, cu, int(max_events),
                parallel, tf)
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
-    return BatchResult(rvw0, s0, rvw, s, pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status,
-                       shots, cue_ball)
+    res = BatchResult(rvw0, s0, rvw, s, pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status,
+                      shots, cue_ball)
+    if grow_log:
+        res = grow_logs(res, table, ball_params=ball_params, cue=cue, bb_code=bb, cu_code=cu,
+                        t_final=tf)
+    return res
 
 
 def simulate(table: Table, rvw, shot, *, ball_params: BallParams = BallParams(),
              cue: CueParams = CueParams(), ball_ball="frictional_inelastic", cushion="han_2005",
              noise: ExecutionNoise | None = None, rng: np.random.Generator | None = None,
-             max_events: int = 2000, s=None, t_final: float | None = None) -> SimResult:
+             max_events: int = 2000, s=None, t_final: float | None = None,
+             grow_log: bool = False) -> SimResult:
     """Simulate one shot on one table. rvw (N, 3, 3) balls at rest; shot a :class:`Shot`
-    (or a length-5 array [V0 phi theta a b] with the cue ball in row 0)."""
+    (or a length-5 array [V0 phi theta a b] with the cue ball in row 0). ``grow_log``: as
+    in :func:`simulate_batch` (the log then holds every event, whatever ``max_events``)."""
     if isinstance(shot, Shot):
         arr, cb = shot.as_array(), shot.cue_ball
     else:
@@ -404,5 +456,10 @@ def simulate(table: Table, rvw, shot, *, ball_params: BallParams = BallParams(),
     out = _run(table, rvw, s, shots, cue_ball, ball_params.as_array(), bb, cu, int(max_events),
                False, tf)
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
+    if grow_log and status[0] == 1:
+        b = grow_logs(BatchResult(rvw0, s0, rvw, s, pocket, ev_t, ev_kind, ev_i, ev_j, n_events,
+                                  status, shots, cue_ball), table, ball_params=ball_params,
+                      cue=cue, bb_code=bb, cu_code=cu, t_final=tf)
+        return b[0]
     return SimResult(rvw0[0], s0[0], rvw[0], s[0], pocket[0], ev_t[0], ev_kind[0], ev_i[0],
                      ev_j[0], int(n_events[0]), int(status[0]), shots[0], int(cue_ball[0]))

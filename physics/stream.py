@@ -43,7 +43,7 @@ from numba import njit
 from physics.kernel import simulate_serial
 from physics.noise import ExecutionNoise
 from physics.params import BallParams, CueParams
-from physics.simulate import BatchResult, _geometry, _max_iter, _prepare
+from physics.simulate import BatchResult, _geometry, _max_iter, _prepare, grow_logs
 from physics.table import Table
 
 #: CPUs whose memory order makes `progress` safe to read while the kernel runs
@@ -144,8 +144,9 @@ class BatchRun:
     Attributes after :meth:`result`: ``kernel_cpu`` (s), the worker thread's CPU time inside
     the kernel (the physics' own cost, excluding waits for the GIL)."""
 
-    def __init__(self, prep, out, P, bb, cu, geo, max_iter, t_final, overlap: bool):
+    def __init__(self, prep, out, P, bb, cu, geo, max_iter, t_final, overlap: bool, grow=None):
         rvw0, s0, rvw, s, shots, cue_ball = prep
+        self._grow = grow
         self._prep = prep
         self._out = out
         self._progress = np.zeros(1, np.int64)
@@ -214,24 +215,34 @@ class BatchRun:
     def _view(self, sl) -> BatchResult:
         rvw0, s0, rvw, s, shots, cue_ball = self._prep
         pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = self._out
-        return BatchResult(rvw0[sl], s0[sl], rvw[sl], s[sl], pocket[sl], ev_t[sl], ev_kind[sl], ev_i[sl],
-                           ev_j[sl], n_events[sl], status[sl], shots[sl], cue_ball[sl])
+        res = BatchResult(rvw0[sl], s0[sl], rvw[sl], s[sl], pocket[sl], ev_t[sl], ev_kind[sl], ev_i[sl],
+                          ev_j[sl], n_events[sl], status[sl], shots[sl], cue_ball[sl])
+        return res if self._grow is None else self._grow(res)
 
 
 def simulate_batch_async(table: Table, rvw, shots, cue_ball, *, s=None,
                          ball_params: BallParams = BallParams(), cue: CueParams = CueParams(),
                          ball_ball="frictional_inelastic", cushion="han_2005",
                          noise: ExecutionNoise | None = None, rng: np.random.Generator | None = None,
-                         max_events: int = 2000, t_final: float | None = None) -> BatchRun:
+                         max_events: int = 2000, t_final: float | None = None,
+                         grow_log: bool = False) -> BatchRun:
     """Start :func:`physics.simulate_batch` (same arguments and validation, which happens
     here, before anything runs: bad input raises ``ValueError`` at once) on a worker thread;
-    returns a :class:`BatchRun` (see module docstring)."""
+    returns a :class:`BatchRun` (see module docstring). ``grow_log``: as in
+    `physics.simulate_batch`; the tables of a :meth:`BatchRun.partial` or
+    :meth:`BatchRun.result` whose log overflowed are simulated again there, on the calling
+    thread (`physics.simulate.grow_logs`)."""
     tf = math.inf if t_final is None else float(t_final)
     if not tf >= 0.0:
         raise ValueError(f"t_final must be >= 0, got {t_final!r}")
     rvw0, s0, rvw, s, shots, cue_ball, bb, cu = _prepare(
         table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushion, noise, rng, max_events)
     B, N = s.shape
+    grow = None
+    if grow_log:
+        def grow(res):
+            return grow_logs(res, table, ball_params=ball_params, cue=cue, bb_code=bb, cu_code=cu,
+                             t_final=tf)
     return BatchRun((rvw0, s0, rvw, s, shots, cue_ball), _empty_outputs(B, N, int(max_events)),
                     ball_params.as_array(), bb, cu, _geometry(table), _max_iter(int(max_events)), tf,
-                    overlap_supported())
+                    overlap_supported(), grow)

@@ -50,6 +50,9 @@ class PhysicsModels:
     cushion: str = "han_2005"
     ball_params: object = None  # physics.BallParams; None = defaults
     cue: object = None  # physics.CueParams; None = defaults
+    #: initial event-log rows per table; a shot with more events is simulated again with a
+    #: log that holds them all (`physics.simulate_batch(grow_log=True)`), so the referee
+    #: never reads a truncated log
     max_events: int = 2000
     #: run batches on numba threads (`simulate_batch(parallel=True)`, same results). Off by
     #: default: on the shared 2-core machine (load average 3-8) two threads were never faster
@@ -174,6 +177,7 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
     kw = models.kwargs()
     # thread start-up costs more than a few tables (results are the same either way)
     kw["parallel"] = bool(models.parallel and B >= PARALLEL_MIN_BATCH)
+    kw["grow_log"] = True  # the referee reads the whole event log: never a truncated one
     args = (table, rvw, shots, np.zeros(B, np.int64))
     try:
         res = physics.simulate_batch(*args, s=s, **kw)
@@ -200,7 +204,8 @@ def _overlapped(table, rvw, s, shots, models: PhysicsModels, timer: Timer | None
     from physics.stream import simulate_batch_async
 
     B = rvw.shape[0]
-    run = simulate_batch_async(table, rvw, shots, np.zeros(B, np.int64), s=s, **models.kwargs())
+    run = simulate_batch_async(table, rvw, shots, np.zeros(B, np.int64), s=s, grow_log=True,
+                               **models.kwargs())
     lo = 0
     try:
         if background is not None:

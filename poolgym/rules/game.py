@@ -95,8 +95,11 @@ _DOWN = int(Motion.POCKETED)
 
 def simulate_record(state: GameState, action: ShotAction, *, only: Optional[tuple] = None,
                     **physics_kwargs) -> ShotRecord:
-    """Run ``physics.simulate`` for ``action`` from ``state`` and wrap the result."""
+    """Run ``physics.simulate`` for ``action`` from ``state`` and wrap the result (with the
+    whole event log: ``grow_log`` unless the caller says otherwise)."""
     import physics
+
+    physics_kwargs.setdefault("grow_log", True)
 
     table = get_table(state.config.table)
     rvw, s = physics_inputs(state, only)
