@@ -113,27 +113,23 @@ class MacroEntry:
 
 
 def nearest_legal_placement(x, y, pos, on, table, R, *, kitchen, may_touch=False, step=None):
-    """The legal cue-ball spot (G-3.22, 9B-5.10, G-3.16, on the bed clear of cushions, jaws and
-    pocket openings: `poolgym.rules.geometry.on_bed`) nearest to (x, y): the spot itself if
-    legal, else the first legal candidate on rings of radius k * ``step`` (default R/2)
-    around it (numba kernel `poolgym.envs.kernels.nearest_placement`); returns (x, y)."""
-    from poolgym.envs import kernels
+    """The cue-ball spot nearest to (x, y) that the referee accepts
+    (`poolgym.rules.placement.nearest_legal_spot`: G-3.22, 9B-5.10, G-3.16, on the bed clear
+    of cushions, jaws and pocket openings), kept 0.2 mm clear of the object balls (1 um when
+    ``may_touch``) and 1 um inside the bed and the kitchen; searched on rings of radius
+    k * ``step`` (default R/2) around it. Returns (x, y)."""
+    from poolgym.rules.placement import nearest_legal_spot, table_arrays
 
-    arrs = _table_arrays(table)
-    w, l = float(table.w), float(table.l)
-    ylo, yhi = R + 1e-6, (float(table.head_string_y) - 1e-6 if kitchen else l - R - 1e-6)
-    xlo, xhi = R + 1e-6, w - R - 1e-6
+    w, l, hy, pk, sg, jw = table_arrays(table)
     P = np.asarray(pos, float).reshape(-1, 2)
     onm = np.asarray(on, np.bool_)
-    gap = 2 * R + (1e-6 if may_touch else 2e-4)
-    ok, px, py = kernels.nearest_placement(float(x), float(y), P, onm, arrs[0], arrs[1], arrs[2], float(R),
-                                           gap, xlo, xhi, ylo, yhi, float(step or R / 2), 400)
+    ok, px, py = nearest_legal_spot(float(x), float(y), P, onm, bool(kitchen), w, l, hy, pk, sg, jw, float(R),
+                                    1e-6 if may_touch else 2e-4, 1e-6, float(step or R / 2), 400)
     if not ok:
         raise ValueError("no legal cue-ball placement found")
     return float(px), float(py)
 
 
-_TABLE_ARRAYS: dict = {}
 _GEOMS: dict = {}
 
 
@@ -142,19 +138,6 @@ def _pocket_geometry(table) -> aimlib.PocketGeometry:
     got = _GEOMS.get(id(table))
     if got is None or got[0] is not table:
         got = _GEOMS[id(table)] = (table, aimlib.pocket_geometry(table))
-    return got[1]
-
-
-def _table_arrays(table):
-    """(pockets (P, 3), segments (S, 2, 2), jaws (J, 3)) float64 contiguous, cached per table."""
-    key = id(table)
-    got = _TABLE_ARRAYS.get(key)
-    if got is None or got[0] is not table:
-        arrs = (np.ascontiguousarray(np.asarray(table.pockets, float).reshape(-1, 3)),
-                np.ascontiguousarray(np.asarray(getattr(table, "segments", np.zeros((0, 2, 2))), float)
-                                     .reshape(-1, 2, 2)),
-                np.ascontiguousarray(np.asarray(getattr(table, "jaws", np.zeros((0, 3))), float).reshape(-1, 3)))
-        got = _TABLE_ARRAYS[key] = (table, arrs)
     return got[1]
 
 
@@ -398,8 +381,8 @@ class Codec:
     def decode_box_batch(self, actions, states, specs) -> list:
         """`decode_box` for B tables at once (same results): the Box rows are checked and
         clipped together and every cue-ball placement is moved to its nearest legal spot by
-        ONE call of the numba kernel `poolgym.envs.kernels.nearest_placement_batch`."""
-        from poolgym.envs import kernels
+        ONE call of `poolgym.rules.placement.nearest_legal_spots`."""
+        from poolgym.rules.placement import nearest_legal_spots, table_arrays
 
         B = len(states)
         arr = np.asarray(actions, dtype=np.float64).reshape(B, -1)
@@ -415,10 +398,8 @@ class Codec:
             xs = np.array([req[k][0] for k in ks])
             ys = np.array([req[k][1] for k in ks])
             kit = np.array([req[k][2] for k in ks], np.bool_)
-            pk, sg, jw = _table_arrays(self.table)
-            ok, px, py = kernels.nearest_placement_batch(
-                xs, ys, pos, on, kit, pk, sg, jw, R, 2 * R + 2e-4, R + 1e-6, self.w - R - 1e-6, R + 1e-6,
-                float(self.table.head_string_y) - 1e-6, self.l - R - 1e-6, R / 2, 400)
+            w, l, hy, pk, sg, jw = table_arrays(self.table)
+            ok, px, py = nearest_legal_spots(xs, ys, pos, on, kit, w, l, hy, pk, sg, jw, R, 2e-4, 1e-6, R / 2, 400)
             if not ok.all():
                 raise ValueError("no legal cue-ball placement found")
             for k, x, y in zip(ks, px.tolist(), py.tolist()):

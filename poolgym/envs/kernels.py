@@ -2,13 +2,7 @@
 
 Each kernel mirrors a numpy reference and is tested against it (tests/envs/test_kernels.py):
 
-* `placement_ok` / `nearest_placement` — `poolgym.rules.geometry.placement_error` with
-  ``may_touch=False`` plus `poolgym.rules.geometry.on_bed` (overlap/frozen balls, bed bounds,
-  kitchen, cushion segments, jaws, pocket openings); used by `codec.nearest_legal_placement`.
-* `separate_overlaps` / `separate_overlaps_batch` — `physics_io.separate_tiny_overlaps`.
 * `best_pot` — the highest-scoring feasible pot of `poolgym.aim.pot_candidates`.
-* `nearest_placement_batch` — `nearest_placement` for every table of a vector env step
-  (`poolgym.envs.codec.Codec.decode_box_batch`).
 * `geometric_batch` — the geometric opponent's play-phase decision for many tables
   (`poolgym.envs.opponents.GeometricOpponent.decide_batch`; tested equal to per-table calls).
 """
@@ -19,6 +13,8 @@ import math
 
 import numpy as np
 from numba import njit
+
+from poolgym.rules.placement import nearest_legal_spot
 
 
 @njit(cache=True)
@@ -37,101 +33,6 @@ def _jaw_margin(ox, oy, vx, vy, d, jaw_centers, jaw_radii, p, R):
         if m < jm:
             jm = m
     return jm
-
-
-@njit(cache=True)
-def placement_ok(x, y, pos, on, pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi):
-    """True if a cue ball at (x, y) is inside [xlo, xhi] x [ylo, yhi], more than ``gap`` from
-    every object ball on the table (rows >= 1), outside every pocket circle, at least R from
-    every cushion segment and R + r from every jaw circle."""
-    if x < xlo or x > xhi or y < ylo or y > yhi:
-        return False
-    g2 = gap * gap
-    for k in range(1, pos.shape[0]):
-        if on[k]:
-            dx = pos[k, 0] - x
-            dy = pos[k, 1] - y
-            if dx * dx + dy * dy <= g2:
-                return False
-    for p in range(pockets.shape[0]):
-        dx = pockets[p, 0] - x
-        dy = pockets[p, 1] - y
-        if math.sqrt(dx * dx + dy * dy) <= pockets[p, 2]:
-            return False
-    tol = 1e-9
-    for q in range(segs.shape[0]):
-        ax = segs[q, 0, 0]
-        ay = segs[q, 0, 1]
-        dx = segs[q, 1, 0] - ax
-        dy = segs[q, 1, 1] - ay
-        L2 = dx * dx + dy * dy
-        u = ((x - ax) * dx + (y - ay) * dy) / L2 if L2 > 0 else 0.0
-        u = min(max(u, 0.0), 1.0)
-        ex = ax + u * dx - x
-        ey = ay + u * dy - y
-        if math.sqrt(ex * ex + ey * ey) < R - tol:
-            return False
-    for j in range(jaws.shape[0]):
-        dx = jaws[j, 0] - x
-        dy = jaws[j, 1] - y
-        if math.sqrt(dx * dx + dy * dy) < R + jaws[j, 2] - tol:
-            return False
-    return True
-
-
-@njit(cache=True)
-def nearest_placement(x, y, pos, on, pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi, step, max_rings):
-    """(ok, x, y): (x, y) itself if `placement_ok`, else the first legal point on rings of
-    radius ``ring * step`` (8 ring points per unit of ring index, counter-clockwise from +x)."""
-    x = min(max(x, xlo), xhi)
-    y = min(max(y, ylo), yhi)
-    if placement_ok(x, y, pos, on, pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi):
-        return True, x, y
-    for ring in range(1, max_rings):
-        n = 8 * ring
-        for k in range(n):
-            a = 2.0 * math.pi * k / n
-            cx = x + ring * step * math.cos(a)
-            cy = y + ring * step * math.sin(a)
-            if placement_ok(cx, cy, pos, on, pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi):
-                return True, cx, cy
-    return False, x, y
-
-
-@njit(cache=True)
-def separate_overlaps(rvw, s, R, tol):
-    """Push apart in place balls (s == 0) closer than 2R by less than ``tol`` (see
-    `physics_io.separate_tiny_overlaps`)."""
-    n = s.shape[0]
-    for _ in range(4):
-        moved = False
-        for a in range(n):
-            if s[a] != 0:
-                continue
-            for b in range(a + 1, n):
-                if s[b] != 0:
-                    continue
-                dx = rvw[a, 0, 0] - rvw[b, 0, 0]
-                dy = rvw[a, 0, 1] - rvw[b, 0, 1]
-                d = math.sqrt(dx * dx + dy * dy)
-                if d < 2 * R and d > 2 * R - tol:
-                    push = (2 * R - d) / 2 + 1e-9
-                    ux = dx / d
-                    uy = dy / d
-                    rvw[a, 0, 0] += ux * push
-                    rvw[a, 0, 1] += uy * push
-                    rvw[b, 0, 0] -= ux * push
-                    rvw[b, 0, 1] -= uy * push
-                    moved = True
-        if not moved:
-            return
-
-
-@njit(cache=True)
-def separate_overlaps_batch(rvw, s, R, tol):
-    """`separate_overlaps` on every table of a batch: rvw (B, N, 3, 3), s (B, N)."""
-    for k in range(rvw.shape[0]):
-        separate_overlaps(rvw[k], s[k], R, tol)
 
 
 @njit(cache=True)
@@ -232,8 +133,7 @@ def nearest_clear_pot(pos, targets, aim_points, jaw_centers, jaw_radii, R):
 
 @njit(cache=True)
 def geometric_batch(pos, on, targets, in_hand, kitchen, aim_points, jaw_centers, jaw_radii, pockets, segs,
-                    jaws, R, gap, xlo, xhi, ylo, yhi_kitchen, yhi_bed, step, max_rings, x_default,
-                    y_default):
+                    jaws, w, l, head_y, R, clearance, margin, step, max_rings, x_default, y_default):
     """The geometric opponent's play-phase decision for B tables in one call
     (`poolgym.envs.opponents.GeometricOpponent`).
 
@@ -241,7 +141,7 @@ def geometric_batch(pos, on, targets, in_hand, kitchen, aim_points, jaw_centers,
     placement), targets (B, N) the balls the shooter may aim at, in_hand / kitchen (B,) the
     cue ball is in hand (behind the head string). In hand, the cue ball goes 0.25 m behind
     the ghost ball of the `nearest_clear_pot` (else at (x_default, y_default)), moved to the
-    `nearest_placement`. Then `best_pot` from the cue ball; without a pot, the nearest target
+    nearest spot the referee accepts (`poolgym.rules.placement.nearest_legal_spot`). Then `best_pot` from the cue ball; without a pot, the nearest target
     ball is hit full.
 
     Returns (placed (B,) int8: 1 placed, 0 not in hand, -1 no legal spot; px, py; ball,
@@ -293,9 +193,8 @@ def geometric_batch(pos, on, targets, in_hand, kitchen, aim_points, jaw_centers,
             else:
                 x0 = x_default
                 y0 = y_default
-            yhi = yhi_kitchen if kitchen[k] else yhi_bed
-            ok, qx, qy = nearest_placement(x0, y0, P, on_k, pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi,
-                                           step, max_rings)
+            ok, qx, qy = nearest_legal_spot(x0, y0, P, on_k, kitchen[k], w, l, head_y, pockets, segs, jaws, R,
+                                            clearance, margin, step, max_rings)
             if not ok:
                 placed[k] = -1
                 continue
@@ -325,23 +224,3 @@ def geometric_batch(pos, on, targets, in_hand, kitchen, aim_points, jaw_centers,
                     near[k] = b
                     phi[k] = math.degrees(math.atan2(dy, dx))
     return placed, px, py, ball, pocket, phi, cut, d_cue, d_obj, near
-
-
-@njit(cache=True)
-def nearest_placement_batch(xs, ys, pos, on, kitchen, pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi_kitchen,
-                            yhi_bed, step, max_rings):
-    """`nearest_placement` for B tables in one call: xs, ys (B,) wanted spots, pos (B, N, 2),
-    on (B, N), kitchen (B,) (upper y bound ``yhi_kitchen`` instead of ``yhi_bed``).
-    Returns (ok (B,) bool, x (B,), y (B,))."""
-    B = xs.shape[0]
-    ok = np.zeros(B, np.bool_)
-    px = np.zeros(B)
-    py = np.zeros(B)
-    for k in range(B):
-        yhi = yhi_kitchen if kitchen[k] else yhi_bed
-        o, x, y = nearest_placement(xs[k], ys[k], pos[k], on[k], pockets, segs, jaws, R, gap, xlo, xhi, ylo, yhi,
-                                    step, max_rings)
-        ok[k] = o
-        px[k] = x
-        py[k] = y
-    return ok, px, py

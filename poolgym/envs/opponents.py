@@ -107,8 +107,8 @@ class GeometricOpponent:
         return out
 
     def _play_group(self, table_name, n, ks, states, specs, rngs, out) -> None:
-        from poolgym.envs.codec import _table_arrays
         from poolgym.envs.kernels import geometric_batch
+        from poolgym.rules.placement import table_arrays
 
         table = get_table(table_name)
         geom = self._geometry(table_name)
@@ -128,12 +128,9 @@ class GeometricOpponent:
             targets[m, balls] = True
             in_hand[m] = spec.place_cue is not None and (spec.must_place or not st.cue_placed)
             kitchen[m] = spec.place_cue is not None and spec.place_cue.value == "in_hand_kitchen"
-        pk, sg, jw = _table_arrays(table)
-        w, l = float(table.w), float(table.l)
-        eps = 1e-6
+        w, l, hy, pk, sg, jw = table_arrays(table)
         res = geometric_batch(pos, on, targets, in_hand, kitchen, geom.aim_points, geom.jaw_centers,
-                              geom.jaw_radii, pk, sg, jw, R, 2 * R + 2e-4, R + eps, w - R - eps, R + eps,
-                              float(table.head_string_y) - eps, l - R - eps, R / 2, 400, w / 2,
+                              geom.jaw_radii, pk, sg, jw, w, l, hy, R, 2e-4, 1e-6, R / 2, 400, w / 2,
                               l / 4 - 2 * R)
         placed, px, py, ball, pocket, phi, cut, d_cue, d_obj, near = (a.tolist() for a in res)
         for m, k in enumerate(ks):

@@ -109,35 +109,11 @@ class Timer:
         self.calls = self.shots = self.overlapped = 0
 
 
-def separate_tiny_overlaps(rvw: np.ndarray, s: np.ndarray, R: float, tol: float = 1e-5) -> None:
-    """Push apart, in place, balls on the table whose centres are closer than 2R by less than
-    ``tol`` (round-off left by a previous shot, e.g. frozen balls after a break): each ball of
-    a pair moves half the deficit (+1e-9 m) along the line of centres. Larger overlaps are left
-    for `physics.simulate_batch` to reject."""
-    on = s == 0
-    idx = np.flatnonzero(on)
-    if idx.size < 2:
-        return
-    for _ in range(4):
-        P = rvw[idx, 0, :2]
-        d = P[:, None, :] - P[None, :, :]
-        dist = np.sqrt((d * d).sum(-1))
-        np.fill_diagonal(dist, np.inf)
-        bad = (dist < 2 * R) & (dist > 2 * R - tol)
-        if not bad.any():
-            return
-        for a, b in zip(*np.nonzero(np.triu(bad))):
-            u = d[a, b] / dist[a, b]
-            push = (2 * R - dist[a, b]) / 2 + 1e-9
-            rvw[idx[a], 0, :2] += u * push
-            rvw[idx[b], 0, :2] -= u * push
-
-
 def _batch_arrays(rvw_list, s_list, shots, models: PhysicsModels):
     """(rvw (B, N, 3, 3), s (B, N) int8, shots (B, 5), R) ready for the physics: copied (the
     overlap guard works in place; the session logs keep the unseparated inputs) and with
     round-off overlaps separated (one compiled call for the batch)."""
-    from poolgym.envs.kernels import separate_overlaps_batch
+    from poolgym.rules.separation import separate_overlaps_batch
 
     B = len(rvw_list)
     rvw = np.array(rvw_list, np.float64) if isinstance(rvw_list, np.ndarray) else np.stack(rvw_list)
@@ -146,15 +122,15 @@ def _batch_arrays(rvw_list, s_list, shots, models: PhysicsModels):
     # guard: the rules already separate the <= 0.1 mm overlaps the physics leaves
     # (`poolgym.rules.general.after_shot`); measured at 16:00 UTC on 9,790 tables only a
     # 1.7e-16 m residue reached this point (accepted by the physics)
-    separate_overlaps_batch(rvw, s, R, 1e-5)
+    separate_overlaps_batch(rvw, s, R)
     return rvw, s, np.ascontiguousarray(shots, dtype=np.float64).reshape(B, 5)
 
 
 def _records(res, table, legal, split_eps) -> list[ShotRecord]:
     """`ShotRecord`s of a `physics.BatchResult` carrying the rule facts of its tables
-    (`poolgym.rules.fast.BatchFacts`, one compiled pass; the referee's `queries.shot_facts`
+    (`poolgym.rules.shot_facts.BatchFacts`, one compiled pass; the referee's `queries.shot_facts`
     then reads them instead of scanning each record)."""
-    from poolgym.rules.fast import BatchFacts
+    from poolgym.rules.shot_facts import BatchFacts
 
     return ShotRecord.from_batch_all(res, BatchFacts(res, table, legal, split_eps))
 
@@ -164,7 +140,7 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
     """Simulate B shots (one per table state) in ONE `physics.simulate_batch` call and return
     their `ShotRecord`s. ``rvw_list``/``s_list``: per-table (N, 3, 3) / (N,) arrays;
     ``shots`` (B, 5) [V0, phi, theta, a, b] (noise already applied). The records carry the
-    rule facts of the whole batch (`poolgym.rules.fast.BatchFacts`, one compiled pass), split
+    rule facts of the whole batch (`poolgym.rules.shot_facts.BatchFacts`, one compiled pass), split
     hits resolved for ``legal`` (per table: balls legal to hit first, or None) within
     ``split_eps`` s; the referee uses them whenever they answer its question exactly."""
     import physics

@@ -11,9 +11,9 @@ Per-table Python is kept out of the hot path by batching every stage over the ta
 Box actions are decoded together (`Codec.decode_box_batch`: one numba call places every cue
 ball in hand), the opponent decides for all waiting tables at once
 (`GeometricOpponent.decide_batch`, one numba kernel), the rule facts of all shot records come
-from one compiled pass over the batch's event arrays (`poolgym.rules.fast.BatchFacts`, read by
+from one compiled pass over the batch's event arrays (`poolgym.rules.shot_facts.BatchFacts`, read by
 the referee through `queries.shot_facts`), cue-ball placements are checked by the compiled
-`poolgym.rules.fast.placement_code`, and observations are built together
+`poolgym.rules.placement.placement_code`, and observations are built together
 (`Codec.encode_batch`). What remains per table is the referee's own adjudication.
 
 Overlap (`PhysicsModels.overlap`, default on; batches of >= `physics_io.OVERLAP_MIN_BATCH`

@@ -31,6 +31,8 @@ from typing import Any, Optional
 
 import numpy as np
 
+from . import serialize
+
 Seat = int
 
 __all__ = [
@@ -537,13 +539,11 @@ class GameState:
         return new
 
     def to_json(self) -> str:
-        from .serialize import to_json
-        return to_json(self)
+        return serialize.to_json(self)
 
     @staticmethod
     def from_json(text: str) -> "GameState":
-        from .serialize import from_json
-        obj = from_json(text)
+        obj = serialize.from_json(text)
         if not isinstance(obj, GameState):
             raise ValueError("JSON does not hold a GameState")
         return obj
@@ -582,3 +582,24 @@ class ActionSpec:
     safety_allowed: bool = False
     push_out_allowed: bool = False
     declarations: tuple = ()
+
+
+def _import_disciplines() -> None:
+    """Import every registered discipline module (they register their types on import)."""
+    import importlib
+
+    for path in DISCIPLINE_PATHS.values():
+        try:
+            importlib.import_module(path.split(":")[0])
+        except Exception:  # a discipline module that does not import cannot hold the type
+            pass
+
+
+serialize.register(Phase, CueBallPlacement, FoulKind, Foul, Option, BreakOrder, SpotFrontOrder, ShotAction,
+                   PlaceCueBall, ChooseOption, Concede, Verdict, RulesConfig, GameState, ActionSpec, Declaration,
+                   Declare, EventType, SeatEvent)
+serialize.omit_at_default(GameState, {"teams": (), "active": (), "order": (), "private": (), "hidden": None,
+                                      "history": (), "pending": ()})
+serialize.omit_at_default(Verdict, {"events": ()})
+serialize.omit_at_default(ActionSpec, {"declarations": ()})
+serialize.add_loader(_import_disciplines)

@@ -35,7 +35,7 @@ import numpy as np
 from . import general
 from .core import (ActionSpec, ChooseOption, Concede, CueBallPlacement, Declaration, Declare, EventType, GameState,
                    IllegalActionError, Option, Phase, PlaceCueBall, RulesConfig, SeatEvent, ShotAction, Verdict)
-from .fast import placement_error_fast, placement_errors
+from .placement import placement_error, placement_errors
 from .geometry import ball_radius, get_table, in_kitchen
 from .seats import active_seats, next_in_order, observe, team_of, teammates
 from .seeding import seeded_generator
@@ -375,7 +375,7 @@ class DisciplineBase:
     def placement_errors(self, states, actions) -> list:
         """Why each ``actions[k]`` (a `PlaceCueBall`) is illegal on ``states[k]`` (None =
         legal): the placement tests of `_place` (G-3.16, G-3.22, 9B-5.10, on the bed) for B
-        tables in ONE compiled call (`poolgym.rules.fast.placement_errors`); pair with
+        tables in ONE compiled call (`poolgym.rules.placement.placement_errors`); pair with
         `place_checked`. Every state must be of this discipline on one table."""
         B = len(states)
         if B == 0:
@@ -497,10 +497,10 @@ class DisciplineBase:
             raise IllegalActionError("PlaceCueBall.x and .y must be numbers")
         if not checked:
             table = self.table(state)
-            # geometry.placement_error (G-3.22, 9B-5.10, G-3.16), called without its wrapper
-            err = placement_error_fast(float(x), float(y), state.positions(), state.on_mask(), table,
-                                       ball_radius(), kitchen=state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN,
-                                       may_touch=self.placement_may_touch(state))
+            # placement.placement_error (G-3.22, 9B-5.10, G-3.16)
+            err = placement_error(float(x), float(y), state.positions(), state.on_mask(), table,
+                                  ball_radius(), kitchen=state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN,
+                                  may_touch=self.placement_may_touch(state))
             if err is not None:
                 raise IllegalActionError(f"illegal cue-ball placement: {err}")
         return state._evolve({"pos": (float(x), float(y)) + tuple(state.pos[2:]),

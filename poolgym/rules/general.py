@@ -26,7 +26,8 @@ import numpy as np
 from . import queries as q
 from .core import BreakOrder, Foul, FoulKind, GameState, RulesConfig
 from .geometry import Rail, ball_radius, separate_overlaps, spot_balls
-from ._kernels import rail_facts, rest_mask_and_gap
+from .rails import rail_facts
+from .shot_facts import rest_mask_and_gap
 from .shot_record import EventKind, Motion, ShotRecord
 
 __all__ = [
@@ -159,7 +160,7 @@ def after_shot(state: GameState, rec: ShotRecord):
     R = ball_radius()
     pre = rec.facts
     if pre is not None and pre[0].cue_ball[pre[1]] == rec.cue_ball:
-        # the same kernel run once for the record's whole batch (poolgym.rules.fast.BatchFacts.rest)
+        # the same kernel run once for the record's whole batch (poolgym.rules.shot_facts.BatchFacts.rest)
         pos, on, gap = pre[0].rest(pre[1], R)
         if gap < 1e-9:
             P = separate_overlaps(rec.pos1, np.array(on, dtype=bool), R)

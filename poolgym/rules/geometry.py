@@ -1,4 +1,4 @@
-"""Racking and spotting geometry, the kitchen, cue-ball placement, rails.
+"""Racking and spotting geometry and the kitchen; the table and the ball size.
 
 Table frame (DESIGN 3): x across the width [0, w], y along the length [0, l] between
 cushion noses; head rail y = 0, head string y = l/4, foot spot (w/2, 3l/4), long string
@@ -9,29 +9,33 @@ head_string_y, foot_spot, center_spot, segments) is used instead.
 Contents
 --------
 * :func:`get_table`, :func:`ball_radius` -- cached table and ball size.
-* :class:`Rail`, :func:`segment_rails`, :func:`jaw_rails`, :func:`segment_for_rail` --
-  which rail (head, foot, left, right) each cushion segment / jaw belongs to.
 * :func:`triangle_slots`, :func:`diamond_slots` -- rack positions (G-3.2, T-1.16.5,
   9B-5.2, 8B-4.3, SP-6.4), apex on the foot spot, rows toward the foot rail.
 * :func:`spot_balls` -- G-3.32 spotting on the long string (C-07 option).
-* :func:`in_kitchen`, :func:`placement_error` -- G-3.10, G-3.16, G-3.22, 9B-5.10, R-2.21.
-* :func:`frozen_to_rails` -- G-3.38 frozen-to-cushion test (distance <= eps, C-08).
+* :func:`in_kitchen` -- G-3.16.
+
+Also importable from here (they live in the modules named for them): the rails and the
+frozen-to-a-rail predicate (:mod:`.rails`: :class:`Rail`, :func:`frozen_to_rails`, ...),
+cue-ball placement legality (:mod:`.placement`: :func:`placement_error`, :func:`on_bed`) and
+the separation of rounding overlaps (:mod:`.separation`: :func:`separate_overlaps`).
 """
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from enum import IntEnum
-from typing import Iterable, Optional
+from typing import Iterable
 
 import numpy as np
 
 from .core import SpotFrontOrder
+from .placement import on_bed, placement_error
+from .rails import Rail, cushion_pockets, frozen_to_rails, jaw_rails, segment_for_rail, segment_rails
+from .separation import separate_overlaps
 
 __all__ = [
     "RulesTable", "get_table", "ball_radius", "Rail", "segment_rails", "jaw_rails",
     "segment_for_rail", "cushion_pockets", "triangle_slots", "diamond_slots", "spot_balls", "in_kitchen",
-    "placement_error", "placement_error_reference", "on_bed", "frozen_to_rails", "DEFAULT_R",
+    "placement_error", "on_bed", "frozen_to_rails", "separate_overlaps", "DEFAULT_R",
 ]
 
 DEFAULT_R = 0.028575  # WPA ball radius (DESIGN 3), physics.BallParams().R
@@ -105,103 +109,6 @@ def ball_radius() -> float:
         return float(physics.BallParams().R)
     except (ImportError, AttributeError):
         return DEFAULT_R
-
-
-# ----------------------------------------------------------------------------- rails
-class Rail(IntEnum):
-    """The four rails. LEFT is x = 0, RIGHT is x = w."""
-
-    HEAD = 0
-    FOOT = 1
-    LEFT = 2
-    RIGHT = 3
-
-
-def _nearest_rail(x: np.ndarray, y: np.ndarray, w: float, l: float) -> np.ndarray:
-    d = np.stack([np.abs(y), np.abs(l - y), np.abs(x), np.abs(w - x)], axis=-1)
-    return np.argmin(d, axis=-1).astype(np.int8)
-
-
-_RAIL_CACHE: dict = {}
-
-
-def _rails_cached(table_id: int, table) -> tuple:
-    hit = _RAIL_CACHE.get(table_id)
-    if hit is not None and hit[0] is table:
-        return hit[1], hit[2]
-    seg = np.asarray(table.segments, dtype=np.float64).reshape(-1, 2, 2)
-    mid = seg.mean(axis=1)
-    srails = _nearest_rail(mid[:, 0], mid[:, 1], float(table.w), float(table.l))
-    jaws = np.asarray(getattr(table, "jaws", np.zeros((0, 3))), dtype=np.float64).reshape(-1, 3)
-    if len(jaws):
-        # A jaw is the rounded tip of a cushion: attribute it to the rail whose segment
-        # end point is nearest its centre.
-        ends = seg.reshape(-1, 2)
-        end_rail = np.repeat(srails, 2)
-        d = np.linalg.norm(jaws[:, None, :2] - ends[None, :, :], axis=-1)
-        jrails = end_rail[np.argmin(d, axis=1)].astype(np.int8)
-    else:
-        jrails = np.zeros(0, np.int8)
-    srails.setflags(write=False)
-    jrails.setflags(write=False)
-    _RAIL_CACHE[table_id] = (table, srails, jrails)
-    return srails, jrails
-
-
-def segment_rails(table) -> np.ndarray:
-    """(S,) int8 :class:`Rail` of every linear cushion segment of ``table``."""
-    return _rails_cached(id(table), table)[0]
-
-
-def jaw_rails(table) -> np.ndarray:
-    """(C,) int8 :class:`Rail` of every circular jaw segment of ``table``."""
-    return _rails_cached(id(table), table)[1]
-
-
-_POCKET_LINK_CACHE: dict = {}
-
-
-def cushion_pockets(table) -> np.ndarray:
-    """(S + J, P) read-only bool: cushion ``c`` (linear segment ``c < S``, jaw ``c - S``
-    otherwise, the numbering of :func:`poolgym.rules.queries.cushion_ids`) is connected
-    with pocket ``p`` (HO-7 "a cushion connected with the pocket").
-
-    Each end of a linear segment belongs to the pocket nearest it: a rail section between
-    two pockets is connected with both (a corner pocket's short- and long-rail sections, a
-    side pocket's two long-rail sections); a jaw facing segment or a rounded jaw tip (its
-    centre) with its own pocket only."""
-    hit = _POCKET_LINK_CACHE.get(id(table))
-    if hit is not None and hit[0] is table:
-        return hit[1]
-    pk = np.asarray(table.pockets, dtype=np.float64).reshape(-1, 3)[:, :2]
-    seg = np.asarray(table.segments, dtype=np.float64).reshape(-1, 2, 2)
-    jaws = np.asarray(getattr(table, "jaws", np.zeros((0, 3))), dtype=np.float64).reshape(-1, 3)
-
-    def nearest(pts):
-        return np.argmin(np.linalg.norm(pts[:, None, :] - pk[None, :, :], axis=-1), axis=1)
-
-    out = np.zeros((len(seg) + len(jaws), len(pk)), bool)
-    for end in (0, 1):
-        out[np.arange(len(seg)), nearest(seg[:, end])] = True
-    if len(jaws):
-        out[len(seg) + np.arange(len(jaws)), nearest(jaws[:, :2])] = True
-    out.setflags(write=False)
-    if len(_POCKET_LINK_CACHE) > 64:
-        _POCKET_LINK_CACHE.clear()
-    _POCKET_LINK_CACHE[id(table)] = (table, out)
-    return out
-
-
-def segment_for_rail(table, rail: Rail, near_y: Optional[float] = None) -> int:
-    """Index of a linear cushion segment on ``rail`` (the longest one, or the one whose
-    midpoint is nearest ``near_y``). For hand-built shot records in tests."""
-    seg = np.asarray(table.segments, dtype=np.float64).reshape(-1, 2, 2)
-    idx = np.flatnonzero(segment_rails(table) == int(rail))
-    if near_y is not None:
-        mid_y = seg[idx].mean(axis=1)[:, 1]
-        return int(idx[np.argmin(np.abs(mid_y - near_y))])
-    length = np.linalg.norm(seg[idx, 1] - seg[idx, 0], axis=1)
-    return int(idx[np.argmax(length)])
 
 
 # ----------------------------------------------------------------------------- racks
@@ -333,130 +240,3 @@ def in_kitchen(y: float | np.ndarray, table) -> bool | np.ndarray:
     is strictly behind the head string (y < l/4); the head string itself is not part of
     the kitchen."""
     return np.asarray(y) < float(table.head_string_y)
-
-
-def placement_error(
-    x: float,
-    y: float,
-    pos: np.ndarray,
-    on: np.ndarray,
-    table,
-    R: float,
-    *,
-    kitchen: bool,
-    may_touch: bool,
-    cue_ball: int = 0,
-    touch_eps: float = 1e-9,
-) -> Optional[str]:
-    """Why placing the cue ball at (x, y) is illegal, or None if it is legal (rules and
-    messages: :func:`placement_error_reference`). Runs the compiled
-    :func:`poolgym.rules.fast.placement_code` (the referee's hot path; tested equal to the
-    reference on random placements in tests/envs/test_rules_fast.py)."""
-    from .fast import placement_error_fast
-
-    return placement_error_fast(x, y, pos, on, table, R, kitchen=kitchen, may_touch=may_touch, cue_ball=cue_ball,
-                                touch_eps=touch_eps)
-
-
-def placement_error_reference(
-    x: float,
-    y: float,
-    pos: np.ndarray,
-    on: np.ndarray,
-    table,
-    R: float,
-    *,
-    kitchen: bool,
-    may_touch: bool,
-    cue_ball: int = 0,
-    touch_eps: float = 1e-9,
-) -> Optional[str]:
-    """Why placing the cue ball at (x, y) is illegal, or None if it is legal.
-
-    * On the bed: R <= x <= w - R, R <= y <= l - R (cushion noses bound the bed).
-    * G-3.22: no overlap with an object ball (centre distance >= 2R).
-    * 9B-5.10 (``may_touch`` False): not frozen to an object ball (distance > 2R + eps).
-    * G-3.10 / G-3.16 / R-2.21 (``kitchen``): the centre strictly behind the head string,
-      and the whole ball at least half a ball diameter behind it is not required; we
-      mask the head string itself and every point in front of it.
-    """
-    if not (np.isfinite(x) and np.isfinite(y)):
-        return "x and y must be finite"
-    w, l = float(table.w), float(table.l)
-    if not (R <= x <= w - R and R <= y <= l - R):
-        return f"({x:.4f}, {y:.4f}) is not on the bed (x in [{R:.4f}, {w - R:.4f}], y in [{R:.4f}, {l - R:.4f}])"
-    if kitchen and not (y < float(table.head_string_y)):
-        return f"y={y:.4f} is not behind the head string y={float(table.head_string_y):.4f} (G-3.16)"
-    P = np.asarray(pos, dtype=np.float64).reshape(-1, 2)
-    onm = np.asarray(on, dtype=bool).copy()
-    onm[cue_ball] = False
-    if onm.any():
-        d = np.hypot(P[onm, 0] - x, P[onm, 1] - y)
-        k = np.flatnonzero(onm)[int(np.argmin(d))]
-        dmin = float(d.min())
-        if dmin < 2 * R - touch_eps:
-            return f"overlaps ball {k} (G-3.22)"
-        if not may_touch and dmin <= 2 * R + touch_eps:
-            return f"frozen to ball {k} (9B-5.10)"
-    # Not over a pocket opening, not into a cushion segment or a jaw (the physics refuses
-    # such layouts: the ball would not be resting on the bed).
-    if not on_bed(x, y, table, R):
-        return "not on the bed (touches a cushion, jaw or pocket opening)"
-    return None
-
-
-def on_bed(x: float, y: float, table, R: float, tol: float = 1e-9) -> bool:
-    """The ball centred at (x, y) rests on the bed: at least R from every cushion segment
-    and jaw-circle edge, outside every pocket circle."""
-    pk = np.asarray(table.pockets, dtype=np.float64).reshape(-1, 3)
-    if len(pk) and np.any(np.hypot(pk[:, 0] - x, pk[:, 1] - y) <= pk[:, 2]):
-        return False
-    seg = np.asarray(table.segments, dtype=np.float64).reshape(-1, 2, 2)
-    if len(seg):
-        a = seg[:, 0]
-        d = seg[:, 1] - a
-        u = np.clip(((x - a[:, 0]) * d[:, 0] + (y - a[:, 1]) * d[:, 1]) / np.einsum("ij,ij->i", d, d), 0.0, 1.0)
-        dist = np.hypot(a[:, 0] + u * d[:, 0] - x, a[:, 1] + u * d[:, 1] - y)
-        if np.any(dist < R - tol):
-            return False
-    jaws = np.asarray(getattr(table, "jaws", np.zeros((0, 3))), dtype=np.float64).reshape(-1, 3)
-    if len(jaws) and np.any(np.hypot(jaws[:, 0] - x, jaws[:, 1] - y) < R + jaws[:, 2] - tol):
-        return False
-    return True
-
-
-def frozen_to_rails(pos: np.ndarray, on: np.ndarray, table, R: float, eps: float) -> np.ndarray:
-    """(N,) uint8 bitmask of :class:`Rail` values each ball is frozen to (G-3.38, C-08):
-    the centre is within R + eps of the cushion-nose line of that rail."""
-    P = np.asarray(pos, dtype=np.float64).reshape(-1, 2)
-    w, l = float(table.w), float(table.l)
-    lim = R + eps
-    m = np.zeros(P.shape[0], np.uint8)
-    m |= (P[:, 1] <= lim).astype(np.uint8) << int(Rail.HEAD)
-    m |= (P[:, 1] >= l - lim).astype(np.uint8) << int(Rail.FOOT)
-    m |= (P[:, 0] <= lim).astype(np.uint8) << int(Rail.LEFT)
-    m |= (P[:, 0] >= w - lim).astype(np.uint8) << int(Rail.RIGHT)
-    m[~np.asarray(on, dtype=bool)] = 0
-    return m
-
-
-def separate_overlaps(pos: np.ndarray, on: np.ndarray, R: float, max_fix: float = 1e-4,
-                      margin: float = 1e-9) -> np.ndarray:
-    """Push apart on-table balls that overlap by at most ``max_fix`` (numerical residue of
-    the physics' final positions) so that every pair is >= 2R + margin apart; returns the
-    (possibly) corrected (N, 2) array. Larger overlaps are left alone (the physics' own
-    guarantee is then broken and its validation will say so)."""
-    P = np.array(pos, dtype=np.float64).reshape(-1, 2)
-    idx = np.flatnonzero(np.asarray(on, dtype=bool))
-    if idx.size < 2:
-        return P
-    Q = P[idx]
-    D = Q[:, None, :] - Q[None, :, :]
-    d2 = (D * D).sum(-1)
-    d2.flat[:: idx.size + 1] = np.inf
-    if d2.min() >= (2 * R + margin) ** 2:
-        return P
-    from ._kernels import separate_pairs  # compiled sweeps (numba)
-
-    separate_pairs(P, idx.astype(np.int64), float(R), float(max_fix), float(margin), 8)
-    return P

@@ -1,5 +1,9 @@
-"""Rule questions about one shot, as pure numpy functions over a :class:`ShotRecord`
+"""Rule questions about one shot, as pure functions over a :class:`ShotRecord`
 (DESIGN 5; general.md Part 7.1). Every discipline uses these; none re-reads events.
+
+The first contact and the cushion contacts come from the one compiled scan of the event log
+(:mod:`poolgym.rules.shot_facts`, also re-exported here: :class:`ShotFacts`,
+:func:`shot_facts`); frozen balls from the one predicate of :mod:`poolgym.rules.rails`.
 
 Conventions: ball 0 is the cue ball (``rec.cue_ball``); "cushion contact" means a
 BALL_CUSHION event (linear segment) or a BALL_JAW event (the rounded cushion tip at a
@@ -13,8 +17,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ._kernels import scan_events
-from .geometry import Rail, jaw_rails, segment_rails
+from .rails import contact_is_new, cushion_pockets, frozen_rail_bits, frozen_to_rails, rail_lut
+from .shot_facts import ShotFacts, _legal_mask, scan_events, shot_facts
 from .shot_record import EventKind, Motion, ShotRecord
 
 __all__ = [
@@ -33,85 +37,7 @@ _PK = int(EventKind.POCKET)
 _OFF = int(Motion.OFF_TABLE)
 
 
-class ShotFacts:
-    """The rule-relevant facts of one shot, extracted in one pass over the event log
-    (the fast path used by the referees; each field is also available from the single
-    queries above).
-
-    first / t0: first object ball contacted (split hits resolved for ``legal``) and time.
-    cue_pocketed / cue_off: G-3.20 / G-3.28 for the cue ball.
-    pocketed: object balls pocketed (ascending); jumped: balls off the table (ascending,
-    cue ball included). cushions: list of (t, ball, rail) cushion contacts in time order
-    (built on first access from the arrays ``cush_t``, ``cush_ball``, ``cush_rail``).
-    """
-
-    __slots__ = ("first", "t0", "cue_pocketed", "cue_off", "pocketed", "jumped", "cush_t", "cush_ball",
-                 "cush_rail", "_cushions")
-
-    @property
-    def cushions(self) -> list:
-        c = self._cushions
-        if c is None:
-            c = self._cushions = list(zip(self.cush_t.tolist(), self.cush_ball.tolist(), self.cush_rail.tolist()))
-        return c
-
-    def rails_after(self, t: float) -> int:
-        """Cushion contacts (any ball) strictly after ``t``."""
-        return int(np.count_nonzero(self.cush_t > t))
-
-    def object_balls_to_rail(self, cue_ball: int = 0) -> set:
-        """Distinct object balls with a cushion contact (break requirement)."""
-        return set(self.cush_ball[self.cush_ball != cue_ball].tolist())
-
-
-_LEGAL_MASKS: dict = {}
-
-
-def _legal_mask(n: int, legal) -> np.ndarray:
-    """Read-only (n,) bool mask of the balls in ``legal`` (cached; bounded)."""
-    key = (n, legal)
-    m = _LEGAL_MASKS.get(key)
-    if m is None:
-        if len(_LEGAL_MASKS) > 4096:
-            _LEGAL_MASKS.clear()
-        m = np.zeros(n, np.bool_)
-        for b in legal:
-            if 0 <= int(b) < n:
-                m[int(b)] = True
-        m.setflags(write=False)
-        _LEGAL_MASKS[key] = m
-    return m
-
-
-def shot_facts(rec: ShotRecord, table, legal: Optional[Sequence[int]] = None, split_eps: float = 0.0) -> ShotFacts:
-    """:class:`ShotFacts` of ``rec`` (one compiled pass over the events,
-    :func:`poolgym.rules._kernels.scan_events`). A record from a batch carrying
-    precomputed facts (``rec.facts``, :class:`poolgym.rules.fast.BatchFacts`) returns those
-    when they answer exactly (:meth:`~poolgym.rules.fast.BatchFacts.lookup`)."""
-    pre = rec.facts
-    if pre is not None and int(pre[0].cue_ball[pre[1]]) == rec.cue_ball:
-        got = pre[0].lookup(pre[1], table, legal, split_eps)
-        if got is not None:
-            return got
-    c = rec.cue_ball
-    n = rec.pocket.shape[0]
-    lut, n_seg = _rail_lut(table)
-    use_legal = legal is not None
-    mask = _legal_mask(n, tuple(legal) if use_legal else ())
-    first, t0, ct, cb, cr = scan_events(rec.ev_kind, rec.ev_i, rec.ev_j, rec.ev_t, c, mask, use_legal,
-                                        float(split_eps), lut, n_seg, _BB, _BC, _BJ)
-    f = ShotFacts()
-    f.first = None if first < 0 else int(first)
-    f.t0 = float(t0)
-    pk = rec.pocket.tolist()
-    s1 = rec.s1.tolist()
-    f.cue_pocketed = pk[c] >= 0
-    f.cue_off = s1[c] == _OFF
-    f.pocketed = tuple(k for k, p in enumerate(pk) if p >= 0 and k != c)
-    f.jumped = tuple(k for k, v in enumerate(s1) if v == _OFF)
-    f.cush_t, f.cush_ball, f.cush_rail = ct, cb, cr
-    f._cushions = None
-    return f
+_NO_LUT = np.zeros(0, np.int8)
 
 
 def first_contact(rec: ShotRecord, legal: Optional[Sequence[int]] = None, split_eps: float = 0.0):
@@ -121,21 +47,11 @@ def first_contact(rec: ShotRecord, legal: Optional[Sequence[int]] = None, split_
     ``split_eps`` seconds of the first contact, the legal ball is taken as first (the
     decision goes in the shooter's favour).
     """
-    c = rec.cue_ball
-    m = (rec.ev_kind == _BB) & ((rec.ev_i == c) | (rec.ev_j == c))
-    idx = np.flatnonzero(m)
-    if idx.size == 0:
-        return None, float("inf")
-    k0 = idx[0]
-    other = np.where(rec.ev_i[idx] == c, rec.ev_j[idx], rec.ev_i[idx]).astype(int)
-    t0 = float(rec.ev_t[k0])
-    ball = int(other[0])
-    if legal is not None and ball not in legal:
-        near = np.flatnonzero(rec.ev_t[idx] <= t0 + split_eps)
-        for q in near:
-            if int(other[q]) in legal:
-                return int(other[q]), float(rec.ev_t[idx[q]])
-    return ball, t0
+    use_legal = legal is not None
+    mask = _legal_mask(rec.pocket.shape[0], tuple(legal) if use_legal else ())
+    first, t0, _, _, _ = scan_events(rec.ev_kind, rec.ev_i, rec.ev_j, rec.ev_t, rec.cue_ball, mask, use_legal,
+                                     float(split_eps), _NO_LUT, 0, _BB, _BC, _BJ)
+    return (None, float("inf")) if first < 0 else (int(first), float(t0))
 
 
 def first_ball_hit(rec: ShotRecord, legal: Optional[Sequence[int]] = None, split_eps: float = 0.0) -> Optional[int]:
@@ -144,29 +60,11 @@ def first_ball_hit(rec: ShotRecord, legal: Optional[Sequence[int]] = None, split
 
 
 def cushion_events(rec: ShotRecord, table):
-    """(t, ball, rail) arrays of every cushion contact (segments and jaws)."""
-    kind = rec.ev_kind
-    m = (kind == _BC) | (kind == _BJ)
-    t = rec.ev_t[m]
-    b = rec.ev_i[m]
-    if t.size == 0:
-        return t, b, np.zeros(0, np.int8)
-    lut, n_seg = _rail_lut(table)
-    j = rec.ev_j[m].astype(np.intp) + np.where(kind[m] == _BJ, n_seg, 0)
-    return t, b, lut[np.clip(j, 0, lut.size - 1)]
-
-
-_LUT: dict = {}
-
-
-def _rail_lut(table):
-    hit = _LUT.get(id(table))
-    if hit is not None and hit[0] is table:
-        return hit[1], hit[2]
-    s, j = segment_rails(table), jaw_rails(table)
-    lut = np.concatenate([s, j]).astype(np.int8)
-    _LUT[id(table)] = (table, lut, len(s))
-    return lut, len(s)
+    """(t, ball, rail) arrays of every cushion contact (segments and jaws), in time order."""
+    lut, n_seg = rail_lut(table)
+    _, _, ct, cb, cr = scan_events(rec.ev_kind, rec.ev_i, rec.ev_j, rec.ev_t, rec.cue_ball,
+                                   _legal_mask(rec.pocket.shape[0], ()), False, 0.0, lut, n_seg, _BB, _BC, _BJ)
+    return ct, cb, cr
 
 
 def rails_after_first_contact(rec: ShotRecord, table, t0: float) -> int:
@@ -234,12 +132,10 @@ def cue_off_table(rec: ShotRecord) -> bool:
 def frozen_at_start(rec: ShotRecord, table, R: float, eps: float):
     """G-3.38 frozen balls at the start of the shot.
 
-    Returns (rails, to_cue): rails (N,) uint8 bitmask of :class:`Rail` each ball touches
-    (centre within R + eps of the cushion line); to_cue (N,) bool -- object ball within
-    2R + eps of the cue ball.
+    Returns (rails, to_cue): rails (N,) uint8 bitmask of :class:`~poolgym.rules.rails.Rail`
+    each ball is frozen to (:func:`~poolgym.rules.rails.frozen_rail_bits`); to_cue (N,)
+    bool -- object ball within 2R + eps of the cue ball.
     """
-    from .geometry import frozen_to_rails
-
     rails = frozen_to_rails(rec.pos0, rec.on0, table, R, eps)
     c = rec.cue_ball
     d = np.hypot(rec.pos0[:, 0] - rec.pos0[c, 0], rec.pos0[:, 1] - rec.pos0[c, 1])
@@ -252,10 +148,7 @@ def frozen_ball(rec: ShotRecord, table, R: float, eps: float, ball: int):
     """(rail bitmask, frozen_to_cue) of one ball at the start (scalar form of
     :func:`frozen_at_start`)."""
     x, y = float(rec.pos0[ball, 0]), float(rec.pos0[ball, 1])
-    lim = R + eps
-    w, l = float(table.w), float(table.l)
-    m = ((y <= lim) << int(Rail.HEAD)) | ((y >= l - lim) << int(Rail.FOOT)) | \
-        ((x <= lim) << int(Rail.LEFT)) | ((x >= w - lim) << int(Rail.RIGHT))
+    m = frozen_rail_bits(x, y, float(table.w), float(table.l), R + eps)
     c = rec.cue_ball
     to_cue = bool(math.hypot(x - float(rec.pos0[c, 0]), y - float(rec.pos0[c, 1])) <= 2 * R + eps)
     return int(m), to_cue
@@ -268,46 +161,29 @@ def frozen_rule_satisfied(rec: ShotRecord, table, ball: int, t0: float, frozen_r
     to a separate cushion, (d) another object ball is driven to a cushion "with which it
     was not previously in contact".
 
-    A contact of the frozen ball with a rail it was frozen to counts only after it has
-    left that cushion and touched another ball (every ball contact of it after the first
-    one "arms" it). The same holds for (d): another object ball that was itself touching a
-    rail at the start (centre within ``R + eps`` of it; ``R`` defaults to the ball radius)
-    and is forced into that rail has not been "driven to" it unless it first touched two
-    balls (the one that moved it, then another) -- G-3.38's last paragraph.
+    "Driven to a cushion" is :func:`~poolgym.rules.rails.contact_is_new` (G-3.38's last
+    paragraph): for (c) with ``frozen_rails`` as the rails ``ball`` touched at the start
+    (SP-6.7.2 passes the rails it was near), for (b) and (d) with the rails the cue ball /
+    the other ball was frozen to at the start (:func:`~poolgym.rules.rails.frozen_rail_bits`;
+    ``R`` defaults to the ball radius).
     """
     if any_pocketed(rec):
         return True
     t, b, rails = cushion_events(rec, table)
-    after = t > t0
+    if R is None:
+        from .geometry import ball_radius
+        R = ball_radius()
+    lim = R + eps
+    w, l = float(table.w), float(table.l)
     c = rec.cue_ball
-    if np.any(after & (b == c)):
-        return True
-    other = np.flatnonzero(after & (b != c) & (b != ball))
-    if other.size:
-        if R is None:
-            from .geometry import ball_radius
-            R = ball_radius()
-        lim = R + eps
-        w, l = float(table.w), float(table.l)
-        for k in other:
-            bk, r = int(b[k]), int(rails[k])
-            x, y = float(rec.pos0[bk, 0]), float(rec.pos0[bk, 1])
-            was_on = ((r == 0 and y <= lim) or (r == 1 and y >= l - lim) or (r == 2 and x <= lim)
-                      or (r == 3 and x >= w - lim))
-            if not was_on:
-                return True
-            tb, _ = contacts_of(rec, bk)
-            if np.count_nonzero(tb < t[k]) >= 2:
-                return True
-    sel = np.flatnonzero(after & (b == ball))
-    if sel.size == 0:
-        return False
-    tb, _ = contacts_of(rec, ball)
-    for k in sel:
-        r = int(rails[k])
-        if not (frozen_rails >> r) & 1:
-            return True
-        if np.count_nonzero(tb < t[k]) >= 2:
+    kind, ei, ej, et = rec.ev_kind, rec.ev_i, rec.ev_j, rec.ev_t
+    for k in np.flatnonzero(t > t0).tolist():
+        bk, r, tk = int(b[k]), int(rails[k]), float(t[k])
+        if bk == ball and bk != c:
+            bits = int(frozen_rails)
+        else:
+            bits = frozen_rail_bits(float(rec.pos0[bk, 0]), float(rec.pos0[bk, 1]), w, l, lim)
+        if contact_is_new(bits, r, bk, c, tk, kind, ei, ej, et, _BB):
             return True
     return False
 
@@ -482,7 +358,7 @@ def is_carom(rec: ShotRecord, ball: int) -> bool:
 def cushion_ids(rec: ShotRecord, table):
     """(t, ball, cushion id) arrays of every cushion contact: a linear segment keeps its
     index ``j``, a rounded jaw tip becomes ``S + j`` (S = number of segments), the row
-    numbering of :func:`poolgym.rules.geometry.cushion_pockets`."""
+    numbering of :func:`poolgym.rules.rails.cushion_pockets`."""
     kind = rec.ev_kind
     m = (kind == _BC) | (kind == _BJ)
     n_seg = int(np.asarray(table.segments).reshape(-1, 2, 2).shape[0])
@@ -506,8 +382,8 @@ def carom_sequence(rec: ShotRecord) -> tuple:
 class Kick:
     """The cue ball's cushion contacts before its first object-ball contact (a kick shot when
     any). cushions: cushion ids (:func:`cushion_ids`) in time order; rails: the
-    :class:`~poolgym.rules.geometry.Rail` of each; pockets: for each cushion, the pockets
-    (ascending indices) it is connected with (:func:`geometry.cushion_pockets`)."""
+    :class:`~poolgym.rules.rails.Rail` of each; pockets: for each cushion, the pockets
+    (ascending indices) it is connected with (:func:`~poolgym.rules.rails.cushion_pockets`)."""
 
     cushions: tuple = ()
     rails: tuple = ()
@@ -526,15 +402,13 @@ class Kick:
 def kick(rec: ShotRecord, table) -> Kick:
     """:class:`Kick` of the shot: every cue-ball cushion contact strictly before its first
     object-ball contact (all of them when it touches no ball)."""
-    from .geometry import cushion_pockets
-
     _, t0 = first_contact(rec)
     t, b, cid = cushion_ids(rec, table)
     sel = (b == rec.cue_ball) & (t < t0)
     if not np.any(sel):
         return Kick()
     ids = tuple(int(c) for c in cid[sel])
-    lut, _ = _rail_lut(table)
+    lut, _ = rail_lut(table)
     link = cushion_pockets(table)
     rails = tuple(int(lut[min(c, lut.size - 1)]) for c in ids)
     pockets = tuple(tuple(int(p) for p in np.flatnonzero(link[c])) for c in ids)
@@ -551,10 +425,8 @@ def bank_cushions(rec: ShotRecord, table, ball: int) -> tuple:
     """Cushion ids ``ball`` touched before it dropped (all its contacts if it did not drop),
     leaving out the jaws of the pocket it dropped into (a ball rattling in the jaws of its
     pocket is not banked): a non-empty result is a bank (HO-6 "дуплет"). A jaw piece is a
-    cushion connected with that one pocket only (:func:`geometry.cushion_pockets`); the rail
+    cushion connected with that one pocket only (:func:`~poolgym.rules.rails.cushion_pockets`); the rail
     sections either side of the pocket still count."""
-    from .geometry import cushion_pockets
-
     t, b, cid = cushion_ids(rec, table)
     tp = pocket_time(rec, ball)
     ids = cid[(b == ball) & (t < tp)]

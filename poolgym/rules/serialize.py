@@ -5,8 +5,12 @@ an enum ``{"__e__": "<EnumName>", "v": value}``; tuples become JSON lists and ev
 list decodes back to a tuple (all rules data are immutable tuples); floats round-trip
 exactly (``repr``). Fields added for the N-seat games (``GameState.teams`` ... ``pending``,
 ``Verdict.events``, ``ActionSpec.declarations``) are written only when they differ from
-their default, so the JSON of a two-seat WPA game is what it always was. Disciplines register their config / extra dataclasses and enums with
-:func:`register` (done at import of their module, no other side effect).
+their default (:func:`omit_at_default`), so the JSON of a two-seat WPA game is what it always
+was. The rules' core types and every discipline's config / extra dataclasses and enums are
+registered with :func:`register` when their module is imported (no other side effect); a type
+not yet registered is looked up after the loaders added with :func:`add_loader` ran
+(``poolgym.rules.core`` adds one that imports the discipline modules). This module imports
+nothing of the rules.
 
     >>> from poolgym.rules.core import ShotAction
     >>> from_json(to_json(ShotAction(2.0, 90.0))) == ShotAction(2.0, 90.0)
@@ -21,11 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from . import core
-
-__all__ = ["register", "to_json", "from_json", "to_obj", "from_obj"]
+__all__ = ["register", "omit_at_default", "add_loader", "to_json", "from_json", "to_obj", "from_obj"]
 
 _TYPES: dict = {}
+_LOADERS: list = []
 
 
 def register(*classes: type) -> None:
@@ -37,18 +40,19 @@ def register(*classes: type) -> None:
         _TYPES[cls.__name__] = cls
 
 
-register(core.Phase, core.CueBallPlacement, core.FoulKind, core.Foul, core.Option, core.BreakOrder,
-         core.SpotFrontOrder, core.ShotAction, core.PlaceCueBall, core.ChooseOption, core.Concede, core.Verdict,
-         core.RulesConfig, core.GameState, core.ActionSpec, core.Declaration, core.Declare, core.EventType,
-         core.SeatEvent)
-
 #: class -> {field: default} written only when the value differs from the default (N-seat fields).
-_OMIT_AT_DEFAULT = {
-    core.GameState: {"teams": (), "active": (), "order": (), "private": (), "hidden": None, "history": (),
-                     "pending": ()},
-    core.Verdict: {"events": ()},
-    core.ActionSpec: {"declarations": ()},
-}
+_OMIT_AT_DEFAULT: dict = {}
+
+
+def omit_at_default(cls: type, defaults: dict) -> None:
+    """Write the fields ``defaults`` of ``cls`` only when they differ from these values."""
+    _OMIT_AT_DEFAULT[cls] = dict(defaults)
+
+
+def add_loader(loader) -> None:
+    """``loader()`` imports modules that register more types; run when a name is unknown."""
+    if loader not in _LOADERS:
+        _LOADERS.append(loader)
 
 
 def to_obj(x: Any) -> Any:
@@ -83,13 +87,8 @@ def to_obj(x: Any) -> Any:
 def _lookup(name: str):
     cls = _TYPES.get(name)
     if cls is None:
-        # discipline modules register their types on import: load them and retry
-        import importlib
-        for path in core.DISCIPLINE_PATHS.values():
-            try:
-                importlib.import_module(path.split(":")[0])
-            except Exception:  # a discipline module that does not import cannot hold the type
-                pass
+        for loader in tuple(_LOADERS):
+            loader()
         cls = _TYPES.get(name)
     return cls
 

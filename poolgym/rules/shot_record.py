@@ -36,7 +36,7 @@ class ShotRecord:
     status: physics status (0 OK, 1 event log overflow, 2 max iterations).
     shot: optional (5,) shot actually played (after noise) -- lets queries re-run the
         cue ball's path (G-3.39 kitchen crossing) with ``physics.simulate(t_final=...)``.
-    facts: optional ``(poolgym.rules.fast.BatchFacts, k)``: the facts of this record
+    facts: optional ``(poolgym.rules.shot_facts.BatchFacts, k)``: the facts of this record
         precomputed for its whole batch in one compiled pass (vector envs); lets
         :func:`queries.shot_facts` skip its own scan. Never set it by hand.
     """
@@ -110,7 +110,7 @@ class ShotRecord:
         """Records of every table of a ``physics.BatchResult``, in table order (the same
         fields as ``[from_batch(batch, k) for k in range(B)]``; each array field is sliced
         from the batch when first read, see `_BatchRecord`). ``facts``: the batch's
-        ``poolgym.rules.fast.BatchFacts`` (attached to each record as ``(facts, k)``)."""
+        ``poolgym.rules.shot_facts.BatchFacts`` (attached to each record as ``(facts, k)``)."""
         src = _BatchArrays(batch)
         new = object.__new__
         out = []

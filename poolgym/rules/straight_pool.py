@@ -83,6 +83,7 @@ from .core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionErr
                    ShotAction, Verdict)
 from .game import DisciplineBase, draw_rng
 from .geometry import ball_radius, get_table, in_kitchen, triangle_slots
+from .rails import near_rail_bits
 from .shot_record import EventKind
 
 __all__ = [
@@ -346,17 +347,10 @@ def relocate(where15: Where15, where_cue: WhereCue) -> tuple:
 
 
 def near_rails(xy, table, R: float, frozen_eps: float) -> int:
-    """SP-6.7.2: bitmask of :class:`~poolgym.rules.geometry.Rail` values the ball at ``xy``
-    is near -- not touching the cushion (gap > ``frozen_eps``) but within one ball
-    diameter of it (gap <= 2R; gap = distance from the ball to the cushion-nose line)."""
-    x, y = float(xy[0]), float(xy[1])
-    w, l = float(table.w), float(table.l)
-    gaps = (y - R, l - y - R, x - R, w - x - R)  # HEAD, FOOT, LEFT, RIGHT (Rail order)
-    m = 0
-    for r, g in enumerate(gaps):
-        if frozen_eps < g <= 2.0 * R:
-            m |= 1 << r
-    return m
+    """SP-6.7.2: bitmask of :class:`~poolgym.rules.rails.Rail` values the ball at ``xy`` is
+    near -- not frozen to the cushion but within one ball diameter of it
+    (:func:`~poolgym.rules.rails.near_rail_bits`)."""
+    return near_rail_bits(xy[0], xy[1], table, R, frozen_eps)
 
 
 def _spot_point(name: str, table) -> tuple:

@@ -1,15 +1,15 @@
-"""`poolgym.rules.fast` batched kernels agree exactly with the per-record queries
-(`poolgym.rules.queries`) and with `geometry.placement_error_reference` (numpy) on many random
-inputs (G-3.22, 9B-5.10, G-3.16, T-1.16.4, G-3.19, G-3.20, G-3.28, 9B-5.4)."""
+"""The batched shot facts (`poolgym.rules.shot_facts`) agree exactly with the per-record
+queries (`poolgym.rules.queries`), and the placement check (`poolgym.rules.placement`) with the
+numpy oracle `tests/rules/placement_reference.py`, on many random inputs (G-3.22, 9B-5.10, G-3.16, T-1.16.4, G-3.19, G-3.20, G-3.28, 9B-5.4)."""
 
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from poolgym.rules import fast, queries
+from poolgym.rules import placement, queries, shot_facts
 from poolgym.rules.geometry import ball_radius, get_table, placement_error
-from poolgym.rules.geometry import placement_error_reference as placement_ref
+from tests.rules.placement_reference import placement_error_reference as placement_ref
 from poolgym.rules.shot_record import EventKind, Motion, ShotRecord
 
 TABLE = get_table("9ft")
@@ -62,7 +62,7 @@ def _random_batch(rng, B=400, N=10, E=40):
 
 
 def _check_against_queries(batch, legal, eps):
-    bf = fast.BatchFacts(batch, TABLE, legal, eps)
+    bf = shot_facts.BatchFacts(batch, TABLE, legal, eps)
     recs = ShotRecord.from_batch_all(batch)
     assert len(bf) == len(recs)
     for k, rec in enumerate(recs):
@@ -140,7 +140,7 @@ def test_placement_errors_match_geometry_on_random_spots():
     ys[:20] = np.nan
     kitchen = rng.random(B) < 0.3
     may_touch = rng.random(B) < 0.3
-    got = fast.placement_errors(xs, ys, pos, on, TABLE, R, kitchen=kitchen, may_touch=may_touch)
+    got = placement.placement_errors(xs, ys, pos, on, TABLE, R, kitchen=kitchen, may_touch=may_touch)
     kinds = set()
     for k in range(B):
         ref = placement_ref(float(xs[k]), float(ys[k]), pos[k], on[k], TABLE, R, kitchen=bool(kitchen[k]),
@@ -151,7 +151,7 @@ def test_placement_errors_match_geometry_on_random_spots():
                                    may_touch=bool(may_touch[k])) == ref
         kinds.add(None if ref is None else ref.split(" ")[0])
         if k < 200:
-            assert fast.placement_error_fast(float(xs[k]), float(ys[k]), pos[k], on[k], TABLE, R,
+            assert placement.placement_error(float(xs[k]), float(ys[k]), pos[k], on[k], TABLE, R,
                                              kitchen=bool(kitchen[k]), may_touch=bool(may_touch[k])) == ref
     assert {None, "overlaps", "frozen", "x"} <= kinds  # every verdict was exercised
     assert any(k is not None and k.startswith("y=") for k in kinds)  # kitchen (G-3.16)
@@ -164,7 +164,7 @@ def test_placement_errors_match_geometry_on_random_spots():
     xs2 = rng.uniform(R, TABLE.w - R, 2000)
     ys2 = rng.uniform(R, TABLE.l - R, 2000)
     empty = np.zeros((2000, N), bool)
-    got = fast.placement_errors(xs2, ys2, np.zeros((2000, N, 2)), empty, fake, R, kitchen=False, may_touch=False)
+    got = placement.placement_errors(xs2, ys2, np.zeros((2000, N, 2)), empty, fake, R, kitchen=False, may_touch=False)
     ref = [placement_ref(float(x), float(y), np.zeros((N, 2)), empty[0], fake, R, kitchen=False,
                          may_touch=False) for x, y in zip(xs2, ys2)]
     assert got == ref
@@ -180,7 +180,7 @@ def test_records_carrying_batch_facts_answer_shot_facts_like_plain_records(seed)
     batch = _random_batch(rng, B=300)
     B, N = batch.pocket.shape
     pre_legal = [None if k % 3 == 0 else (1 + k % (N - 1),) for k in range(B)]
-    with_facts = ShotRecord.from_batch_all(batch, fast.BatchFacts(batch, TABLE, pre_legal, 1e-4))
+    with_facts = ShotRecord.from_batch_all(batch, shot_facts.BatchFacts(batch, TABLE, pre_legal, 1e-4))
     plain = ShotRecord.from_batch_all(batch)
     assert all(r.facts is not None for r in with_facts) and all(r.facts is None for r in plain)
     used = 0

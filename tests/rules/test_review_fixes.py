@@ -165,8 +165,8 @@ def test_G_3_32_4_spot_in_front_never_touching_the_cue_ball():
 
 
 def test_compiled_kernels_match_python_definitions():
-    """The compiled hot-path scans (poolgym.rules._kernels) agree with the pure-numpy
-    single queries on real simulated shots (T-1.16.4 split hits, G-3.19 cushions, G-3.11
+    """The compiled scan of the shot facts (poolgym.rules.shot_facts) agrees with the numpy
+    oracle (tests/rules/shot_facts_reference.py) on real simulated shots (T-1.16.4 split hits, G-3.19 cushions, G-3.11
     pocketing, G-3.28 jumped balls)."""
     import numpy as np
 
@@ -174,6 +174,7 @@ def test_compiled_kernels_match_python_definitions():
     from poolgym.rules.game import simulate_record
     from poolgym.rules.testing import random_action
     from poolgym.rules.geometry import separate_overlaps
+    from tests.rules.shot_facts_reference import cushion_events_reference, first_contact_reference
     d = get_discipline("eight_ball")
     n = 0
     for seed in range(3):
@@ -188,9 +189,12 @@ def test_compiled_kernels_match_python_definitions():
                 continue
             rec = simulate_record(s, a)
             f = q.shot_facts(rec, T, (1, 2, 3), 1e-3)
-            assert (f.first, f.t0) == q.first_contact(rec, (1, 2, 3), 1e-3) or (f.first is None and
-                                                                                  q.first_contact(rec)[0] is None)
-            t, b, r = q.cushion_events(rec, T)
+            assert (f.first, f.t0) == first_contact_reference(rec, (1, 2, 3), 1e-3) or (
+                f.first is None and first_contact_reference(rec)[0] is None)
+            assert q.first_contact(rec, (1, 2, 3), 1e-3) == first_contact_reference(rec, (1, 2, 3), 1e-3)
+            t, b, r = cushion_events_reference(rec, T)
+            t2, b2, r2 = q.cushion_events(rec, T)
+            assert (t.tolist(), b.tolist(), r.tolist()) == (t2.tolist(), b2.tolist(), r2.tolist())
             assert f.cushions == list(zip(t.tolist(), b.tolist(), r.tolist()))
             assert f.pocketed == q.pocketed(rec) and f.jumped == q.jumped_off_table(rec)
             from poolgym.rules import general
