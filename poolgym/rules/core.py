@@ -55,6 +55,7 @@ DISCIPLINE_PATHS = {
     "cribbage": "poolgym.rules.games.cribbage:Cribbage",
     "one_ball_side": "poolgym.rules.games.side_pocket_one_ball:OneBallSide",
     "pea_pool": "poolgym.rules.games.pea_pool:PeaPool",
+    "forty_one": "poolgym.rules.games.forty_one:FortyOne",
 }
 
 

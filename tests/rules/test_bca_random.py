@@ -15,6 +15,7 @@ from poolgym.rules.testing import check_invariants, check_privacy, random_action
 
 SEATS = {
     "pea_pool": tuple(range(2, 16)),
+    "forty_one": tuple(range(2, 16)),
 }
 MAX_SHOTS = 120
 
@@ -27,8 +28,6 @@ def _ledger(state) -> list:
         where = ["table"] if state.on_table[b] else []
         if name == "forty_one":
             where += [f"seat{k}" for k, balls in enumerate(state.extra.pocketed_by) if b in balls]
-            if b in state.extra.dead:
-                where.append("dead")
         elif not state.on_table[b]:
             where.append("pocket")
         places.append(where)
@@ -39,9 +38,16 @@ def _zero_sum(name, cfg) -> bool:
     return True
 
 
-def play(name, n, seed):
+#: extra configurations played at the smallest and largest seat count (declarations by hand)
+VARIANTS = {
+    "pea_pool": {"variant_points": True, "auto_declare": False},
+    "forty_one": {"auto_declare": False},
+}
+
+
+def play(name, n, seed, **kw):
     d = get_discipline(name)
-    cfg = d.config_cls(n_players=n, max_shots=MAX_SHOTS)
+    cfg = d.config_cls(n_players=n, max_shots=MAX_SHOTS, **kw)
     rng = np.random.default_rng(1000 + seed)
     s = d.initial_state(cfg, seed)
     totals = np.zeros(n)
@@ -76,6 +82,15 @@ CASES = [(name, n) for name, ns in SEATS.items() for n in ns]
 @pytest.mark.parametrize("name,n", CASES, ids=[f"{a}-{b}" for a, b in CASES])
 def test_random_games_terminate_with_invariants(name, n):
     s = play(name, n, seed=n)
+    assert s.game_over
+
+
+VCASES = [(name, n) for name in VARIANTS for n in (SEATS[name][0], SEATS[name][-1])]
+
+
+@pytest.mark.parametrize("name,n", VCASES, ids=[f"{a}-{b}" for a, b in VCASES])
+def test_random_games_with_declarations_by_hand(name, n):
+    s = play(name, n, seed=100 + n, **VARIANTS[name])
     assert s.game_over
 
 
