@@ -56,6 +56,7 @@ DISCIPLINE_PATHS = {
     "one_ball_side": "poolgym.rules.games.side_pocket_one_ball:OneBallSide",
     "pea_pool": "poolgym.rules.games.pea_pool:PeaPool",
     "forty_one": "poolgym.rules.games.forty_one:FortyOne",
+    "cutthroat": "poolgym.rules.games.cutthroat:CutThroat",
 }
 
 

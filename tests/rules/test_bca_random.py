@@ -16,6 +16,7 @@ from poolgym.rules.testing import check_invariants, check_privacy, random_action
 SEATS = {
     "pea_pool": tuple(range(2, 16)),
     "forty_one": tuple(range(2, 16)),
+    "cutthroat": (3, 5),
 }
 MAX_SHOTS = 120
 

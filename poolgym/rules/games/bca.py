@@ -243,8 +243,11 @@ class BCAGame(DisciplineBase):
         return self.nearest_if_all_in_kitchen(state, state.balls_on_table())
 
     def nearest_if_all_in_kitchen(self, state: GameState, group) -> Optional[int]:
-        """Ball of ``state.balls_on_table()`` nearest the head string when every ball of
-        ``group`` (on the table, non-empty) lies in the kitchen (41-9.5, MM-8.6, CT-9.4, GW-5)."""
+        """When every ball of ``group`` (on the table, non-empty) lies in the kitchen: the
+        ball in the kitchen nearest the head string (41-9.5, MM-8.6, CT-9.4, GW-5; ties: the
+        lowest number -- the player "may choose any"). For CT-9.4, where only the opponents'
+        balls must be in the kitchen, the shooter's own ball qualifies when it is the nearest
+        one in the kitchen; a ball beyond the head string is never spotted."""
         group = tuple(group)
         if not group:
             return None
@@ -252,8 +255,8 @@ class BCAGame(DisciplineBase):
         table = self.table(state)
         if not np.all(in_kitchen(P[list(group), 1], table)):
             return None
-        balls = state.balls_on_table()
-        return balls[int(np.argmax(P[list(balls), 1]))]
+        balls = [b for b in state.balls_on_table() if bool(in_kitchen(P[b, 1], table))]
+        return balls[int(np.argmax(P[balls, 1]))]
 
     def lowest_if_in_kitchen(self, state: GameState) -> Optional[int]:
         """The lowest-numbered ball when it lies in the kitchen (PP-9.3, OB-8.6, MM-8.5)."""
