@@ -145,6 +145,7 @@ class Bowlliards(DisciplineBase):
     """
 
     name = "bowlliards"
+    rules_file = "bowlliards.md"
     n_balls = 11
     config_cls = BowlliardsConfig
 

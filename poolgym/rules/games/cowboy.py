@@ -135,6 +135,7 @@ class Cowboy(DisciplineBase):
     """
 
     name = "cowboy"
+    rules_file = "cowboy.md"
     n_balls = 6
     config_cls = CowboyConfig
 
@@ -236,9 +237,9 @@ class Cowboy(DisciplineBase):
                 fouls.append(F_UNCALLED)
             if pocketed:
                 fouls.append(F_POT_91)
+            fouls = [x for x in fouls if not (x is F_NO_RAIL and f.cue_pocketed)]
             if f.cue_pocketed and not fouls and not f.cue_off:
                 won, gain = True, 1
-            fouls = [x for x in fouls if not (x is F_NO_RAIL and f.cue_pocketed)]
             refs.append("CW-6.6")
         else:
             if f.cue_pocketed:

@@ -98,6 +98,7 @@ class Cribbage(DisciplineBase):
     """
 
     name = "cribbage"
+    rules_file = "cribbage.md"
     n_balls = 16
     config_cls = CribbageConfig
 

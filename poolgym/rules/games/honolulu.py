@@ -135,6 +135,7 @@ class Honolulu(DisciplineBase):
     """
 
     name = "honolulu"
+    rules_file = "honolulu.md"
     n_balls = 16
     config_cls = HonoluluConfig
 

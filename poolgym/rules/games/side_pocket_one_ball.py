@@ -117,6 +117,7 @@ class OneBallSide(DisciplineBase):
     """
 
     name = "one_ball_side"
+    rules_file = "side_pocket_one_ball.md"
     n_balls = 16
     config_cls = OneBallSideConfig
 

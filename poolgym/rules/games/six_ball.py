@@ -103,6 +103,7 @@ class SixBall(DisciplineBase):
     """
 
     name = "six_ball"
+    rules_file = "six_ball.md"
     n_balls = 7
     config_cls = SixBallConfig
 
