@@ -57,6 +57,7 @@ DISCIPLINE_PATHS = {
     "pea_pool": "poolgym.rules.games.pea_pool:PeaPool",
     "forty_one": "poolgym.rules.games.forty_one:FortyOne",
     "cutthroat": "poolgym.rules.games.cutthroat:CutThroat",
+    "card_ball": "poolgym.rules.games.card_ball:CardBall",
 }
 
 
@@ -126,6 +127,7 @@ class FoulKind(str, Enum):
     POT_NOT_ALLOWED = "pot_not_allowed"          # CW-6.5 object ball pocketed while scoring 91-100
     CUE_BALL_TOUCHED_OTHER = "cue_ball_touched_other"  # CW-6.6 at 100 the cue ball touches a ball other than the 1
     UNCLOSED_PAIR = "unclosed_pair"              # CR-9.1 / CR-9.3 partner of an open cribbage not pocketed
+    NO_CARD_FOR_BALL = "no_card_for_ball"        # CB-11 pocketed a ball without holding its card
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ SEATS = {
     "pea_pool": tuple(range(2, 16)),
     "forty_one": tuple(range(2, 16)),
     "cutthroat": (3, 5),
+    "card_ball": (2, 3, 4, 5, 6),
 }
 MAX_SHOTS = 120
 

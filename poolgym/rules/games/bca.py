@@ -92,7 +92,8 @@ class ShotOutcome:
     table. cue_down: the cue ball was pocketed or left the table (in hand behind the head
     string for the next player in all six games: 41-12, PP-12/C-42, CT-12, CB-13, OB-11,
     MM-11/C-44). open_break: C-26 requirement met (breaks only). first: first ball hit.
-    pos / on: the table after the stroke (pocketed and jumped balls off).
+    rail_after_contact: a ball (the cue ball included) reached a cushion after the first
+    contact. pos / on: the table after the stroke (pocketed and jumped balls off).
     """
 
     seat: int
@@ -103,6 +104,7 @@ class ShotOutcome:
     cue_down: bool
     open_break: bool
     first: Optional[int]
+    rail_after_contact: bool
     pos: tuple
     on: tuple
 
@@ -114,13 +116,14 @@ class BCAGame(DisciplineBase):
 
     Class attributes:
       legal_shot_rule -- rule ID for a bad first contact / no rail (e.g. "41-9.4").
-      jumped_is_foul -- C-03 per the game's jumped-ball section.
+      jumped_is_foul / jumped_rule -- C-03 per the game's jumped-ball section.
       kitchen_rule -- rule ID of the game's kitchen spot request (C-10).
     """
 
     n_balls = 16
     legal_shot_rule = "G-3.19"
     jumped_is_foul = False
+    jumped_rule = "G-3.28"
     kitchen_rule = "GW-5"
 
     # ------------------------------------------------------------------ shot legality
@@ -158,14 +161,16 @@ class BCAGame(DisciplineBase):
             rec, table, R, cfg, legal, kitchen=state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN,
             require_rail=self.rail_required(state), jumped_is_foul=self.jumped_is_foul,
             bad_hit=Foul(FoulKind.WRONG_BALL_FIRST, rid), no_hit=Foul(FoulKind.NO_BALL_HIT, rid),
-            no_rail=Foul(FoulKind.NO_RAIL_AFTER_CONTACT, rid), facts=f)
+            no_rail=Foul(FoulKind.NO_RAIL_AFTER_CONTACT, rid),
+            obj_off=Foul(FoulKind.OBJECT_BALL_OFF_TABLE, self.jumped_rule), facts=f)
         is_break = state.phase is Phase.BREAK
         open_break = is_break and len(f.object_balls_to_rail(rec.cue_ball)) >= cfg.open_break_min_rail_balls
         pos, on = general.after_shot(state, rec)
         jumped = tuple(b for b in f.jumped if b != rec.cue_ball)
         return ShotOutcome(seat=state.seat_to_act, is_break=is_break, fouls=tuple(fouls), pocketed=tuple(f.pocketed),
                            jumped=jumped, cue_down=bool(f.cue_pocketed or f.cue_off), open_break=bool(open_break),
-                           first=f.first, pos=pos, on=on)
+                           first=f.first, rail_after_contact=f.first is not None and f.rails_after(f.t0) > 0,
+                           pos=pos, on=on)
 
     # ------------------------------------------------------------------ table helpers
     def spotted(self, state: GameState, pos: tuple, on: tuple, balls) -> tuple:

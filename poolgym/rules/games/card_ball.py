@@ -1,0 +1,274 @@
+"""Card ball (BCA, shared/rules/card_ball.md, CB-n) for 2-6 seats.
+
+* CB-2 two to six players; CB-3 balls 1-15 and a 52-card deck (cards 0..51, rank
+  ``card // 4 + 1``: ace 1 ... king 13, CB-6; balls 14 and 15 have no card).
+* CB-4 / C-30 standard triangle, random order.
+* CB-8.2 seven cards dealt to every seat from the shuffled deck (state RNG): the hand is
+  ``state.private[seat]`` (:class:`Hand`), the deck ``state.hidden`` (:class:`Deck`); the
+  deal is public (``SeatEvent DEAL``), the cards are not (C-33 ``public_hands`` shows them).
+  Card counts and set-aside cards are public (``extra``).
+* CB-5 / CB-8.1 a seat with no card left wins. CB-8.4 a ball pocketed (by anyone, legally
+  or not) removes every card of its rank from every hand (the shooter's first).
+* CB-8.7 / C-31 several hands empty on one shot: the shooter wins if among them, else
+  the high-card draw among them (a uniform draw from the state's RNG).
+* CB-7 open break (C-26); failing it is an illegal shot (CB-9).
+* CB-9 legal shot: any first contact, then pocket a ball of one's own cards, pocket the 14
+  or 15, or drive any ball to a cushion after the contact; a violation draws a card.
+* CB-10 one card for an illegal shot, a scratch, a jumped ball, a cue ball off the table;
+  CB-11 one card (C-32 ``cb11_penalty_cards``) for pocketing a ball without its card,
+  also together with a correct one. At most one penalty per inning, the most severe (CB-9):
+  the penalty draws ``max`` of the cards due. A drawn card whose ball is off the table is
+  set aside (public) and the next one is drawn (CB-9).
+* CB-8.5 the shooter continues while he pockets his balls (C-34: the 14 and 15 too,
+  ``pot_14_15_continues``); a foul, a ball without its card or a miss passes the turn.
+* CB-12 a jumped object ball is a foul and is spotted (G-3.32) before the penalty draw.
+* CB-13 cue ball pocketed or off: the next seat has it in hand behind the head string.
+* CB-1 / C-29 result: every loser pays ``card_value`` per card left to the winner
+  (``state.scores`` at the end; zero-sum).
+* CB-8.3 next game: the winner breaks; fewest cards first, most cards last, ties by the
+  highest card (:meth:`CardBall.next_game`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .. import serialize
+from ..core import CueBallPlacement, EventType, Foul, FoulKind, GameState, Phase, SeatEvent, Verdict
+from ..general import add_foul, clear_fouls
+from ..seats import SeatView, draw_from, observe, order_of
+from .bca import BCAConfig, BCAGame, triangle_rack
+
+__all__ = ["CardBall", "CardBallConfig", "CardBallExtra", "Hand", "Deck", "rank", "HAND_SIZE"]
+
+HAND_SIZE = 7
+AUX_BALLS = (14, 15)
+
+
+def rank(card: int) -> int:
+    """CB-6: the ball of a card (ace 1 ... king 13)."""
+    return card // 4 + 1
+
+
+@dataclass(frozen=True)
+class CardBallConfig(BCAConfig):
+    """Card ball knobs (card_ball.md section 5). n_players 2-6 (default 4, CB-2)."""
+
+    n_players: int = 4
+    card_value: int = 1
+    public_hands: bool = False
+    pot_14_15_continues: bool = True
+    cb11_penalty_cards: int = 1
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.card_value, int) or self.card_value < 0:
+            raise ValueError(f"card_value must be a non-negative int, got {self.card_value!r}")
+        if self.cb11_penalty_cards not in (1, 2):
+            raise ValueError(f"cb11_penalty_cards must be 1 or 2, got {self.cb11_penalty_cards!r}")
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A seat's cards (ascending card ids)."""
+
+    cards: tuple = ()
+
+
+@dataclass(frozen=True)
+class Deck:
+    """Cards not dealt yet (known to no seat)."""
+
+    cards: tuple = ()
+
+
+@dataclass(frozen=True)
+class CardBallExtra:
+    """card_counts: cards in each hand (public). set_aside: cards set aside because their
+    ball was off the table (public, CB-9)."""
+
+    card_counts: tuple = ()
+    set_aside: tuple = ()
+
+
+serialize.register(CardBallConfig, Hand, Deck, CardBallExtra)
+
+F_ILLEGAL = Foul(FoulKind.NO_RAIL_AFTER_CONTACT, "CB-9")
+F_OPEN_BREAK = Foul(FoulKind.ILLEGAL_BREAK, "CB-7")
+F_NO_CARD = Foul(FoulKind.NO_CARD_FOR_BALL, "CB-11")
+
+
+class CardBall(BCAGame):
+    """Card ball referee (module docstring)."""
+
+    name = "card_ball"
+    rules_file = "card_ball.md"
+    config_cls = CardBallConfig
+    allowed_players = (2, 3, 4, 5, 6)
+    legal_shot_rule = "CB-9"
+    jumped_is_foul = True
+    jumped_rule = "CB-12"
+
+    def rack(self, config, rng):
+        """CB-4 / C-30: standard triangle, random order."""
+        return triangle_rack(config, rng)
+
+    def initial_extra(self, config):
+        return CardBallExtra(card_counts=(HAND_SIZE,) * config.n_players)
+
+    def setup_seats(self, state: GameState) -> GameState:
+        """CB-8.2: seven cards to each seat in order of play."""
+        n = state.n_players
+        drawn, rest, s = draw_from(state, range(52), HAND_SIZE * n)
+        order = order_of(state)
+        hands = [None] * n
+        for k, seat in enumerate(order):
+            hands[seat] = Hand(tuple(sorted(drawn[k * HAND_SIZE:(k + 1) * HAND_SIZE])))
+        return s.replace(private=tuple(hands), hidden=Deck(tuple(sorted(rest))),
+                         history=tuple(SeatEvent(EventType.DEAL, seat, HAND_SIZE) for seat in order))
+
+    def rail_required(self, state):
+        return False  # CB-9 replaces G-3.19 (checked in adjudicate)
+
+    def observe(self, state: GameState, seat: int) -> SeatView:
+        """C-33: hands are private unless ``public_hands``."""
+        v = observe(state, seat)
+        if state.config.public_hands:
+            return SeatView(seat=seat, state=v.state.replace(private=state.private), private=v.private)
+        return v
+
+    # ------------------------------------------------------------------ shots
+    def adjudicate(self, state, action, rec):
+        cfg: CardBallConfig = state.config
+        out = self.analyse(state, action, rec)
+        seat = out.seat
+        n = state.n_players
+        hand = state.private[seat].cards
+        own_ranks = {rank(c) for c in hand}
+        good = tuple(b for b in out.pocketed if b in own_ranks)
+        aux = tuple(b for b in out.pocketed if b in AUX_BALLS)
+        wrong = tuple(b for b in out.pocketed if b not in own_ranks and b not in AUX_BALLS)
+        fouls = list(out.fouls)
+        if out.first is not None and not good and not aux and not out.rail_after_contact:
+            fouls.append(F_ILLEGAL)  # CB-9
+        if out.is_break and not out.open_break:
+            fouls.append(F_OPEN_BREAK)  # CB-7
+        cards_due = 1 if fouls else 0  # CB-10
+        if wrong:
+            fouls.append(F_NO_CARD)  # CB-11
+            cards_due = max(cards_due, cfg.cb11_penalty_cards)
+        refs = []
+        events = []
+        # CB-12: jumped balls are spotted
+        pos, on = self.spotted(state, out.pos, out.on, out.jumped)
+        if out.jumped:
+            refs.append("CB-12")
+        # CB-8.4: every hand discards the ranks of the pocketed balls (the shooter's first)
+        hands = list(state.private)
+        order = order_of(state)
+        i = order.index(seat)
+        for k in order[i:] + order[:i]:
+            keep = tuple(c for c in hands[k].cards if rank(c) not in out.pocketed)
+            gone = len(hands[k].cards) - len(keep)
+            if gone:
+                hands[k] = Hand(keep)
+                events.append(SeatEvent(EventType.DISCARD, k, gone))
+        if events:
+            refs.append("CB-8")
+        counts = tuple(len(h.cards) for h in hands)
+        s = state._evolve({"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": (),
+                           "private": tuple(hands), "cue_placed": False,
+                           "extra": CardBallExtra(card_counts=counts, set_aside=state.extra.set_aside)})
+        # CB-5 / CB-8.7: an empty hand wins
+        out_seats = [k for k in range(n) if counts[k] == 0]
+        if out_seats:
+            if seat in out_seats:
+                w = seat
+            elif len(out_seats) == 1:
+                w = out_seats[0]
+            else:
+                (w,), _, s = draw_from(s, out_seats, 1)
+                events.append(SeatEvent(EventType.TIE_DRAW, w))
+            pts = self._payments(s, w)
+            s = self.finish(s, {"scores": pts, "history": s.history + tuple(events), "seat_to_act": w}, w)
+            return s, Verdict(fouls=tuple(fouls), legal_pocketed=good + aux, pocketed=out.pocketed, points=pts,
+                              next_seat=w, spotted=tuple(sorted(out.jumped)), game_over=True, winner=w,
+                              rule_refs=tuple(refs) + ("CB-5", "CB-1"), events=tuple(events))
+        # CB-9 / CB-10 / CB-11: the penalty draw
+        if cards_due:
+            s, pev = self._penalty(s, seat, cards_due)
+            events += pev
+            refs += ["CB-9"] + (["CB-10"] if cards_due and (fouls[0] is not F_NO_CARD) else []) + \
+                (["CB-11"] if wrong else [])
+        cont = not fouls and (bool(good) or (bool(aux) and cfg.pot_14_15_continues))
+        cue = CueBallPlacement.IN_HAND_KITCHEN if out.cue_down else CueBallPlacement.IN_POSITION
+        ch = {"cue_ball": cue, "phase": Phase.PLAY, "history": s.history + tuple(events),
+              "consecutive_fouls": add_foul(state.consecutive_fouls, seat) if fouls else
+              clear_fouls(state.consecutive_fouls, seat)}
+        if out.cue_down:
+            ch["on_table"] = self.cue_off(s.on_table)
+            refs.append("CB-13")
+        play_next = seat if cont else self.next_seat_of(state, seat)
+        ch.update(seat_to_act=play_next, inning=state.inning + (0 if cont else 1))
+        if cont:
+            refs.append("CB-8")
+        s = s._evolve(ch)
+        return s, Verdict(fouls=tuple(fouls), legal_pocketed=() if fouls else good + aux, pocketed=out.pocketed,
+                          points=(0,) * n, next_seat=play_next, cue_ball=cue, spotted=tuple(sorted(out.jumped)),
+                          turn_continues=cont, rule_refs=tuple(dict.fromkeys(refs)), events=tuple(events))
+
+    def _penalty(self, state: GameState, seat: int, k: int):
+        """CB-9: draw ``k`` cards; a card whose ball is off the table is set aside and the
+        next one drawn. An empty deck ends the draw."""
+        deck = state.hidden.cards
+        hand = list(state.private[seat].cards)
+        aside = list(state.extra.set_aside)
+        events = []
+        s = state
+        got = 0
+        while got < k and deck:
+            (c,), deck, s = draw_from(s, deck, 1)
+            if not s.on_table[rank(c)]:
+                aside.append(c)
+                events.append(SeatEvent(EventType.SET_ASIDE, seat, c))
+                continue
+            hand.append(c)
+            events.append(SeatEvent(EventType.DRAW_CARD, seat))
+            got += 1
+        priv = list(s.private)
+        priv[seat] = Hand(tuple(sorted(hand)))
+        counts = list(s.extra.card_counts)
+        counts[seat] = len(hand)
+        return s._evolve({"private": tuple(priv), "hidden": Deck(deck),
+                          "extra": CardBallExtra(card_counts=tuple(counts), set_aside=tuple(aside))}), events
+
+    def _payments(self, state: GameState, winner: int) -> tuple:
+        """CB-1 / C-29: each loser pays card_value per card left to the winner."""
+        v = state.config.card_value
+        counts = state.extra.card_counts
+        pts = [-v * counts[k] for k in range(state.n_players)]
+        pts[winner] = v * sum(counts[k] for k in range(state.n_players) if k != winner)
+        return tuple(pts)
+
+    # ------------------------------------------------------------------ results
+    def returns(self, state: GameState) -> tuple:
+        """CB-1: the card payments (zero-sum); zeros for a game stopped without a winner."""
+        if state.phase is not Phase.GAME_OVER:
+            return (0.0,) * state.n_players
+        return tuple(float(v) for v in state.scores)
+
+    def next_game(self, state: GameState, seed: Optional[int] = None) -> GameState:
+        """CB-8.3: the winner breaks; then fewest cards first, most cards last (ties: the
+        holder of the highest card first)."""
+        new = super().next_game(state, seed)
+        if state.winner is None:
+            return new
+        counts = state.extra.card_counts
+
+        def key(k):
+            top = max((rank(c) for c in state.private[k].cards), default=0)
+            return (k != state.winner, counts[k], -top, k)
+
+        order = tuple(sorted(range(state.n_players), key=key))
+        s = new.replace(order=order, seat_to_act=state.winner, breaker=state.winner)
+        return s
