@@ -23,10 +23,7 @@ DISCIPLINES = ["nine_ball", "eight_ball", "straight_pool"]
 def _discipline(name):
     from poolgym.rules.game import DISCIPLINES as D
 
-    try:
-        return D[name]
-    except (ImportError, AttributeError) as e:  # discipline module not written yet
-        pytest.skip(f"{name} rules not importable: {e}")
+    return D[name]  # an import error of a discipline module fails the test
 
 
 def walk(name, n_states, seed, agent_names):

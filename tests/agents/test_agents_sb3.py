@@ -2,6 +2,9 @@
 
 import pytest
 
+pytest.importorskip("stable_baselines3")  # the sb3 extra
+pytest.importorskip("sb3_contrib")
+
 from agents.sb3 import DEFAULTS, SB3Agent, default_hyperparams, evaluate, train
 from agents.tournament import AgentSpec, TournamentConfig, run_tournament
 

@@ -38,11 +38,16 @@ def test_fixed_seed_statistics_are_consistent_and_reproducible(tmp_path):
     # seats alternate: the first seat of game g is agent (g % 2)
     for r in r1.games:
         assert r.players[0] == ("geometric" if r.game % 2 == 0 else "random")
-    # JSON and plot
+    # JSON
     r1.write_json(str(tmp_path / "res.json"))
     d = json.loads((tmp_path / "res.json").read_text())
     assert d["summary"]["agents"]["geometric"]["wins"] == g["wins"]
-    r1.plot(str(tmp_path / "p.png"))
+
+
+def test_tournament_plot(tmp_path):
+    pytest.importorskip("matplotlib")  # the render extra
+    r = run_tournament(small_cfg(games_per_pair=2))
+    r.plot(str(tmp_path / "p.png"))
     assert (tmp_path / "p.png").stat().st_size > 1000
 
 

@@ -11,17 +11,32 @@ from .conftest import ALL_IDS
 @pytest.mark.parametrize("mode", ["box", "macro"])
 @pytest.mark.parametrize("env_id", ALL_IDS)
 def test_gymnasium_check_env(env_id, mode):
+    """Spaces, reset / step semantics and seeding (rendering: the next test)."""
     from gymnasium.utils.env_checker import check_env
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         env = gym.make(env_id, action_mode=mode, max_shots=40)
+        check_env(env.unwrapped, skip_render_check=True)
+        env.close()
+
+
+@pytest.mark.parametrize("env_id", ALL_IDS)
+def test_gymnasium_check_env_render_modes(env_id):
+    """Every render mode of the metadata ("human" needs pygame: the render extra)."""
+    pytest.importorskip("pygame")
+    from gymnasium.utils.env_checker import check_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gym.make(env_id, max_shots=40)
         check_env(env.unwrapped)
         env.close()
 
 
 @pytest.mark.parametrize("env_id", ALL_IDS)
 def test_sb3_check_env(env_id):
+    pytest.importorskip("stable_baselines3")  # the sb3 extra
     from stable_baselines3.common.env_checker import check_env
 
     with warnings.catch_warnings():
@@ -38,6 +53,7 @@ def test_registered_ids_have_vector_entry_points():
 @pytest.mark.parametrize("mode", ["box", "macro"])
 @pytest.mark.parametrize("discipline", ["nine_ball", "eight_ball", "straight_pool"])
 def test_pettingzoo_api_and_seed(discipline, mode):
+    pytest.importorskip("pettingzoo")  # the pettingzoo extra
     from pettingzoo.test import api_test, seed_test
 
     from poolgym.pettingzoo import DISCIPLINES, env
@@ -50,6 +66,7 @@ def test_pettingzoo_api_and_seed(discipline, mode):
 
 
 def test_pettingzoo_rejects_unknown_discipline():
+    pytest.importorskip("pettingzoo")
     from poolgym.pettingzoo import env
 
     with pytest.raises(ValueError, match="discipline"):

@@ -3,8 +3,9 @@
 import gymnasium as gym
 import numpy as np
 import pytest
-import torch
 
+torch = pytest.importorskip("torch")  # the sb3 extra
+pytest.importorskip("stable_baselines3")
 torch.set_num_threads(1)
 
 

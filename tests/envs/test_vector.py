@@ -73,6 +73,7 @@ def test_vector_env_rejects_bad_arguments():
 
 
 def test_sb3_native_vec_env():
+    pytest.importorskip("stable_baselines3")  # the sb3 extra
     from stable_baselines3.common.vec_env import VecEnv
 
     from poolgym.envs.sb3 import NativeSB3VecEnv
@@ -89,6 +90,7 @@ def test_sb3_native_vec_env():
 def test_pettingzoo_player_who_pockets_keeps_shooting_9B_5_5(table9):
     """Seats follow the rules, not round-robin: a legal pot keeps the shooter (9B-5.5)."""
     from poolgym import aim
+    pytest.importorskip("pettingzoo")  # the pettingzoo extra
     from poolgym.pettingzoo import env
 
     from .test_pool_env import straight_in_layout

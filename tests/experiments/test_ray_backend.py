@@ -1,4 +1,4 @@
-"""The ray backend of ``poolgym experiment run`` (issue 4, item 5): RLlib PPO training (single
+"""The ray backend of ``poolgym experiment run``: RLlib PPO training (single
 agent on a registered id, multi agent through the PettingZoo env), evaluation episodes and
 tournament games as Ray tasks, on a local Ray instance with tiny budgets.
 

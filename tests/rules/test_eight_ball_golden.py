@@ -206,8 +206,7 @@ def test_golden_playthrough(name):
     """Golden games (8B-4.1 ... 8B-4.20, INF1-8B-2, INF2-8B-6): replaying the recorded
     actions and shot records gives the recorded verdicts and final state."""
     path = GOLDEN_DIR / f"eight_ball_{name}.json"
-    if not path.exists():
-        pytest.skip(f"{path.name} missing: run python {Path(__file__).name} --regen")
+    assert path.exists(), f"{path.name} missing: run python {Path(__file__).name} --regen"
     data = json.loads(path.read_text())
     final = replay(data)
     assert serialize.to_obj(final) == data["final"]
@@ -218,8 +217,7 @@ def test_golden_playthrough(name):
 def test_golden_scripts_still_match(name):
     """The scripted games regenerate to the stored goldens (rules unchanged)."""
     path = GOLDEN_DIR / f"eight_ball_{name}.json"
-    if not path.exists():
-        pytest.skip(f"{path.name} missing")
+    assert path.exists(), f"{path.name} missing: run python {Path(__file__).name} --regen"
     data = json.loads(path.read_text())
     new = json.loads(json.dumps(SCRIPTS[name]()))
     assert [(st["action"], st["verdict"]) for st in new["steps"]] == \

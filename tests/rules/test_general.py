@@ -247,11 +247,10 @@ def test_G_3_11_pocketed_and_rebounding_balls():
     assert v.pocketed == (2,) and not s2.on_table[2] and s2.on_table[3]
 
 
-@pytest.mark.rule("G-3.14", "GB-12", "GW-P1", "G-3.15", "GB-13")
+@pytest.mark.rule("G-3.14", "GB-12", "GW-P1")
 def test_G_3_14_balls_at_rest_by_construction():
-    """G-3.14 / GB-12 / GW-P1 / G-3.15 / GB-13: a shot starts only from rest and is
-    judged after rest: the state stores positions only, the physics input has zero
-    velocities and only STATIONARY / POCKETED balls."""
+    """G-3.14 / GB-12 / GW-P1: a shot starts only from rest: the state stores positions
+    only, the physics input has zero velocities and only STATIONARY / POCKETED balls."""
     s = play()
     rvw, st, _ = D.shot_inputs(s, SHOT)
     assert np.all(rvw[:, 1:] == 0) and set(st.tolist()) <= {int(Motion.STATIONARY), int(Motion.POCKETED)}
@@ -262,6 +261,23 @@ def test_G_3_31_no_spontaneous_motion():
     s = play()
     s2, _ = D.apply_shot_record(s, SHOT, record(s, hit=1, cue_rail=Rail.LEFT, moves={1: (0.2, 1.7), 0: (0.7, 1.3)}))
     assert s2.positions()[1].tolist() == [0.2, 1.7] and s2.positions()[0].tolist() == [0.7, 1.3]
+
+
+@pytest.mark.rule("G-3.15", "GB-13")
+def test_G_3_15_shot_judged_when_every_ball_has_stopped():
+    """G-3.15 / GB-13: the stroke is complete only when every ball has stopped: the
+    simulated record ends with every ball at rest or pocketed, and the referee's next
+    state holds exactly those final positions (nothing is judged mid-motion)."""
+    from poolgym.rules.game import simulate_record
+
+    s = play()
+    shot = ShotAction(V0=4.0, phi=80.0, b=0.2)
+    rec = simulate_record(s, shot)
+    assert rec.status == 0 and set(rec.s1.tolist()) <= {int(Motion.STATIONARY), int(Motion.POCKETED)}
+    s2, v = D.apply_shot_record(s, shot, rec)
+    rest = [k for k in range(1, len(s2.on_table)) if s2.on_table[k] and k not in v.spotted]
+    assert len(rest) >= 3 and np.array_equal(s2.positions()[rest], rec.pos1[rest])
+    assert s2.shot_number == s.shot_number + 1
 
 
 @pytest.mark.rule("G-3.17", "GB-15")

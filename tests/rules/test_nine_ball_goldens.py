@@ -10,15 +10,20 @@ import pytest
 from poolgym.rules import serialize
 from poolgym.rules.testing import replay_log
 
-GOLD = sorted((Path(__file__).parent / "goldens").glob("nine_ball*.json"))
+GOLDEN_DIR = Path(__file__).parent / "goldens"
+# the games tests/rules/make_nine_ball_goldens.py writes
+NAMES = ["nine_ball_win_push_out", "nine_ball_win", "nine_ball_three_fouls", "nine_ball_lag_alternate"]
+GOLD = [GOLDEN_DIR / f"{name}.json" for name in NAMES]
 
 
-def test_goldens_exist():
-    assert len(GOLD) >= 3
+def test_goldens_are_the_generated_set():
+    """Exactly the generated goldens are stored (a missing or stray file fails)."""
+    assert sorted(p.name for p in GOLDEN_DIR.glob("nine_ball*.json")) == sorted(p.name for p in GOLD)
 
 
-@pytest.mark.parametrize("path", GOLD, ids=[p.stem for p in GOLD])
+@pytest.mark.parametrize("path", GOLD, ids=NAMES)
 def test_golden_replay(path):
+    assert path.exists(), f"{path.name} missing: run python tests/rules/make_nine_ball_goldens.py"
     doc = json.loads(path.read_text())
     cfg = serialize.from_obj(doc["config"])
     final, verdicts = replay_log(doc["discipline"], cfg, doc["seed"], doc["log"])

@@ -1,8 +1,10 @@
-"""Scenario tests for defects found in the rules review (each names the rule it enforces).
+"""Edge cases of the general rules across disciplines (each test names the rule it enforces).
 
 * 8B-4.21 / GW-12: the stalemate verdict keeps the discipline's own rule references.
 * G-3.38 (d): an object ball that already touched a cushion at the start is not "driven
   to a cushion with which it was not previously in contact" by being pressed into it.
+* G-3.6 / G-3.7: the lag phase in every discipline; G-3.32: spotting in front of the cue ball;
+  the compiled kernels equal their Python definitions.
 """
 import pytest
 

@@ -1,4 +1,4 @@
-"""Issue 3 checklist items checked for every discipline at once.
+"""Behaviour shared by every discipline, checked for each at once.
 
 * Bad actions (calling a pocketed ball, placing the cue ball on another ball or in front of
   the head string when it must go behind it, an option that is not offered, acting after
