@@ -9,21 +9,46 @@ from poolgym.envs.vector import PoolVectorEnv
 
 
 class NineBallEnv(PoolEnv):
-    """WPA nine-ball (`poolgym.rules.nine_ball`), learner vs the geometric opponent."""
+    """WPA nine-ball (`poolgym.rules.nine_ball`), learner vs the geometric opponent.
+
+    ## Starting state
+    A 9B-5.2 diamond racked from the seed (1 on the foot spot, 9 in the centre); the breaker
+    has the cue ball in hand behind the head string (G-3.8).
+
+    ## Rewards
+    The game result from the learner's seat: +1 win (9B-5.1), -1 loss, 0 draw.
+    """
 
     def __init__(self, **kwargs):
         super().__init__("nine_ball", **kwargs)
 
 
 class EightBallEnv(PoolEnv):
-    """WPA eight-ball (`poolgym.rules.eight_ball`), learner vs the geometric opponent."""
+    """WPA eight-ball (`poolgym.rules.eight_ball`), learner vs the geometric opponent.
+
+    ## Starting state
+    An 8B-4.3 triangle racked from the seed (8 in the centre); the breaker has the cue ball
+    in hand behind the head string (G-3.8); the table is open (8B-4.9).
+
+    ## Rewards
+    The game result from the learner's seat: +1 win (8B-4.1), -1 loss (8B-4.20), 0 draw.
+    """
 
     def __init__(self, **kwargs):
         super().__init__("eight_ball", **kwargs)
 
 
 class StraightPoolEnv(PoolEnv):
-    """WPA 14.1 continuous (`poolgym.rules.straight_pool`), learner vs the geometric opponent."""
+    """WPA 14.1 continuous (`poolgym.rules.straight_pool`), learner vs the geometric opponent.
+
+    ## Starting state
+    Fifteen balls in the SP-6.4 triangle on the foot spot; the breaker has the cue ball in
+    hand behind the head string; scores 0.
+
+    ## Rewards
+    The game result from the learner's seat: +1 for reaching the target points first (SP-6.1),
+    -1 loss, 0 draw; the ``"shaped"`` reward adds the points (own minus opponent's).
+    """
 
     def __init__(self, **kwargs):
         super().__init__("straight_pool", **kwargs)
@@ -31,7 +56,16 @@ class StraightPoolEnv(PoolEnv):
 
 class NineBallRunoutEnv(PoolEnv):
     """Nine-ball runout drill: scattered balls, ball in hand, clear the table (+1) before
-    losing the table (-1)."""
+    losing the table (-1).
+
+    ## Starting state
+    Every object ball at a seeded random spot on the bed (`runout_start`), the cue ball in
+    hand anywhere (9B-5.10), the learner to shoot; no opponent.
+
+    ## Rewards
+    +1 when the learner pockets the 9 legally, -1 as soon as it loses the table (a miss or a
+    foul), else 0; at most 30 shots.
+    """
 
     def __init__(self, **kwargs):
         kwargs.setdefault("runout", True)
@@ -40,7 +74,16 @@ class NineBallRunoutEnv(PoolEnv):
 
 
 class PotDrillEnv(PoolEnv):
-    """One shot: pocket the 1-ball from a random layout (`poolgym.envs.drills.PotDrill`)."""
+    """One shot: pocket the 1-ball from a random layout (`poolgym.envs.drills.PotDrill`).
+
+    ## Starting state
+    The cue ball and the 1-ball at seeded random spots on the bed (``margin`` from the
+    cushions, ``min_separation`` apart); one seat, one shot.
+
+    ## Rewards
+    +1 if the 1-ball is pocketed and the cue ball stays on the table (no G-3.20 scratch, no
+    G-3.28 jump), else 0.
+    """
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_shots", 1)
@@ -48,7 +91,16 @@ class PotDrillEnv(PoolEnv):
 
 
 class BreakDrillEnv(PoolEnv):
-    """One shot: a legal nine-ball break (`poolgym.envs.drills.BreakDrill`)."""
+    """One shot: a legal nine-ball break (`poolgym.envs.drills.BreakDrill`).
+
+    ## Starting state
+    A 9B-5.2 diamond racked from the seed, the cue ball in hand behind the head string (G-3.8);
+    one seat, one shot.
+
+    ## Rewards
+    Judged by 9B-5.4: -1 illegal break; 0 legal break with nothing pocketed; +1 legal break
+    with a ball pocketed, plus 0.1 per extra object ball pocketed.
+    """
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_shots", 1)

@@ -2,7 +2,8 @@
 
 Writes ``docs/environments.md``, one section per ``poolgym/*`` id of the Gymnasium registry
 (so a newly registered id appears without editing this module), in the style of Gymnasium's
-environment pages: the env class docstring as the description; the rules file the id
+environment pages: the env class docstring as the description (its ``## Starting state`` and
+``## Rewards`` sections, when present, printed for that id); the rules file the id
 referees; the action and observation spaces and the starting state read from a constructed
 env; the rules options (the discipline config's fields and defaults); the version. The parts
 common to every id (action and observation layout, rewards, episode end, info, arguments,
@@ -58,6 +59,10 @@ def _value(v) -> str:
     return repr(v)
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
 def _balls(state) -> str:
     on = [k for k in range(1, len(state.on_table)) if state.on_table[k]]
     if not on:
@@ -85,26 +90,27 @@ def _env_section(env_id: str) -> list:
              else f"none: a drill judged by `{type(disc).__module__}.{type(disc).__name__}`")
     version = env_id.rsplit("-", 1)[-1]
     cfg = env.config
-    out = [f"## `{env_id}`", "", inspect.cleandoc(cls.__doc__ or ""), "",
+    own = docstring_sections(cls)
+    out = [f"## `{env_id}`", "", own.pop("", ""), "",
            "| | |", "|---|---|",
            f"| env class | `{cls.__module__}.{cls.__name__}` (discipline `{disc.name}`) |",
            f"| rules | {rules} |",
            f"| action space (`action_mode=\"box\"`, default) | `{env.action_space}` |",
            f"| action space (`action_mode=\"macro\"`) | `{macro.action_space}` |",
            f"| observation space | `{env.observation_space}` |",
-           f"| seats | {cfg.n_players}; "
+           f"| seats | {cfg.n_players} (`n_players`); "
            + ("the other seat is the built-in opponent (`opponent=`, default `\"geometric\"`) |"
-              if env.opponent is not None else "the learner plays alone |"),
+              if env.opponent is not None else "no opponent: the learner plays every turn |"),
            f"| max_shots | {env.max_shots} |",
            f"| make | `gymnasium.make(\"{env_id}\")` |",
            f"| vector | `gymnasium.make_vec(\"{env_id}\", num_envs=N, vectorization_mode=\"vector_entry_point\")`"
            f" (`{spec.vector_entry_point}`) |",
            f"| version | `{version}` (see Version history) |",
            "",
-           "**Starting state** (`reset(seed=0)`): "
+           *[line for title, text in own.items() for line in (f"**{title}.** {_one_line(text)}", "")],
+           "**At `reset(seed=0)`**: "
            f"phase `{st.phase.value}`, seat to act {st.seat_to_act} (learner seat {info['learner_seat']}), "
-           f"cue ball `{st.cue_ball.value}`, object balls on the table: {_balls(st)}. "
-           "The rack is drawn from the seed.",
+           f"cue ball `{st.cue_ball.value}`, object balls on the table: {_balls(st)}.",
            "",
            f"**Options** (`rules=` a `{type(cfg).__name__}` or a dict of its fields; defaults):",
            ""]

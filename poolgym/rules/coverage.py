@@ -59,6 +59,7 @@ NOT_SIMULATED: dict = {
     "GB-21": "push shot: the cue stick is not modelled (C-55)",
     "9B-5.12": "jump / masse foul: the impeding ball can only move by cue or hand contact; the cue "
                "stick is not modelled (C-55)",
+    "8B-4.18": "jump / masse foul (as 9B-5.12): the cue stick is not modelled (C-55)",
     "T-1.16.2": "jump / masse foul without a referee: cue or hand contact with a ball; the cue stick "
                 "is not modelled (C-55)",
     "T-1.11": "shot clock: wall-clock time does not apply to an environment step (optional in the rules file)",

@@ -1,11 +1,10 @@
-"""A ball wedged between a ball and a cushion must come to rest on the bed.
+"""A ball wedged between a ball and a cushion comes to rest on the bed.
 
-Regression (found by seeded random 14.1 games, rack seed 100008, agent seed 8, shot 679):
-ball 14 jammed in the top-left corner-pocket mouth between ball 12, the cue ball and the
-jaw-facing cushion segment 6; the ball-ball contact correction (``_kiss_pair`` /
-``_shift_from``, kernel.py) pushed it 0.39 um into the cushion, so the next
-``physics.simulate`` call rejected the layout ("ball 14 is off the bed"). The correction now
-treats a cushion like a third ball (``kernel._enters_cushion``).
+The layout (seeded random 14.1 games, rack seed 100008, agent seed 8, shot 679): ball 14 in
+the top-left corner-pocket mouth between ball 12, the cue ball and the jaw-facing cushion
+segment 6. The ball-ball contact correction (``_kiss_pair`` / ``_shift_from``, kernel.py)
+treats a cushion like a third ball (``kernel._enters_cushion``), so it never pushes a ball
+into a cushion and the next ``physics.simulate`` call accepts the layout.
 """
 
 from __future__ import annotations

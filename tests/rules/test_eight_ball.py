@@ -568,7 +568,6 @@ def test_C_16_jumped_group_ball_not_counted_option():
     assert legal_object_balls(s2, 0) == ()
 
 
-@pytest.mark.rule("8B-4.18")
 def test_8B_4_18_not_adjudicated_without_cue_model():
     """8B-4.18 (HUMAN / SIM if the cue is modelled): there is no cue-stick model, so a jump
     shot over an impeding ball is judged only by the ball contacts: a clean jump to a legal
