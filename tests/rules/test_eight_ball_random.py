@@ -232,8 +232,7 @@ def test_batched_physics_matches_single():
             states.append(s)
             actions.append(act)
         s = D.apply(s, act)[0]
-    if not states:
-        pytest.skip("game ended before a shot")
+    assert len(states) == 6, "the seeded game must provide six shots to compare"
     inputs = [D.shot_inputs(st, a) for st, a in zip(states, actions)]
     rvw = np.stack([i[0] for i in inputs])
     ss = np.stack([i[1] for i in inputs])
