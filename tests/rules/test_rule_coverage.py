@@ -43,7 +43,8 @@ def test_not_simulated_list_names_sim_or_decl_ids_only():
         assert entries[rid].label is Label.NOT_SIMULATED and len(reason) > 20, rid
 
 
-def test_every_registered_discipline_names_its_rules_file():
+def test_implemented_files_are_the_marked_ones():
+    """general.md and every registered discipline's rules_file; all are rules files."""
     impl = coverage.implemented_files()
     assert {"general.md", "nine_ball.md", "eight_ball.md", "straight_pool.md"} <= impl
     assert impl <= set(coverage.rule_table(RULES))

@@ -116,6 +116,7 @@ class PeaPool(BCAGame):
 
     name = "pea_pool"
     rules_file = "pea_pool.md"
+    rules_file = "pea_pool.md"
     config_cls = PeaPoolConfig
     allowed_players = tuple(range(2, 16))
     legal_shot_rule = "C-43"
