@@ -58,6 +58,7 @@ DISCIPLINE_PATHS = {
     "forty_one": "poolgym.rules.games.forty_one:FortyOne",
     "cutthroat": "poolgym.rules.games.cutthroat:CutThroat",
     "card_ball": "poolgym.rules.games.card_ball:CardBall",
+    "odd_ball": "poolgym.rules.games.odd_ball:OddBall",
 }
 
 

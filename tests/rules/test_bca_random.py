@@ -18,6 +18,7 @@ SEATS = {
     "forty_one": tuple(range(2, 16)),
     "cutthroat": (3, 5),
     "card_ball": (2, 3, 4, 5, 6),
+    "odd_ball": (2, 4, 6),
 }
 MAX_SHOTS = 120
 
