@@ -12,6 +12,7 @@ id                             env
 ``poolgym/NineBallRunout-v0``  ball in hand, clear the nine-ball table
 ``poolgym/PotDrill-v0``        one shot: pocket the 1-ball
 ``poolgym/BreakDrill-v0``      one shot: a legal nine-ball break
+``poolgym/PeaPool-v0``         BCA pea pool, 2-15 seats (``players=N``), secret peas
 =============================  ============================================================
 
 Each id has a ``vector_entry_point``: ``gymnasium.make_vec(id, num_envs=N,
@@ -27,6 +28,7 @@ _IDS = {
     "NineBallRunout-v0": ("NineBallRunoutEnv", "nine_ball_runout_vector"),
     "PotDrill-v0": ("PotDrillEnv", "pot_drill_vector"),
     "BreakDrill-v0": ("BreakDrillEnv", "break_drill_vector"),
+    "PeaPool-v0": ("PeaPoolEnv", "pea_pool_vector"),
 }
 
 

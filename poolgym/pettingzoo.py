@@ -12,15 +12,23 @@ Agents are ``"player_0" .. "player_{n-1}"`` (seat k). The next agent is chosen b
 not round-robin: a player who pockets a ball keeps shooting, an option after a push-out goes to
 the incoming player, and so on (``agent_selection`` = the rules' ``seat_to_act``).
 
+N-seat games (``env("pea_pool", players=6)``; the BCA games of `DISCIPLINES` after the WPA
+ones): agents ``player_0 .. player_{N-1}``; a seat's observation is built only from
+`poolgym.rules.seats.observe` (the public state and its own secret: its pea, its hand) plus
+its legal-action mask; declarations (claim 41, declare a bust, announce a pocketed pea) are
+actions, masked outside their window; a seat out of the game (eliminated, disqualified) is
+never selected but stays an agent until the game ends (it may re-enter, CT-13).
+
 Spaces are those of `poolgym.envs.pool_env.PoolEnv` for the same discipline, from each seat's
-own view (no discipline here has hidden information):
+own view:
 * ``action_mode="box"``: observation ``Box`` (the legal-decision mask is part of the vector, see
   `poolgym.envs.codec`), action ``Box``;
 * ``action_mode="macro"``: observation ``Dict(observation=Box, action_mask=Box(0, 1, (M,), int8))``,
   action ``Discrete(M)``.
 
-Rewards: +1 to the winner and -1 to the others when the game ends (0 each for a draw);
-opt-in shaping as in `PoolEnv` (``reward="shaped"`` or weights), credited to the seat that
+Rewards: +1 to the winner and -1 to the others when the game ends (0 each for a draw); in
+N-seat games each seat's result from the rules (``returns``: the winning team +1 per seat, the
+others share the loss; point games their points); opt-in shaping as in `PoolEnv` (``reward="shaped"`` or weights), credited to the seat that
 shot. All agents are truncated after ``max_shots`` shots. ``info`` of the agent to act carries
 the last verdict.
 """
@@ -36,15 +44,17 @@ except ImportError as e:  # pragma: no cover - optional dependency
     raise ImportError('poolgym.pettingzoo needs pettingzoo: pip install "poolgym[pettingzoo]"') from e
 
 from poolgym.envs.pool_env import PoolEnv
+from poolgym.envs.seating import seat_returns, seat_view
 from poolgym.envs.session import SHAPING_KEYS, verdict_info
 
-#: discipline names accepted by `env`
-DISCIPLINES = ("nine_ball", "eight_ball", "straight_pool")
+#: discipline names accepted by `env` (the WPA games, then the N-seat games)
+DISCIPLINES = ("nine_ball", "eight_ball", "straight_pool", "pea_pool")
 
 
 class PoolAECEnv(AECEnv):
     """AEC env of one game of ``discipline`` (see module docstring). Keyword arguments are
-    those of `PoolEnv` except ``opponent`` and ``learner_seat`` (every seat is an agent)."""
+    those of `PoolEnv` (``players=N`` for the number of seats) except ``opponent`` and
+    ``learner_seat`` (every seat is an agent)."""
 
     metadata = {"render_modes": ["rgb_array", "human"], "name": "poolgym_v0", "is_parallelizable": False,
                 "render_fps": 2}
@@ -99,7 +109,7 @@ class PoolAECEnv(AECEnv):
         s = self._env.session
         seat = self.agent_name_mapping[agent]
         spec = s.spec if (seat == s.state.seat_to_act and not s.done) else None
-        obs = self._env.codec.encode(s.state, spec, seat, s.shots)
+        obs = self._encode(s, spec, seat)
         if not self._macro:
             return obs
         mask = self._env.codec.macro_mask(s.state, spec).astype(np.int8)
@@ -122,7 +132,12 @@ class PoolAECEnv(AECEnv):
         weights = env.weights
         shaping = sum(weights.get(k, 0.0) * v for k, v in comps.items() if k != "result")
         self.rewards[agent] += shaping
-        if term:
+        if term and env.seated:
+            res = seat_returns(env.disc, s.state)
+            for a in self.agents:
+                self.rewards[a] += weights.get("result", 1.0) * res[self.agent_name_mapping[a]]
+                self.terminations[a] = True
+        elif term:
             w = s.state.winner
             for a in self.agents:
                 k = self.agent_name_mapping[a]
@@ -151,9 +166,16 @@ class PoolAECEnv(AECEnv):
         self._env.close()
 
     def state(self) -> np.ndarray:
-        """Global state: the observation of the seat to act."""
+        """Global state: the observation of the seat to act (its own secret only)."""
         s = self._env.session
-        return self._env.codec.encode(s.state, None, s.state.seat_to_act, s.shots)
+        return self._encode(s, None, s.state.seat_to_act)
+
+    def _encode(self, s, spec, seat: int) -> np.ndarray:
+        """The observation vector of ``seat`` (seated games: from its view only)."""
+        if self._env.seated:
+            view, secret = seat_view(s.state, seat)
+            return self._env.codec.encode(view, spec, seat, s.shots, secret=secret)
+        return self._env.codec.encode(s.state, spec, seat, s.shots)
 
 
 def env(discipline: str = "nine_ball", **options) -> PoolAECEnv:

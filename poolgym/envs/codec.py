@@ -30,6 +30,11 @@ shot_progress           1      shots played / shot limit (clipped to 1)
 
 The mask entries (target, callable, flags, options) are the legal-decision mask.
 
+N-seat games (`poolgym.envs.seating`) append the seat block (`SeatBlock`: the observer's own
+secret as balls, the declarations open now, seats in the game, teammates, the seat to act),
+one Box score per `Declaration` after the option scores and one macro entry per
+`Declaration` after the option entries; the WPA layouts are unchanged.
+
 Box action (float32 in [-1, 1]; values outside are clipped, NaN raises ``ValueError``):
 
 =====  =========================================================================
@@ -77,12 +82,14 @@ from poolgym.rules.core import (
     ActionSpec,
     ChooseOption,
     CueBallPlacement,
+    Declare,
     GameState,
     Option,
     Phase,
     PlaceCueBall,
     ShotAction,
 )
+from poolgym.envs.seating import DECL_INDEX, DECLARATIONS, SeatBlock
 
 PHASES = tuple(Phase)
 PLACEMENTS = tuple(CueBallPlacement)
@@ -102,7 +109,8 @@ N_BREAK = 3
 
 @dataclass(frozen=True)
 class MacroEntry:
-    """What macro index ``k`` means: ``kind`` in {"pot", "hit", "break", "push", "option"}."""
+    """What macro index ``k`` means: ``kind`` in {"pot", "hit", "safety", "break", "push", "option",
+    "declare"}."""
 
     kind: str
     ball: int = 0
@@ -110,6 +118,7 @@ class MacroEntry:
     speed: int = 0
     spin: int = 0
     option: Option | None = None
+    declaration: object = None
 
 
 def nearest_legal_placement(x, y, pos, on, table, R, *, kitchen, may_touch=False, step=None):
@@ -142,8 +151,9 @@ def _pocket_geometry(table) -> aimlib.PocketGeometry:
 
 
 @functools.lru_cache(maxsize=8)
-def _macro_table(N: int) -> tuple:
-    """The `MacroEntry` list for N balls (shared by every codec of that size)."""
+def _macro_table(N: int, seats: bool = False) -> tuple:
+    """The `MacroEntry` list for N balls (shared by every codec of that size); seated games
+    end with one entry per `Declaration`."""
     t = []
     for ball in range(1, N):
         for p in range(N_POCKETS):
@@ -162,6 +172,9 @@ def _macro_table(N: int) -> tuple:
         t.append(MacroEntry("push", 0, -1, 0, k))
     for o in OPTIONS:
         t.append(MacroEntry("option", option=o))
+    if seats:
+        for d in DECLARATIONS:
+            t.append(MacroEntry("declare", declaration=d))
     return tuple(t)
 
 
@@ -175,11 +188,18 @@ class Codec:
         R: ball radius.
         V0_min, V0_max, theta_max: Box decoding ranges.
         phi_mode: "relative" (default) or "absolute".
+        seats: a `poolgym.envs.seating.SeatBlock` for a seated game (None: a WPA game). The
+            observation then ends with the seat block, the Box action with one score per
+            `Declaration` and the macro table with one entry per `Declaration`: a declaration
+            (claim 41, declare a bust, announce a pocketed pea) is chosen by the masked argmax
+            in its window (`Phase.DECLARE`), and beside a shot only when its score > 0.5.
+            `encode` then takes the observer's view (`poolgym.envs.seating.seat_view`) and its
+            secret.
     """
 
     def __init__(self, n_balls: int, n_players: int, table, R: float = aimlib.BALL_RADIUS,
                  V0_min: float = 0.1, V0_max: float = 8.0, theta_max: float = 0.0,
-                 phi_mode: str = "relative", max_shots: int = 100):
+                 phi_mode: str = "relative", max_shots: int = 100, seats: SeatBlock | None = None):
         if phi_mode not in ("relative", "absolute"):
             raise ValueError(f"phi_mode must be 'relative' or 'absolute', got {phi_mode!r}")
         self.N = int(n_balls)
@@ -191,16 +211,26 @@ class Codec:
         self.max_shots = int(max_shots)
         self.geom = _pocket_geometry(table)
         self.w, self.l = float(table.w), float(table.l)
-        self.obs_size = 2 * self.N + 3 * self.N + len(PHASES) + 3 + 6 + len(OPTIONS) + 6 + 2 * self.P + 1
-        self.box_size = 9 + (self.N - 1) + N_POCKETS + len(OPTIONS)
-        self.macro_table = _macro_table(self.N)
+        self.seats = seats
+        n_decl = len(DECLARATIONS) if seats is not None else 0
+        self.common_size = 2 * self.N + 3 * self.N + len(PHASES) + 3 + 6 + len(OPTIONS) + 6 + 2 * self.P + 1
+        self.obs_size = self.common_size + (seats.size if seats is not None else 0)
+        #: first Box index of the declaration scores (== box_size for a WPA game)
+        self.decl0 = 9 + (self.N - 1) + N_POCKETS + len(OPTIONS)
+        self.box_size = self.decl0 + n_decl
+        self.macro_table = _macro_table(self.N, seats is not None)
         self.n_macro = len(self.macro_table)
+        #: first macro index of the options / declarations
+        self.macro_opt0 = self.n_macro - n_decl - len(OPTIONS)
+        self.macro_decl0 = self.n_macro - n_decl
 
     # ------------------------------------------------------------------ observation
     def encode(self, state: GameState, spec: ActionSpec | None, seat: int, shots: int = 0,
-               out: np.ndarray | None = None) -> np.ndarray:
+               out: np.ndarray | None = None, secret=None) -> np.ndarray:
         """Observation of ``state`` for ``seat`` (``spec`` = legal actions of the seat to act;
-        the masks are zero when ``seat`` is not to act or ``spec`` is None)."""
+        the masks are zero when ``seat`` is not to act or ``spec`` is None). Seated games:
+        ``state`` is the seat's view and ``secret`` its own private value
+        (`poolgym.envs.seating.seat_view`)."""
         o = np.zeros(self.obs_size, np.float32) if out is None else out
         if out is not None:
             o.fill(0.0)
@@ -257,12 +287,16 @@ class Codec:
             o[k + i] = min(float(cf[s_]) / 3.0, 1.0) if s_ < len(cf) else 0.0
         k += self.P
         o[k] = min(float(shots) / max(self.max_shots, 1), 1.0)
+        if self.seats is not None:
+            self.seats.encode(state, secret, spec, seat, o, k + 1)
         return o
 
-    def encode_batch(self, states, specs, seats, shots, out: np.ndarray) -> np.ndarray:
+    def encode_batch(self, states, specs, seats, shots, out: np.ndarray, secrets=None) -> np.ndarray:
         """`encode` of B tables into ``out`` (B, obs_size) (same values): positions, on-table
         flags and the one-hot parts are written for all tables with array operations, the
-        per-table masks by index lists; returns ``out``."""
+        per-table masks by index lists, a seated game's seat block per table; returns
+        ``out``. Seated games: ``states`` are the observers' views, ``secrets`` their own
+        private values."""
         B = len(states)
         N = self.N
         out.fill(0.0)
@@ -323,6 +357,9 @@ class Codec:
             for i, (st, seat) in enumerate(zip(states, seats)):
                 out[i] = self.encode(st, specs[i], seat, shots[i])
         out[:, k_sh] = np.minimum(np.asarray(shots, np.float64) / max(self.max_shots, 1), 1.0)
+        if self.seats is not None:
+            for i, (st, spec, seat) in enumerate(zip(states, specs, seats)):
+                self.seats.encode(st, None if secrets is None else secrets[i], spec, seat, out[i], k_sh + 1)
         return out
 
     # ------------------------------------------------------------------ helpers
@@ -406,9 +443,22 @@ class Codec:
                 placed[k] = PlaceCueBall._fast(x, y)
         return [self._decode_u(u, st, sp, pl) for u, st, sp, pl in zip(rows, states, specs, placed)]
 
+    def _declaration(self, u: list, spec: ActionSpec):
+        """The `Declare` that Box row ``u`` makes now, or None: in a declaration window the
+        masked argmax of the open declarations; beside a shot the best one if its score > 0.5."""
+        if not spec.declarations:
+            return None
+        d0 = self.decl0
+        best = self._masked_argmax(u, [d0 + DECL_INDEX[d] for d in spec.declarations])
+        if spec.phase is Phase.DECLARE or not (spec.can_shoot or spec.must_place or spec.options) or u[best] > 0.5:
+            return Declare(DECLARATIONS[best - d0])
+        return None
+
     def _placement_request(self, u: list, state: GameState, spec: ActionSpec):
         """(x, y, kitchen) wanted for the cue ball when decoding ``u`` places it, else None
         (mirrors the early returns of `_decode_u`)."""
+        if spec.declarations and self._declaration(u, spec) is not None:
+            return None
         if spec.options:
             o0 = 9 + (self.N - 1) + N_POCKETS
             best = self._masked_argmax(u, [o0 + _OPTION_INDEX[o] for o in spec.options])
@@ -432,6 +482,10 @@ class Codec:
         already computed for it (batched), or None to compute it here."""
         N = self.N
         o0 = 9 + (N - 1) + N_POCKETS
+        if spec.declarations:
+            d = self._declaration(u, spec)
+            if d is not None:
+                return [d]
         if spec.options:
             best = self._masked_argmax(u, [o0 + _OPTION_INDEX[o] for o in spec.options])
             if not spec.can_shoot or spec.phase is Phase.OPTION or u[best] > 0.5:
@@ -472,9 +526,14 @@ class Codec:
         m = np.zeros(self.n_macro, bool)
         if spec is None or state.phase is Phase.GAME_OVER:
             return m
+        if spec.declarations:
+            for d in spec.declarations:
+                m[self.macro_decl0 + DECL_INDEX[d]] = True
+            if spec.phase is Phase.DECLARE or not (spec.can_shoot or spec.must_place or spec.options):
+                return m
         if spec.options:
             for o in spec.options:
-                m[self.n_macro - len(OPTIONS) + OPTIONS.index(o)] = True
+                m[self.macro_opt0 + OPTIONS.index(o)] = True
             if spec.phase is Phase.OPTION or not spec.can_shoot:
                 return m
         if not (spec.can_shoot or spec.must_place):
@@ -517,6 +576,8 @@ class Codec:
         e = self.macro_table[int(index)]
         if e.kind == "option":
             return [ChooseOption(e.option)]
+        if e.kind == "declare":
+            return [Declare(e.declaration)]
         pos = np.asarray(state.pos, float).reshape(-1, 2)
         in_hand = spec.place_cue is not None and (spec.must_place or not state.cue_placed)
         out = []

@@ -107,6 +107,55 @@ class BreakDrillEnv(PoolEnv):
         super().__init__("break_drill", **kwargs)
 
 
+class PeaPoolEnv(PoolEnv):
+    """BCA pea (Kelly) pool (`poolgym.rules.games.pea_pool`, shared/rules/pea_pool.md) for 2-15
+    seats: the learner holds one seat, every other seat is played by the opponent.
+
+    ## Description
+    Each seat draws a secret pea (PP-5); the seat that legally pockets the ball of its own pea
+    number wins (PP-6, PP-7); lowest ball first (C-43), open break (PP-8), fouls cost no
+    points but the incoming player may make the offender shoot again (PP-13). With
+    ``rules={"variant_points": True}`` (PP-7V) points change hands and a seat whose pea ball
+    another seat pocketed must announce it (``auto_declare=False``: a declaration window).
+
+    ## Arguments
+    ``players`` (2-15, default 4, PP-2) and every argument of `PoolEnv`; ``opponent`` plays
+    every seat but the learner's, each from its own view.
+
+    ## Observation space
+    `PoolEnv`'s vector from the learner's view only (`poolgym.rules.seats.observe`: the
+    public state and its own pea, never another seat's), then the seat block of
+    `poolgym.envs.seating.SeatBlock`: its pea ball, the declarations open now, the seats
+    still in the game, teammates and the seat to act.
+
+    ## Action space
+    `PoolEnv`'s, plus one score (Box) or one entry (macro) per `Declaration`, masked outside
+    its window (PP-7V announcement).
+
+    ## Rewards
+    The rules' per-seat result (`PeaPool.returns`): the winner +1, the others share -1
+    (zero-sum); a game with no winner 0; PP-7V the points won or lost.
+
+    ## Episode end
+    As `PoolEnv`: the game is over (a seat pocketed its own ball, or no pea ball is left), or
+    ``max_shots`` shots by all seats.
+
+    ## Example
+    >>> import gymnasium as gym
+    >>> import poolgym
+    >>> env = gym.make("poolgym/PeaPool-v0", players=3, max_shots=30)
+    >>> obs, info = env.reset(seed=0)
+    >>> env.observation_space.contains(obs), info["learner_seat"]
+    (True, 0)
+
+    ## Version history
+    v0: first release.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__("pea_pool", **kwargs)
+
+
 def _vec(discipline, **fixed):
     def make(num_envs: int = 1, **kwargs):
         for k, v in fixed.items():
@@ -124,6 +173,21 @@ straight_pool_vector = _vec("straight_pool")
 nine_ball_runout_vector = _vec("nine_ball", runout=True, max_shots=30)
 pot_drill_vector = _vec("pot_drill", max_shots=1)
 break_drill_vector = _vec("break_drill", max_shots=1)
+pea_pool_vector = _vec("pea_pool")
+
+#: registered ids of the N-seat games -> their discipline (`players=N` selects the seats)
+SEATED_IDS = {
+    "poolgym/PeaPool-v0": "pea_pool",
+}
+
+
+def seat_edges(discipline: str) -> tuple:
+    """(smallest, largest) seat count ``discipline`` allows (its ``allowed_players``)."""
+    from poolgym.rules.game import get_discipline
+
+    allowed = get_discipline(discipline).allowed_players
+    return (min(allowed), max(allowed))
+
 
 #: registered id -> (env class, vector factory)
 ENV_IDS = {
@@ -133,4 +197,5 @@ ENV_IDS = {
     "poolgym/NineBallRunout-v0": ("NineBallRunoutEnv", "nine_ball_runout_vector"),
     "poolgym/PotDrill-v0": ("PotDrillEnv", "pot_drill_vector"),
     "poolgym/BreakDrill-v0": ("BreakDrillEnv", "break_drill_vector"),
+    "poolgym/PeaPool-v0": ("PeaPoolEnv", "pea_pool_vector"),
 }

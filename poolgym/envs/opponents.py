@@ -18,12 +18,18 @@ Built in:
   adds Gaussian aim noise (``sigma_phi`` = 0.125 deg, the ICGA aim noise, and ``sigma_v`` = 3 %
   of the speed); no clear pot -> hits
   the nearest legal ball full at medium speed. Breaks hard from the kitchen at the head ball;
-  accepts the table when given an option (or the first option offered); never pushes out.
+  accepts the table when given an option (or the first option offered); never pushes out;
+  makes every declaration the rules open to it (a claim is offered only when true, see
+  `_declaration`), else passes.
   `GeometricOpponent.decide_batch` decides for many tables in one kernel call
   (`poolgym.envs.kernels.geometric_batch`); the native vector env uses it for every table
   whose opponent is to act (an opponent with a ``decide_batch(states, specs, rngs)`` method
   is batched that way, any other callable is called per table).
 * ``"random"`` (`RandomOpponent`): uniform random shot parameters and legal decisions.
+
+In an N-seat game the envs hand an opponent the acting seat's view
+(`poolgym.rules.seats.observe`: the public state with its own secret only), never the
+other seats' secrets.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from typing import Callable
 import numpy as np
 
 from poolgym import aim as aimlib
-from poolgym.rules.core import ChooseOption, Option, Phase, PlaceCueBall, ShotAction
+from poolgym.rules.core import ChooseOption, Declaration, Declare, Option, Phase, PlaceCueBall, ShotAction
 from poolgym.rules.geometry import ball_radius, get_table
 
 OPPONENTS: dict[str, Callable] = {}
@@ -56,6 +62,19 @@ def make_opponent(opponent, **kwargs):
             raise ValueError(f"opponent: unknown name {opponent!r}; known: {sorted(OPPONENTS)}")
         return OPPONENTS[opponent](**kwargs)
     raise ValueError(f"opponent must be a name, a callable or None, got {opponent!r}")
+
+
+def _declaration(spec):
+    """The declaration an opponent makes (None: none now): the rules open a claim or a
+    request only when it is true or owed (41-9.6 claim 41, 41-9.7 declare the bust and take a
+    new pea, PP-7V announce the own ball), so the first one that is not ``PASS`` is made;
+    in a window with nothing else open, ``PASS``."""
+    for d in spec.declarations:
+        if d is not Declaration.PASS:
+            return Declare(d)
+    if spec.phase is Phase.DECLARE and spec.declarations:
+        return Declare(Declaration.PASS)
+    return None
 
 
 def _choose_option(spec) -> ChooseOption:
@@ -96,7 +115,10 @@ class GeometricOpponent:
         out = [None] * len(states)
         groups: dict = {}
         for k, (state, spec) in enumerate(zip(states, specs)):
-            if spec.phase is Phase.OPTION or (spec.options and not spec.can_shoot and not spec.must_place):
+            decl = _declaration(spec) if spec.declarations else None
+            if decl is not None:
+                out[k] = [decl]
+            elif spec.phase is Phase.OPTION or (spec.options and not spec.can_shoot and not spec.must_place):
                 out[k] = [_choose_option(spec)]
             elif spec.phase in (Phase.BREAK, Phase.LAG):
                 out[k] = self._break(state, spec, rngs[k])
@@ -207,6 +229,10 @@ class RandomOpponent:
     def __call__(self, state, spec, rng):
         from poolgym.envs.codec import nearest_legal_placement
 
+        if spec.declarations:
+            ds = spec.declarations
+            if spec.phase is Phase.DECLARE or not (spec.can_shoot or spec.must_place):
+                return [Declare(ds[int(rng.integers(len(ds)))])]
         if spec.phase is Phase.OPTION or (spec.options and not spec.can_shoot and not spec.must_place):
             return [ChooseOption(spec.options[int(rng.integers(len(spec.options)))])]
         out = []

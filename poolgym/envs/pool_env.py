@@ -12,6 +12,7 @@ from gymnasium import spaces
 from poolgym.envs import physics_io
 from poolgym.envs.codec import Codec
 from poolgym.envs.opponents import make_opponent
+from poolgym.envs.seating import SeatBlock, seat_bar_args, seat_view, uses_seats
 from poolgym.envs.session import SHAPING_KEYS, Session, verdict_info
 from poolgym.rules.core import CueBallPlacement, GameState, Phase
 
@@ -34,9 +35,25 @@ def get_discipline(discipline):
         raise ValueError(f"discipline: unknown {discipline!r}; known: {sorted(DISCIPLINES) + sorted(DRILLS)}")
 
 
-def make_config(disc, rules, table):
+def make_config(disc, rules, table, players=None):
     """The discipline config from ``rules`` (None, a dict of fields, or a config instance);
-    ``table`` (if given) sets the table size."""
+    ``table`` (if given) sets the table size, ``players`` (if given) the number of seats
+    (``n_players``; it must be one the discipline allows)."""
+    if players is not None:
+        if not isinstance(players, (int, np.integer)) or isinstance(players, bool) or players < 1:
+            raise ValueError(f"players must be a positive int, got {players!r}")
+        allowed = getattr(disc, "allowed_players", None)
+        if allowed is not None and int(players) not in allowed:
+            raise ValueError(f"players must be one of {tuple(allowed)} for {disc.name}, got {players!r}")
+        if rules is None:
+            rules = {"n_players": int(players)}
+        elif isinstance(rules, dict):
+            if rules.get("n_players", int(players)) != int(players):
+                raise ValueError(f"players={players} contradicts rules['n_players']={rules['n_players']}")
+            rules = dict(rules, n_players=int(players))
+        elif isinstance(rules, disc.config_cls):
+            if rules.n_players != int(players):
+                raise ValueError(f"players={players} contradicts the config's n_players={rules.n_players}")
     if rules is None:
         cfg = disc.config_cls() if table is None else disc.config_cls(table=table)
     elif isinstance(rules, dict):
@@ -189,8 +206,9 @@ class PoolEnv(gym.Env):
 
     ## Description
     The learner holds one seat of a WPA game refereed by `poolgym.rules` (``"nine_ball"``,
-    ``"eight_ball"``, ``"straight_pool"``) or of a one-shot drill (``"pot_drill"``,
-    ``"break_drill"``, see `poolgym.envs.drills`). Shots are simulated by the event-based
+    ``"eight_ball"``, ``"straight_pool"``), of an N-seat game (``"pea_pool"`` and the other
+    BCA games, ``players=N``; see "N-seat games" below) or of a one-shot drill
+    (``"pot_drill"``, ``"break_drill"``, see `poolgym.envs.drills`). Shots are simulated by the event-based
     physics (`physics.simulate_batch`); the opponent's turns are played inside ``step`` until
     the learner must decide again. One step = one decision of the learner (a shot, with the
     cue-ball placement when in hand, or an option such as accepting the table after a
@@ -249,10 +267,25 @@ class PoolEnv(gym.Env):
     options), action_mode, max_shots (default 100), learner_seat (int or "random"), phi_mode
     ("relative" | "absolute"), render_mode ("rgb_array" | "human"), render_width,
     render_trajectories (draw the paths of the step's last shot, sampled from the physics),
+    players (seats of an N-seat game, see below),
     V0_range (Box speed range, m/s, default (0.1, 8.0)), theta_max (Box cue elevation range
     [0, theta_max] degrees, default 0 = level cue; raise it to reach jump/massé strokes), runout (nine-ball
     runout drill: balls scattered at random, cue ball in hand, no opponent; +1 when the learner
     wins the game, -1 as soon as it loses the table, see `runout_start`).
+
+    ## N-seat games
+    ``players=N`` (the counts the discipline's ``allowed_players`` gives; teams and other seat
+    options through ``rules``): the learner holds ``learner_seat``, the opponent plays every
+    other seat, each from its own view (`poolgym.rules.seats.observe`), a solo game (one
+    seat) has no opponent. The observation is built only from the learner's view (the public
+    state and its own secret: a pea, a hand) and ends with the seat block of
+    `poolgym.envs.seating.SeatBlock`; the Box action ends with one score per `Declaration`
+    and the macro table with one entry per `Declaration` (claim 41, declare a bust, announce
+    a pocketed pea), masked outside their window (`poolgym.envs.codec.Codec`). The result
+    reward is the rules' per-seat ``returns`` of the learner's seat; ``render`` adds a bar
+    with whose turn it is and the observer's own secret only. ``env.state`` /
+    ``state_json()`` are the referee's whole state (every secret), for tests and tools, not
+    for the agent.
 
     ## Reset options
     ``state`` (a `GameState` or its JSON), ``balls`` ({ball: (x, y) or None}), ``seat_to_act``,
@@ -280,7 +313,7 @@ class PoolEnv(gym.Env):
                  opponent="geometric", opponent_kwargs=None, reward="result", rules=None,
                  action_mode="box", max_shots=100, learner_seat=0, phi_mode="relative",
                  render_mode=None, render_width=640, runout=False, illegal_macro="substitute",
-                 render_trajectories=False, V0_range=(0.1, 8.0), theta_max=0.0):
+                 render_trajectories=False, V0_range=(0.1, 8.0), theta_max=0.0, players=None):
         if action_mode not in ACTION_MODES:
             raise ValueError(f"action_mode must be one of {ACTION_MODES}, got {action_mode!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -288,7 +321,7 @@ class PoolEnv(gym.Env):
         if not isinstance(max_shots, int) or max_shots < 1:
             raise ValueError(f"max_shots must be a positive int, got {max_shots!r}")
         self.disc = get_discipline(discipline)
-        self.config = make_config(self.disc, rules, table)
+        self.config = make_config(self.disc, rules, table, players)
         from poolgym.rules.geometry import ball_radius, get_table
 
         self.table = get_table(self.config.table)
@@ -315,9 +348,12 @@ class PoolEnv(gym.Env):
             raise ValueError(f"V0_range must be (low, high) with 0 < low < high, got {V0_range!r}")
         if not 0.0 <= theta_max <= 90.0:
             raise ValueError(f"theta_max must be in [0, 90] degrees, got {theta_max!r}")
+        #: an N-seat game (`poolgym.envs.seating`): observations from the learner's view only
+        self.seated = uses_seats(self.disc, self.config)
+        seats = SeatBlock(self.disc, self.disc.n_balls, n_players) if self.seated else None
         self.codec = Codec(self.disc.n_balls, n_players, self.table, self.R, V0_min=float(V0_range[0]),
                            V0_max=float(V0_range[1]), theta_max=float(theta_max), phi_mode=phi_mode,
-                           max_shots=max_shots)
+                           max_shots=max_shots, seats=seats)
         self.observation_space = spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32)
         if action_mode == "box":
             self.action_space = spaces.Box(-1.0, 1.0, (self.codec.box_size,), np.float32)
@@ -332,7 +368,7 @@ class PoolEnv(gym.Env):
             self.opponent = None
             self.learner_seat_arg = 0
         self.session = Session(self.disc, self.config, self.opponent, 0, self.noise, max_shots, self.timer,
-                               runout=self.runout)
+                               runout=self.runout, seated=self.seated)
         self._renderer = None
         self._window = None
 
@@ -453,7 +489,11 @@ class PoolEnv(gym.Env):
 
     def _obs(self):
         s = self.session
-        return self.codec.encode(s.state, s.spec, s.observer(), s.shots)
+        seat = s.observer()
+        if self.seated:
+            view, secret = seat_view(s.state, seat)
+            return self.codec.encode(view, s.spec, seat, s.shots, secret=secret)
+        return self.codec.encode(s.state, s.spec, seat, s.shots)
 
     def _info(self, comps):
         s = self.session
@@ -493,6 +533,7 @@ class PoolEnv(gym.Env):
 
             self._renderer = TableRenderer(self.table, self.render_width, self.R, max(self.disc.n_balls, 16))
         st = self.session.state
+        seat = self.session.observer()
         paths = None
         if self.render_trajectories and self.session.log.shots:
             from poolgym.render.trajectory import polylines, sample_shot
@@ -503,6 +544,10 @@ class PoolEnv(gym.Env):
             _, pos, on = sample_shot(self.table, rvw, s0, row, n_samples=40, **kw)
             paths = polylines(pos, on)
         frame = self._renderer.render(st.positions(), st.on_mask(), trajectories=paths)
+        if self.seated:
+            from poolgym.render.seats import seat_bar
+
+            frame = seat_bar(self._renderer, frame, *seat_bar_args(self.disc, st, seat))
         if self.render_mode == "rgb_array":
             return frame
         if self._window is None:

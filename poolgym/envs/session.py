@@ -16,6 +16,7 @@ import time
 
 import numpy as np
 
+from poolgym.envs.seating import seat_returns, seat_view
 from poolgym.rules.game import seeded_generator
 from poolgym.rules.core import (
     ActionSpec,
@@ -77,11 +78,15 @@ class Session:
         learner_seat: the learner's seat.
         noise: execution noise (``apply(shots, rng)``) or None.
         max_shots: truncation limit (shots by all seats in the episode).
+        seated: an N-seat game (`poolgym.envs.seating.uses_seats`): the opponent decides from the
+            acting seat's view (`poolgym.rules.seats.observe`: public state and its own secret
+            only) and the result is the rules' per-seat ``returns``.
     """
 
     def __init__(self, disc, config, opponent, learner_seat: int, noise, max_shots: int, timer=None,
-                 runout: bool = False):
+                 runout: bool = False, seated: bool = False):
         self.runout = bool(runout)
+        self.seated = bool(seated)
         self.runout_failed = False
         self.disc = disc
         self.config = config
@@ -145,6 +150,14 @@ class Session:
     def observer(self) -> int:
         """Seat whose view the observation takes (the seat to act when self-playing)."""
         return self.state.seat_to_act if self.opponent is None else self.learner_seat
+
+    def acting_view(self) -> GameState:
+        """The state as the seat to act may see it (what an opponent decides from): a seated
+        game's public state with that seat's own secret only; the state itself otherwise."""
+        st = self.state
+        if not self.seated:
+            return st
+        return seat_view(st, st.seat_to_act)[0]
 
     # ------------------------------------------------------------------ acting
     def begin_step(self) -> None:
@@ -244,7 +257,7 @@ class Session:
                 return
             t0 = time.perf_counter()
             spec = self.disc.legal_actions(self.state)
-            acts = self.opponent(self.state, spec, self.rng)
+            acts = self.opponent(self.acting_view(), spec, self.rng)
             if self.timer is not None:
                 self.timer.other += time.perf_counter() - t0
             self._apply_actions(self.state.seat_to_act, list(acts) if isinstance(acts, (list, tuple)) else [acts],
@@ -281,6 +294,8 @@ class Session:
         value = getattr(st.extra, "value", None)
         if value is not None and st.n_players == 1:
             return float(value)
+        if self.seated:
+            return seat_returns(self.disc, st)[self.learner_seat]
         if st.winner is None:
             return 0.0
         return 1.0 if st.winner == self.learner_seat else -1.0

@@ -57,6 +57,7 @@ from gymnasium.vector.utils import batch_space
 
 from poolgym.envs import physics_io
 from poolgym.envs.pool_env import PoolEnv
+from poolgym.envs.seating import seat_view
 from poolgym.envs.session import SHAPING_KEYS
 from poolgym.rules.core import IllegalActionError, PlaceCueBall
 
@@ -197,12 +198,14 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         states = [s.state for s in sessions]
         specs = [s.disc.legal_actions(s.state) for s in sessions]
         rngs = [s.rng for s in sessions]
+        # what each acting seat may see (a seated game hides the other seats' secrets)
+        views = [s.acting_view() for s in sessions] if sessions[0].seated else states
         opp = sessions[0].opponent
         batch = getattr(opp, "decide_batch", None)
         if batch is not None and all(s.opponent is opp for s in sessions):
-            decisions = batch(states, specs, rngs)
+            decisions = batch(views, specs, rngs)
         else:
-            decisions = [s.opponent(st, sp, r) for s, st, sp, r in zip(sessions, states, specs, rngs)]
+            decisions = [s.opponent(st, sp, r) for s, st, sp, r in zip(sessions, views, specs, rngs)]
         self.timer.other += time.perf_counter() - t0
         # as the learner's: a placement found illegal is applied unchecked, so that
         # `DisciplineBase.apply` raises exactly as in a single env
@@ -267,8 +270,14 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             ss = [self.envs[i].session for i in idx]
             whole = len(idx) == self.num_envs and idx == list(range(self.num_envs))
             buf = self._obs if whole else np.empty((len(idx),) + self._obs.shape[1:], np.float32)
-            self.envs[0].codec.encode_batch([s.state for s in ss], [s.spec for s in ss],
-                                            [s.observer() for s in ss], [s.shots for s in ss], buf)
+            seats = [s.observer() for s in ss]
+            if self.envs[0].seated:  # each observer's view and own secret only
+                views = [seat_view(s.state, k) for s, k in zip(ss, seats)]
+                self.envs[0].codec.encode_batch([v[0] for v in views], [s.spec for s in ss], seats,
+                                                [s.shots for s in ss], buf, secrets=[v[1] for v in views])
+            else:
+                self.envs[0].codec.encode_batch([s.state for s in ss], [s.spec for s in ss], seats,
+                                                [s.shots for s in ss], buf)
             if buf is not self._obs:
                 self._obs[idx] = buf
         self.timer.obs += time.perf_counter() - t0

@@ -1,0 +1,252 @@
+"""N-seat games in the envs (issue 14 "The environments and agents"): checkers at the smallest
+and largest seat count, privacy of every seat's observation / info / frame, declarations as
+masked actions, per-seat results, single vs native vector env, a solo game."""
+
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from poolgym.envs.disciplines import SEATED_IDS, seat_edges
+from poolgym.rules.core import Declaration, Phase
+from poolgym.rules.testing import perturb_secrets
+
+#: (env id, discipline, seat count) at the smallest and the largest N each game allows
+EDGES = [(env_id, disc, n) for env_id, disc in SEATED_IDS.items() for n in seat_edges(disc)]
+
+
+def _edge_id(p):
+    return f"{p[1]}-{p[2]}"
+
+
+@pytest.mark.parametrize("mode", ["box", "macro"])
+@pytest.mark.parametrize("case", EDGES, ids=_edge_id)
+def test_gymnasium_check_env_seated(case, mode):
+    from gymnasium.utils.env_checker import check_env
+
+    env_id, _, n = case
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gym.make(env_id, players=n, action_mode=mode, max_shots=20)
+        check_env(env.unwrapped)
+        env.close()
+
+
+@pytest.mark.parametrize("case", EDGES, ids=_edge_id)
+def test_sb3_check_env_seated(case):
+    from stable_baselines3.common.env_checker import check_env
+
+    env_id, _, n = case
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(gym.make(env_id, players=n, max_shots=20), warn=True)
+
+
+@pytest.mark.parametrize("mode", ["box", "macro"])
+@pytest.mark.parametrize("case", EDGES, ids=_edge_id)
+def test_pettingzoo_api_and_seed_seated(case, mode):
+    from pettingzoo.test import api_test, seed_test
+
+    from poolgym.pettingzoo import DISCIPLINES, env
+
+    _, disc, n = case
+    assert disc in DISCIPLINES
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # api_test warns about Dict observations (action masks)
+        e = env(disc, players=n, action_mode=mode, max_shots=10)
+        assert e.possible_agents == [f"player_{k}" for k in range(n)]
+        api_test(e, num_cycles=10)
+        seed_test(lambda: env(disc, players=n, action_mode=mode, max_shots=10), num_cycles=10)
+
+
+def test_players_argument_is_checked():
+    with pytest.raises(ValueError, match="players"):
+        gym.make("poolgym/PeaPool-v0", players=1)
+    with pytest.raises(ValueError, match="players"):
+        gym.make("poolgym/PeaPool-v0", players=16)
+    with pytest.raises(ValueError, match="contradicts"):
+        gym.make("poolgym/PeaPool-v0", players=3, rules={"n_players": 4})
+    env = gym.make("poolgym/PeaPool-v0", players=5)
+    assert env.unwrapped.config.n_players == 5
+
+
+def _decision_states(discipline, n, seed, count, rules=None):
+    """States of a seeded game under the real physics where some seat is to act (every
+    `count`-th decision), played by `poolgym.rules.testing.random_action`."""
+    from poolgym.rules.game import get_discipline
+    from poolgym.rules.testing import random_action
+
+    d = get_discipline(discipline)
+    cfg = d.config_cls(n_players=n, **(rules or {}))
+    st = d.initial_state(cfg, seed)
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(400):
+        if st.phase is Phase.GAME_OVER or len(out) >= count:
+            break
+        if k % 3 == 0 or st.phase is Phase.DECLARE:
+            out.append(st)
+        st, _ = d.apply(st, random_action(st, rng))
+    return out
+
+
+@pytest.mark.parametrize("rules", [None, {"variant_points": True, "auto_declare": False}])
+def test_privacy_single_env_obs_info_frame_byte_identical(rules):
+    """Issue 14 framework 2: every other seat's secret (and the hidden bottle, the RNG seed)
+    changed -> the learner's observation, info and rgb frame are byte-identical."""
+    n = 4
+    env = gym.make("poolgym/PeaPool-v0", players=n, render_mode="rgb_array", rules=rules,
+                   action_mode="macro").unwrapped
+    states = _decision_states("pea_pool", n, 3, 8, rules)
+    assert len(states) >= 4
+    for st in states:
+        seat = st.seat_to_act
+        outs = []
+        for s in (st, perturb_secrets(st, seat)):
+            obs, info = env.reset(seed=0, options={"state": s, "learner_seat": seat})
+            outs.append((obs.tobytes(), repr(info), env.render().tobytes(), env.action_masks().tobytes()))
+        assert outs[0] == outs[1], f"seat {seat} sees another seat's secret"
+        # and the own secret is seen: changing it changes the observation
+        mine = st.replace(private=tuple(type(p)(p.number % 15 + 1) if k == seat else p
+                                        for k, p in enumerate(st.private)))
+        obs2, _ = env.reset(seed=0, options={"state": mine, "learner_seat": seat})
+        assert obs2.tobytes() != outs[0][0]
+
+
+def test_privacy_pettingzoo_every_agent():
+    """The same for every agent of the AEC env: each agent's observation (and the acting
+    agent's frame) is unchanged when every other seat's secrets change."""
+    from poolgym.pettingzoo import env as pz_env
+
+    n = 5
+    e = pz_env("pea_pool", players=n, action_mode="macro", render_mode="rgb_array")
+    for st in _decision_states("pea_pool", n, 5, 5):
+        for seat in range(n):
+            agent = f"player_{seat}"
+            outs = []
+            for s in (st, perturb_secrets(st, seat)):
+                e.reset(seed=0, options={"state": s})
+                o = e.observe(agent)
+                frame = e.render().tobytes() if seat == st.seat_to_act else b""
+                outs.append((o["observation"].tobytes(), o["action_mask"].tobytes(), repr(e.infos[agent]), frame,
+                             e.state().tobytes() if seat == st.seat_to_act else b""))
+            assert outs[0] == outs[1], f"{agent} sees another seat's secret"
+
+
+def _declare_state(learner):
+    """PP-7V with manual announcements: seat 0 legally pocketed ``learner``'s pea ball; the
+    learner's window is open (ANNOUNCE_OWN_BALL or PASS)."""
+    from poolgym.rules.game import get_discipline
+    from poolgym.rules.games.pea_pool import PeaPoolConfig
+
+    d = get_discipline("pea_pool")
+    st = d.initial_state(PeaPoolConfig(n_players=3, variant_points=True, auto_declare=False), 0)
+    ex = st.extra.__class__(owed=((learner, 0),))
+    return st.replace(phase=Phase.DECLARE, seat_to_act=learner, pending=(2, 0), extra=ex, cue_ball=st.cue_ball)
+
+
+@pytest.mark.rule("PP-7")
+def test_declaration_is_a_masked_action_in_its_window_PP_7V():
+    """PP-7V: the owner announces his pocketed pea ball (takes 1 point off instead of 2 and
+    stays in); the declarations are masked outside the window."""
+    from poolgym.envs.seating import DECL_INDEX
+
+    env = gym.make("poolgym/PeaPool-v0", players=3, action_mode="macro",
+                   rules={"variant_points": True, "auto_declare": False}, opponent=None).unwrapped
+    obs, info = env.reset(seed=0, options={"state": _declare_state(1), "learner_seat": 1})
+    m = env.action_masks()
+    c = env.codec
+    open_ = {Declaration(c.macro_table[i].declaration) for i in np.flatnonzero(m)}
+    assert open_ == {Declaration.ANNOUNCE_OWN_BALL, Declaration.PASS}
+    blk = c.common_size + c.N  # the seat block's declaration mask
+    assert obs[blk + DECL_INDEX[Declaration.ANNOUNCE_OWN_BALL]] == 1.0
+    obs, r, term, trunc, info = env.step(c.macro_decl0 + DECL_INDEX[Declaration.ANNOUNCE_OWN_BALL])
+    v = info["verdicts"][0]
+    assert v["seat"] == 1 and v["points"] == (1, -1, 0) and v["rule_refs"] == ("PP-7V",)
+    assert env.state.active in ((), (True, True, True))
+    # next window (seat 2, nothing owed): PASS only; then play resumes with seat 0 and no
+    # declaration is open any more
+    assert env.state.seat_to_act == 2 and env.legal_actions().declarations == (Declaration.PASS,)
+    env.step(c.macro_decl0 + DECL_INDEX[Declaration.PASS])
+    assert env.state.phase is Phase.PLAY and env.state.seat_to_act == 0
+    assert not env.action_masks()[c.macro_decl0:].any()
+
+
+@pytest.mark.rule("PP-7")
+def test_box_declaration_and_failing_to_announce_PP_7V():
+    """Box mode: the masked argmax of the declaration scores in the window; passing when the
+    own ball was pocketed disqualifies the seat and costs 2 points (PP-7V)."""
+    env = gym.make("poolgym/PeaPool-v0", players=3, rules={"variant_points": True, "auto_declare": False},
+                   opponent=None).unwrapped
+    env.reset(seed=0, options={"state": _declare_state(1), "learner_seat": 1})
+    a = np.zeros(env.action_space.shape, np.float32)
+    a[env.codec.decl0 + list(Declaration).index(Declaration.PASS)] = 1.0
+    a[env.codec.decl0 + list(Declaration).index(Declaration.CLAIM_41)] = 1.0  # not open: ignored
+    _, _, _, _, info = env.step(a)
+    v = info["verdicts"][0]
+    assert v["points"] == (2, -2, 0)
+    assert env.state.active == (True, False, True)
+
+
+def test_opponents_decide_from_their_own_view_and_rewards_are_the_rules_returns():
+    """Every opponent seat is handed `observe(state, seat)` (no other seat's pea); the final
+    reward is the rules' per-seat result of the learner's seat."""
+    from poolgym.envs.seating import seat_returns
+
+    seen = []
+
+    def spy(state, spec, rng):
+        seen.append((state.seat_to_act, state.private, state.hidden, state.rng))
+        from poolgym.envs.opponents import GeometricOpponent
+
+        return GeometricOpponent()(state, spec, rng)
+
+    env = gym.make("poolgym/PeaPool-v0", players=4, opponent=spy, max_shots=60, learner_seat=2).unwrapped
+    env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        _, r, term, trunc, _ = env.step(rng.uniform(-1, 1, env.action_space.shape).astype(np.float32))
+        if term or trunc:
+            break
+    assert seen
+    for seat, priv, hidden, rng_ in seen:
+        assert seat != 2 and hidden is None and rng_ == ()
+        assert all(p is None for k, p in enumerate(priv) if k != seat) and priv[seat] is not None
+    if term:
+        assert r == seat_returns(env.disc, env.state)[2]
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"players": 3, "max_shots": 25, "noise": "icga", "learner_seat": "random"},
+    {"players": 6, "max_shots": 25, "action_mode": "macro"},
+    {"players": 4, "max_shots": 20, "opponent": None, "rules": {"variant_points": True, "auto_declare": False}},
+])
+def test_native_vector_matches_single_envs_seated(kwargs):
+    env_id = "poolgym/PeaPool-v0"
+    n = 3
+    native = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
+    sync = gym.vector.SyncVectorEnv([lambda: gym.make(env_id, **kwargs) for _ in range(n)])
+    o1, _ = native.reset(seed=11)
+    o2, _ = sync.reset(seed=11)
+    np.testing.assert_array_equal(o1, o2)
+    rng = np.random.default_rng(0)
+    for t in range(15):
+        if kwargs.get("action_mode") == "macro":
+            masks = native.unwrapped.action_masks()
+            a = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        else:
+            a = rng.uniform(-1, 1, native.action_space.shape).astype(np.float32)
+        r1, r2 = native.step(a), sync.step(a)
+        for k in range(4):
+            np.testing.assert_array_equal(r1[k], r2[k], err_msg=f"step {t}, output {k}")
+    native.close()
+    sync.close()
+
+
+def test_wpa_spaces_have_no_seat_block():
+    """The WPA games are not seated: no seat block, no declaration actions."""
+    env = gym.make("poolgym/NineBall-v0").unwrapped
+    assert not env.seated and env.codec.seats is None
+    assert env.codec.box_size == env.codec.decl0
+    assert all(e.kind != "declare" for e in env.codec.macro_table)
