@@ -59,6 +59,7 @@ DISCIPLINE_PATHS = {
     "cutthroat": "poolgym.rules.games.cutthroat:CutThroat",
     "card_ball": "poolgym.rules.games.card_ball:CardBall",
     "odd_ball": "poolgym.rules.games.odd_ball:OddBall",
+    "mr_and_mrs": "poolgym.rules.games.mr_and_mrs:MrAndMrs",
 }
 
 

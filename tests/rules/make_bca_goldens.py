@@ -20,6 +20,7 @@ GAMES = {
     "bca_pea_pool": ("pea_pool", {"n_players": 4, "max_shots": 80}, 10, 10, 0.9),
     "bca_card_ball": ("card_ball", {"n_players": 3, "max_shots": 80}, 9, 9, 0.9),
     "bca_odd_ball": ("odd_ball", {"n_players": 4, "max_shots": 80}, 4, 4, 0.9),
+    "bca_mr_and_mrs": ("mr_and_mrs", {"n_players": 3, "max_shots": 80}, 5, 5, 0.9),
     "bca_cutthroat": ("cutthroat", {"n_players": 5, "max_shots": 45}, 0, 0, 0.9),
     "bca_forty_one": ("forty_one", {"n_players": 3, "max_shots": 80, "auto_declare": False}, 1, 1, 0.9),
 }

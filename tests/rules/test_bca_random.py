@@ -19,6 +19,7 @@ SEATS = {
     "cutthroat": (3, 5),
     "card_ball": (2, 3, 4, 5, 6),
     "odd_ball": (2, 4, 6),
+    "mr_and_mrs": (2, 3, 4, 5, 6),
 }
 MAX_SHOTS = 120
 
