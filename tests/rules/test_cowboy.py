@@ -177,7 +177,7 @@ def test_three_fouls_and_more_players():
     cfg = CowboyConfig(n_players=3)
     s = at(5, cfg=cfg, seat=0, consecutive_fouls=(2, 0, 0))
     s2, v = play(s, hit=None)
-    assert v.fouls[-1].rule == "CW-6.8" and not v.game_over and s2.extra.out == (0,) and v.next_seat == 1
+    assert v.fouls[-1].rule == "CW-6.8" and not v.game_over and s2.active == (False, True, True) and v.next_seat == 1
     s = at(5, consecutive_fouls=(2, 0))
     _, v = play(s, hit=None)
     assert v.game_over and v.winner == 1 and "CW-6.8" in v.rule_refs

@@ -149,7 +149,7 @@ def test_three_players_and_three_fouls():
     s = make_state("six_ball", LAYOUT, cue=(0.3, 0.8), config=cfg, consecutive_fouls=(0, 2, 0), seat=1)
     s2, v = play(s, hit=None)
     assert v.fouls[-1].kind is FoulKind.THIRD_CONSECUTIVE_FOUL and not v.game_over
-    assert s2.extra.out == (1,) and v.next_seat == 2
+    assert s2.active == (True, False, True) and v.next_seat == 2
     s3 = s2.replace(seat_to_act=2, consecutive_fouls=(2, 3, 2), cue_ball=CueBallPlacement.IN_POSITION,
                     on_table=(True,) + s2.on_table[1:], pos=(0.3, 0.8) + s2.pos[2:])
     _, v3 = play(s3, hit=None)

@@ -1,6 +1,6 @@
 """What the scoring and shot-type games share: handing the table to the next seat, putting
-the cue ball in hand, spotting, and seats eliminated by three consecutive fouls when more than
-two play (6B-2 / 6B-8.4, CW-2 / CW-6.8).
+the cue ball in hand, spotting, the balls pocketed in a called pocket. (Seats out of the game
+and the order of play are :mod:`poolgym.rules.seats`.)
 
 All functions are pure: they read a state and return new values; the referees build their
 new state from the ``changes`` dict these helpers fill (the pattern of
@@ -14,7 +14,7 @@ from .. import general
 from ..core import CueBallPlacement, GameState, Phase
 from ..geometry import ball_radius, get_table
 
-__all__ = ["hand_over", "spot_into", "next_active_seat", "pocketed_in"]
+__all__ = ["hand_over", "spot_into", "pocketed_in"]
 
 
 def hand_over(state: GameState, changes: dict, seat: int, cue: CueBallPlacement, *, new_inning: bool = True,
@@ -46,17 +46,6 @@ def spot_into(state: GameState, changes: dict, balls: Iterable[int]) -> tuple:
     sp = general.spot(cur, balls, get_table(state.config.table), ball_radius())
     changes["pos"], changes["on_table"] = sp.pos, sp.on_table
     return balls
-
-
-def next_active_seat(state: GameState, seat: int, out: tuple = ()) -> Optional[int]:
-    """The seat after ``seat`` in rotation that is not in ``out`` (eliminated seats), or
-    None when no other seat is left."""
-    n = state.n_players
-    for k in range(1, n + 1):
-        s = (seat + k) % n
-        if s not in out and s != seat:
-            return s
-    return None
 
 
 def pocketed_in(rec, pocket: Optional[int]) -> tuple:

@@ -39,7 +39,8 @@ from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionEr
                     ShotAction, Verdict)
 from ..game import DisciplineBase
 from ..geometry import ball_radius, get_table
-from .common import hand_over, next_active_seat
+from ..seats import next_in_order, set_active
+from .common import hand_over
 
 __all__ = ["Cowboy", "CowboyConfig", "CowboyExtra", "CueAfterScratch", "Overshoot100", "BALLS", "home_spots"]
 
@@ -87,12 +88,11 @@ class CowboyConfig(RulesConfig):
 @dataclass(frozen=True)
 class CowboyExtra:
     """inning_start: the shooter's score when his inning began (CW-10 cancels back to it);
-    held: pocketed balls waiting for their occupied spot (CW-6.3); out: seats eliminated by
-    three fouls."""
+    held: pocketed balls waiting for their occupied spot (CW-6.3). Seats out of the game
+    (CW-6.8 with more than two players) are ``state.active``."""
 
     inning_start: int = 0
     held: tuple = ()
-    out: tuple = ()
 
 
 serialize.register(CueAfterScratch, Overshoot100, CowboyConfig, CowboyExtra)
@@ -213,7 +213,7 @@ class Cowboy(DisciplineBase):
         pos, on = general.after_shot(state, rec)
         ch = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()}
         zeros = (0,) * n
-        nxt = next_active_seat(state, seat, ex.out)
+        nxt = next_in_order(state, seat)
         if state.phase is Phase.BREAK and f.first != 3:  # CW-5 opening shot
             self._setup_again(state, ch)
             opts = (Option.OPPONENT_REBREAKS, Option.BREAK)
@@ -265,17 +265,16 @@ class Cowboy(DisciplineBase):
             spotted, held = self._respot(state, ch, pocketed + jumped, ex.held)
             cf = general.add_foul(state.consecutive_fouls, seat)
             fouls_t = tuple(fouls)
-            out = ex.out
             refs += ["CW-10", "CW-7"] if pocketed else ["CW-10"]
             if jumped:
                 refs.append("CW-8")
             if cfg.three_foul_loss and cf[seat] >= 3:  # CW-6.8
-                out = out + (seat,)
+                ch["active"] = set_active(state, seat, False)
                 fouls_t = fouls_t + (F_THIRD,)
-                left = [k for k in range(n) if k not in out]
+                left = [k for k in range(n) if ch["active"][k]]
                 if len(left) == 1:
                     ch.update(phase=Phase.GAME_OVER, winner=left[0], consecutive_fouls=cf, scores=tuple(scores),
-                              extra=CowboyExtra(s0, held, out))
+                              extra=CowboyExtra(s0, held))
                     return state._evolve(ch), Verdict(fouls=fouls_t, pocketed=pocketed,
                                                       points=_delta(state.scores, scores), next_seat=left[0],
                                                       spotted=spotted, game_over=True, winner=left[0],
@@ -284,7 +283,7 @@ class Cowboy(DisciplineBase):
             cue = ((CueBallPlacement.IN_HAND_KITCHEN if cfg.cue_after_scratch is CueAfterScratch.KITCHEN
                     else CueBallPlacement.IN_HAND_ANYWHERE) if scratch else CueBallPlacement.IN_POSITION)
             ch.update(consecutive_fouls=cf, scores=tuple(scores))
-            cue = self._incoming(state, ch, nxt, cue, scores[nxt], CowboyExtra(scores[nxt], held, out))
+            cue = self._incoming(state, ch, nxt, cue, scores[nxt], CowboyExtra(scores[nxt], held))
             return state._evolve(ch), Verdict(fouls=fouls_t, pocketed=pocketed, points=_delta(state.scores, scores),
                                               next_seat=nxt, cue_ball=cue, spotted=spotted, rule_refs=tuple(refs))
         scores[seat] = s + gain
@@ -302,12 +301,12 @@ class Cowboy(DisciplineBase):
         if gain > 0:  # CW-6.1
             refs.append("CW-6.1")
             cue = self._incoming(state, ch, seat, CueBallPlacement.IN_POSITION, scores[seat],
-                                 CowboyExtra(s0, held, ex.out), new_inning=False)
+                                 CowboyExtra(s0, held), new_inning=False)
             return state._evolve(ch), Verdict(legal_pocketed=pocketed, pocketed=pocketed,
                                               points=_delta(state.scores, scores), next_seat=seat, cue_ball=cue,
                                               spotted=spotted, turn_continues=True, rule_refs=tuple(refs))
         cue = self._incoming(state, ch, nxt, CueBallPlacement.IN_POSITION, scores[nxt],
-                             CowboyExtra(scores[nxt], held, ex.out))
+                             CowboyExtra(scores[nxt], held))
         return state._evolve(ch), Verdict(pocketed=pocketed, points=_delta(state.scores, scores), next_seat=nxt,
                                           cue_ball=cue, spotted=spotted, rule_refs=tuple(refs))
 
@@ -317,7 +316,7 @@ class Cowboy(DisciplineBase):
         gets every ball set up again and cue ball in hand behind the head string."""
         if score == LAST and 1 in extra.held:
             self._setup_again(state, ch)
-            extra = CowboyExtra(extra.inning_start, (), extra.out)
+            extra = CowboyExtra(extra.inning_start, ())
             cue = CueBallPlacement.IN_HAND_KITCHEN
         ch["extra"] = extra
         if cue is CueBallPlacement.IN_POSITION and not ch["on_table"][0]:
@@ -331,16 +330,14 @@ class Cowboy(DisciplineBase):
         BREAK (the incoming player takes it); the balls are already set up again."""
         seat = state.seat_to_act
         if option is Option.OPPONENT_REBREAKS:
-            shooter = (seat - 1) % state.n_players
-            while shooter in state.extra.out:
-                shooter = (shooter - 1) % state.n_players
+            shooter = state.breaker  # the seat that played the opening shot
         elif option is Option.BREAK:
             shooter = seat
         else:
             raise IllegalActionError(f"option {option.value} is not a cowboy option")
         s = state.replace(phase=Phase.BREAK, seat_to_act=shooter, breaker=shooter, options=(),
                           cue_ball=CueBallPlacement.IN_HAND_KITCHEN, cue_placed=False,
-                          extra=CowboyExtra(state.scores[shooter], (), state.extra.out))
+                          extra=CowboyExtra(state.scores[shooter], ()))
         return s, Verdict(points=(0,) * state.n_players, next_seat=shooter,
                           cue_ball=CueBallPlacement.IN_HAND_KITCHEN, rule_refs=("CW-5",))
 

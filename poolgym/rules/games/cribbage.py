@@ -35,8 +35,10 @@ from .. import general, queries as q, serialize
 from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                     ShotAction, Verdict)
 from ..game import DisciplineBase
-from ..geometry import ball_radius, get_table, triangle_slots
-from .common import hand_over, next_active_seat, spot_into
+from ..geometry import ball_radius
+from .bca import triangle_rack
+from ..seats import next_in_order
+from .common import hand_over, spot_into
 
 __all__ = ["Cribbage", "CribbageConfig", "CribbageExtra", "partner", "FIFTEEN"]
 
@@ -105,23 +107,10 @@ class Cribbage(DisciplineBase):
     def rack(self, config: CribbageConfig, rng: np.random.Generator):
         """CR-4: the 15 in the centre (slot 4); corners (slots 0, 10, 14) from 1-14 with no
         pair summing to fifteen (three balls from three different pairs); the rest random."""
-        table = get_table(config.table)
-        slots = triangle_slots(table, ball_radius(), config.rack_gap)
         pairs = rng.permutation(7)[:3] + 1  # three distinct pairs, one ball of each
         corners = [int(p) if rng.random() < 0.5 else partner(int(p)) for p in pairs]
-        rest = [b for b in range(1, FIFTEEN) if b not in corners]
-        rest = [rest[k] for k in rng.permutation(len(rest))]
-        other_slots = [k for k in range(15) if k not in CORNER_SLOTS and k != CENTRE_SLOT]
-        pos = np.zeros((16, 2))
-        pos[0] = table.head_spot
-        pos[FIFTEEN] = slots[CENTRE_SLOT]
-        for b, k in zip(corners, CORNER_SLOTS):
-            pos[b] = slots[k]
-        for b, k in zip(rest, other_slots):
-            pos[b] = slots[k]
-        on = np.ones(16, bool)
-        on[0] = False
-        return pos, on
+        fixed = {FIFTEEN: CENTRE_SLOT, **dict(zip(corners, CORNER_SLOTS))}
+        return triangle_rack(config, rng, fixed)
 
     def initial_extra(self, config):
         return CribbageExtra()
@@ -158,7 +147,7 @@ class Cribbage(DisciplineBase):
         pos, on = general.after_shot(state, rec)
         ch = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()}
         scores = list(state.scores)
-        nxt = next_active_seat(state, seat)
+        nxt = next_in_order(state, seat)
         zeros = (0,) * state.n_players
         if fouls:
             refs = ["CR-13"] + (["CR-10"] if pocketed else []) + (["CR-9.4"] if ex.open else [])
@@ -242,7 +231,7 @@ class Cribbage(DisciplineBase):
         seat = state.seat_to_act
         zeros = (0,) * state.n_players
         if option in (Option.OPPONENT_REBREAKS, Option.RERACK_AND_BREAK):
-            breaker = next_active_seat(state, seat) if option is Option.OPPONENT_REBREAKS else seat
+            breaker = next_in_order(state, seat) if option is Option.OPPONENT_REBREAKS else seat
             fresh = self.initial_state(state.config, state.rng[0], breaker=breaker, games_won=state.games_won,
                                        game_number=state.game_number, rng_counter=state.rng[1], lag=False)
             s = fresh.replace(consecutive_fouls=state.consecutive_fouls, inning=state.inning + 1,

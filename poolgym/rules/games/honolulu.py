@@ -36,8 +36,10 @@ from .. import general, queries as q, serialize
 from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                     ShotAction, Verdict)
 from ..game import DisciplineBase
-from ..geometry import ball_radius, get_table, triangle_slots
-from .common import hand_over, next_active_seat, spot_into
+from ..geometry import ball_radius
+from .bca import triangle_rack
+from ..seats import next_in_order
+from .common import hand_over, spot_into
 
 __all__ = ["Honolulu", "HonoluluConfig", "HonoluluExtra", "DirectPots", "MultiCallShot", "pot_is_indirect",
            "calls_of"]
@@ -141,13 +143,7 @@ class Honolulu(DisciplineBase):
 
     def rack(self, config: HonoluluConfig, rng: np.random.Generator):
         """HO-4: standard triangle, all balls at random."""
-        table = get_table(config.table)
-        pos = np.zeros((16, 2))
-        pos[0] = table.head_spot
-        pos[1 + rng.permutation(15)] = triangle_slots(table, ball_radius(), config.rack_gap)
-        on = np.ones(16, bool)
-        on[0] = False
-        return pos, on
+        return triangle_rack(config, rng)
 
     def initial_extra(self, config):
         return HonoluluExtra()
@@ -212,7 +208,7 @@ class Honolulu(DisciplineBase):
         pos, on = general.after_shot(state, rec)
         ch = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()}
         scores = list(state.scores)
-        nxt = next_active_seat(state, seat)
+        nxt = next_in_order(state, seat)
         calls = calls_of(action)
         dropped = {b: int(rec.pocket[b]) for b in pocketed}
         all_in = bool(calls) and all(dropped.get(b) == p for b, p in calls)

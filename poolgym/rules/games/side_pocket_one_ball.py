@@ -44,8 +44,10 @@ from .. import general, queries as q, serialize
 from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                     ShotAction, Verdict)
 from ..game import DisciplineBase
-from ..geometry import ball_radius, get_table, triangle_slots
-from .common import hand_over, next_active_seat, pocketed_in, spot_into
+from ..geometry import ball_radius
+from .bca import triangle_rack
+from ..seats import next_in_order
+from .common import hand_over, pocketed_in, spot_into
 
 __all__ = ["OneBallSide", "OneBallSideConfig", "OneBallSideExtra", "ScoringMode", "SIDE_POCKETS", "DEFAULTS"]
 
@@ -122,13 +124,8 @@ class OneBallSide(DisciplineBase):
     config_cls = OneBallSideConfig
 
     def rack(self, config, rng: np.random.Generator):
-        table = get_table(config.table)
-        pos = np.zeros((16, 2))
-        pos[0] = table.head_spot
-        pos[1 + rng.permutation(15)] = triangle_slots(table, ball_radius(), config.rack_gap)
-        on = np.ones(16, bool)
-        on[0] = False
-        return pos, on
+        """Default (C-49): balls 1-15 in a triangle at random, apex on the foot spot."""
+        return triangle_rack(config, rng)
 
     def initial_extra(self, config):
         return OneBallSideExtra()
@@ -181,7 +178,7 @@ class OneBallSide(DisciplineBase):
         pos, on = general.after_shot(state, rec)
         ch = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()}
         scores = list(state.scores)
-        nxt = next_active_seat(state, seat)
+        nxt = next_in_order(state, seat)
         zeros = (0,) * state.n_players
         in_called = pocketed_in(rec, action.called_pocket)
         legal = () if fouls else tuple(b for b in in_called if b != 1)
@@ -277,7 +274,7 @@ class OneBallSide(DisciplineBase):
             s = state.replace(phase=Phase.PLAY, options=())
             return s, Verdict(points=zeros, next_seat=seat, rule_refs=("1S-6",))
         if option is Option.OPPONENT_REBREAKS:
-            breaker = next_active_seat(state, seat)
+            breaker = next_in_order(state, seat)
             fresh = super().initial_state(state.config, state.rng[0], breaker=breaker, games_won=state.games_won,
                                           game_number=state.game_number, rng_counter=state.rng[1], lag=False)
             s = fresh.replace(consecutive_fouls=state.consecutive_fouls, inning=state.inning + 1,

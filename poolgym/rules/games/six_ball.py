@@ -16,7 +16,8 @@
 * 6B-8.2 a legal pot continues the inning; 6B-8.3 no "safety and spot": six-ball has no
   safety declaration (a ShotAction with ``safety=True`` is rejected).
 * 6B-8.4 (lost; C-27) three consecutive fouls lose (``three_foul_loss``); with more than two
-  seats the offender is out of the game and the others play on, the last one left wins.
+  seats the offender is out of the game (``state.active``, :mod:`poolgym.rules.seats`) and the
+  others play on in order, the last one left wins.
 * 6B-9 / 6B-10 (orphan paragraph, C-28): illegally pocketed and jumped object balls are
   spotted without penalty (``coin_op_table``: only the 6); jumped balls are no foul
   (``jumped_ball_is_foul`` False) -- a ball pocketed on a foul is spotted.
@@ -35,9 +36,10 @@ from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionEr
                     ShotAction, Verdict)
 from ..game import DisciplineBase
 from ..geometry import ball_radius, get_table, triangle_slots
-from .common import hand_over, next_active_seat, spot_into
+from ..seats import next_in_order, set_active
+from .common import hand_over, spot_into
 
-__all__ = ["SixBall", "SixBallConfig", "SixBallExtra", "SixPosition"]
+__all__ = ["SixBall", "SixBallConfig", "SixPosition"]
 
 SIX = 6
 
@@ -73,14 +75,7 @@ class SixBallConfig(RulesConfig):
                              f"{self.open_break_min_rail_balls!r}")
 
 
-@dataclass(frozen=True)
-class SixBallExtra:
-    """out: seats eliminated by three consecutive fouls (more than two players)."""
-
-    out: tuple = ()
-
-
-serialize.register(SixPosition, SixBallConfig, SixBallExtra)
+serialize.register(SixPosition, SixBallConfig)
 
 F_BAD_HIT = Foul(FoulKind.WRONG_BALL_FIRST, "6B-8.1")
 F_NO_HIT = Foul(FoulKind.NO_BALL_HIT, "6B-8.1")
@@ -128,9 +123,6 @@ class SixBall(DisciplineBase):
         on[0] = False
         return pos, on
 
-    def initial_extra(self, config):
-        return SixBallExtra()
-
     def shot_spec(self, state: GameState) -> dict:
         low = state.lowest_ball()
         return {"target_balls": (low,) if low is not None else ()}
@@ -148,7 +140,6 @@ class SixBall(DisciplineBase):
         table = self.table(state)
         R = ball_radius()
         seat = state.seat_to_act
-        out = state.extra.out
         lowest = state.lowest_ball()
         is_break = state.phase is Phase.BREAK
         legal = (lowest,) if (lowest is not None and (cfg.break_must_hit_lowest or not is_break)) else ()
@@ -164,7 +155,7 @@ class SixBall(DisciplineBase):
         refs = ["6B-7"] if is_break else []
         n = state.n_players
         zeros = (0,) * n
-        nxt = next_active_seat(state, seat, out)
+        nxt = next_in_order(state, seat)
         if not fouls and SIX in pocketed:  # 6B-1, 6B-5, 6B-6
             ch.update(phase=Phase.GAME_OVER, winner=seat,
                       consecutive_fouls=general.clear_fouls(state.consecutive_fouls, seat))
@@ -178,15 +169,13 @@ class SixBall(DisciplineBase):
             cf = general.add_foul(state.consecutive_fouls, seat)
             fouls = tuple(fouls)
             if cfg.three_foul_loss and cf[seat] >= 3:  # 6B-12 -> 6B-8.4 (lost), C-27
-                out2 = out + (seat,)
-                left = [s for s in range(n) if s not in out2]
+                ch["active"] = set_active(state, seat, False)
+                left = [s for s in range(n) if ch["active"][s]]
                 if len(left) == 1:
-                    ch.update(phase=Phase.GAME_OVER, winner=left[0], consecutive_fouls=cf,
-                              extra=SixBallExtra(out2))
+                    ch.update(phase=Phase.GAME_OVER, winner=left[0], consecutive_fouls=cf)
                     return state._evolve(ch), Verdict(fouls=fouls + (F_THIRD,), pocketed=pocketed, points=zeros,
                                                       next_seat=left[0], spotted=spotted, game_over=True,
                                                       winner=left[0], rule_refs=tuple(refs) + ("6B-12",))
-                ch["extra"] = SixBallExtra(out2)
                 fouls = fouls + (F_THIRD,)
             ch["consecutive_fouls"] = cf
             hand_over(state, ch, nxt, CueBallPlacement.IN_HAND_ANYWHERE)
@@ -229,7 +218,7 @@ class SixBall(DisciplineBase):
             fresh = self.initial_state(state.config, state.rng[0], breaker=seat, games_won=state.games_won,
                                        game_number=state.game_number, rng_counter=state.rng[1], lag=False)
             s = fresh.replace(consecutive_fouls=state.consecutive_fouls, inning=state.inning,
-                              shot_number=state.shot_number, extra=state.extra)
+                              shot_number=state.shot_number, active=state.active)
             return s, Verdict(points=zeros, next_seat=seat, cue_ball=CueBallPlacement.IN_HAND_KITCHEN,
                               rule_refs=("6B-7", "6B-4"))
         raise IllegalActionError(f"option {option.value} is not a six-ball option")
