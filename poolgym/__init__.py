@@ -13,6 +13,10 @@ id                             env
 ``poolgym/PotDrill-v0``        one shot: pocket the 1-ball
 ``poolgym/BreakDrill-v0``      one shot: a legal nine-ball break
 ``poolgym/PeaPool-v0``         BCA pea pool, 2-15 seats (``players=N``), secret peas
+``poolgym/FortyOne-v0``        BCA forty-one, 2-15 seats, secret peas, claims of 41 / bust
+``poolgym/CutThroat-v0``       BCA cut-throat, 3 or 5 seats, elimination and re-entry
+``poolgym/OddBall-v0``         BCA odd ball, two teams (2, 4 or 6 seats)
+``poolgym/CardBall-v0``        BCA card ball, 2-6 seats, a secret hand each
 =============================  ============================================================
 
 Each id has a ``vector_entry_point``: ``gymnasium.make_vec(id, num_envs=N,
@@ -29,6 +33,10 @@ _IDS = {
     "PotDrill-v0": ("PotDrillEnv", "pot_drill_vector"),
     "BreakDrill-v0": ("BreakDrillEnv", "break_drill_vector"),
     "PeaPool-v0": ("PeaPoolEnv", "pea_pool_vector"),
+    "FortyOne-v0": ("FortyOneEnv", "forty_one_vector"),
+    "CutThroat-v0": ("CutThroatEnv", "cutthroat_vector"),
+    "OddBall-v0": ("OddBallEnv", "odd_ball_vector"),
+    "CardBall-v0": ("CardBallEnv", "card_ball_vector"),
 }
 
 

@@ -48,7 +48,8 @@ from poolgym.envs.seating import seat_returns, seat_view
 from poolgym.envs.session import SHAPING_KEYS, verdict_info
 
 #: discipline names accepted by `env` (the WPA games, then the N-seat games)
-DISCIPLINES = ("nine_ball", "eight_ball", "straight_pool", "pea_pool")
+DISCIPLINES = ("nine_ball", "eight_ball", "straight_pool", "pea_pool", "forty_one", "cutthroat", "odd_ball",
+               "card_ball")
 
 
 class PoolAECEnv(AECEnv):

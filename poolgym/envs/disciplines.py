@@ -156,6 +156,147 @@ class PeaPoolEnv(PoolEnv):
         super().__init__("pea_pool", **kwargs)
 
 
+class FortyOneEnv(PoolEnv):
+    """BCA forty-one (`poolgym.rules.games.forty_one`, shared/rules/forty_one.md) for 2-15 seats. The learner holds one seat, the opponent plays the others.
+
+    ## Description
+    Each seat draws a secret pea (41-5) and aims at exactly 41 = its pocketed balls' numbers
+    plus its pea (41-6, 41-7); one shot per turn (41-9.2), any ball first (41-9.1), open break
+    (41-8), a foul spots a previously pocketed ball (41-13); over 41 is a bust (41-9.7).
+    ``rules={"auto_declare": False}``: the shooter claims 41 / declares a bust himself in a
+    window after each of his shots (41-9.6, 41-9.7).
+
+    ## Arguments
+    ``players`` (2-15, default 4, 41-2) and every argument of `PoolEnv`; ``opponent`` plays every seat but
+    the learner's, each from its own view (`poolgym.rules.seats.observe`).
+
+    ## Observation space
+    `PoolEnv`'s vector from the learner's view only (public state and its own pea), then the seat
+    block of `poolgym.envs.seating.SeatBlock` (own secret as balls, open declarations, seats in
+    the game, teammates, the seat to act).
+
+    ## Action space
+    `PoolEnv`'s plus one Box score / macro entry per `Declaration`, masked outside its window (claim 41, declare a bust, draw a new pea).
+
+    ## Rewards
+    The rules' per-seat result (`FortyOne.returns`): the winner +1, the others share -1; a draw 0.
+
+    ## Episode end
+    The game is over, or ``max_shots`` shots by all seats (truncation).
+
+    ## Version history
+    v0: first release.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__("forty_one", **kwargs)
+
+
+class CutThroatEnv(PoolEnv):
+    """BCA cut-throat (`poolgym.rules.games.cutthroat`, shared/rules/cutthroat.md) for 3 or 5 seats. The learner holds one seat, the opponent plays the others.
+
+    ## Description
+    Each seat owns a group of balls by its position in the order of play (CT-5); the last seat
+    with a ball of its group on the table wins (CT-6, CT-7); first contact on an active
+    opponent's ball (CT-9.1); a seat whose balls are all down is eliminated until another
+    seat's foul brings it back (CT-9.3, CT-13). Nothing is secret.
+
+    ## Arguments
+    ``players`` (3 or 5, default 3, CT-2) and every argument of `PoolEnv`; ``opponent`` plays every seat but
+    the learner's, each from its own view (`poolgym.rules.seats.observe`).
+
+    ## Observation space
+    `PoolEnv`'s vector from the learner's view only (public state and no secret (the groups are public)), then the seat
+    block of `poolgym.envs.seating.SeatBlock` (own secret as balls, open declarations, seats in
+    the game, teammates, the seat to act).
+
+    ## Action space
+    `PoolEnv`'s plus one Box score / macro entry per `Declaration`, masked outside its window.
+
+    ## Rewards
+    The rules' per-seat result: the winner +1, the others share -1 (zero-sum).
+
+    ## Episode end
+    The game is over, or ``max_shots`` shots by all seats (truncation).
+
+    ## Version history
+    v0: first release.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__("cutthroat", **kwargs)
+
+
+class OddBallEnv(PoolEnv):
+    """BCA odd ball (`poolgym.rules.games.odd_ball`, shared/rules/odd_ball.md): two teams, 2, 4 or 6 seats. The learner holds one seat, the opponent plays the others.
+
+    ## Description
+    Two teams alternate in a fixed order (seat k plays for team k % 2, OB-2, C-47); legally
+    pocketed odd balls score a point for the team, 61 in a rack scores a bonus (OB-5, OB-6,
+    C-48); the first team to 21 wins; lowest ball first (OB-8.1); three consecutive fouls
+    lose (OB-8.7). The learner's teammates are played by the opponent too; the seat block
+    marks them. Nothing is secret.
+
+    ## Arguments
+    ``players`` (2, 4 or 6, default 4, OB-1) and every argument of `PoolEnv`; ``opponent`` plays every seat but
+    the learner's, each from its own view (`poolgym.rules.seats.observe`).
+
+    ## Observation space
+    `PoolEnv`'s vector from the learner's view only (public state and no secret), then the seat
+    block of `poolgym.envs.seating.SeatBlock` (own secret as balls, open declarations, seats in
+    the game, teammates, the seat to act).
+
+    ## Action space
+    `PoolEnv`'s plus one Box score / macro entry per `Declaration`, masked outside its window.
+
+    ## Rewards
+    The rules' per-seat result: every seat of the winning team +1, the other team's seats -1.
+
+    ## Episode end
+    The game is over, or ``max_shots`` shots by all seats (truncation).
+
+    ## Version history
+    v0: first release.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__("odd_ball", **kwargs)
+
+
+class CardBallEnv(PoolEnv):
+    """BCA card ball (`poolgym.rules.games.card_ball`, shared/rules/card_ball.md) for 2-6 seats. The learner holds one seat, the opponent plays the others.
+
+    ## Description
+    Each seat is dealt a secret hand of seven cards (CB-8.2); a pocketed ball removes every
+    card of its rank from every hand (CB-6, CB-8.4); a seat with no card left wins (CB-5);
+    a violation draws a penalty card (CB-9 - CB-11).
+
+    ## Arguments
+    ``players`` (2-6, default 4, CB-2) and every argument of `PoolEnv`; ``opponent`` plays every seat but
+    the learner's, each from its own view (`poolgym.rules.seats.observe`).
+
+    ## Observation space
+    `PoolEnv`'s vector from the learner's view only (public state and its own hand: the balls of its cards), then the seat
+    block of `poolgym.envs.seating.SeatBlock` (own secret as balls, open declarations, seats in
+    the game, teammates, the seat to act).
+
+    ## Action space
+    `PoolEnv`'s plus one Box score / macro entry per `Declaration`, masked outside its window.
+
+    ## Rewards
+    The rules' per-seat result (`CardBall.returns`): every loser pays ``card_value`` per card left to the winner (zero-sum).
+
+    ## Episode end
+    The game is over, or ``max_shots`` shots by all seats (truncation).
+
+    ## Version history
+    v0: first release.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__("card_ball", **kwargs)
+
+
 def _vec(discipline, **fixed):
     def make(num_envs: int = 1, **kwargs):
         for k, v in fixed.items():
@@ -174,10 +315,18 @@ nine_ball_runout_vector = _vec("nine_ball", runout=True, max_shots=30)
 pot_drill_vector = _vec("pot_drill", max_shots=1)
 break_drill_vector = _vec("break_drill", max_shots=1)
 pea_pool_vector = _vec("pea_pool")
+forty_one_vector = _vec("forty_one")
+cutthroat_vector = _vec("cutthroat")
+odd_ball_vector = _vec("odd_ball")
+card_ball_vector = _vec("card_ball")
 
 #: registered ids of the N-seat games -> their discipline (`players=N` selects the seats)
 SEATED_IDS = {
     "poolgym/PeaPool-v0": "pea_pool",
+    "poolgym/FortyOne-v0": "forty_one",
+    "poolgym/CutThroat-v0": "cutthroat",
+    "poolgym/OddBall-v0": "odd_ball",
+    "poolgym/CardBall-v0": "card_ball",
 }
 
 
@@ -198,4 +347,8 @@ ENV_IDS = {
     "poolgym/PotDrill-v0": ("PotDrillEnv", "pot_drill_vector"),
     "poolgym/BreakDrill-v0": ("BreakDrillEnv", "break_drill_vector"),
     "poolgym/PeaPool-v0": ("PeaPoolEnv", "pea_pool_vector"),
+    "poolgym/FortyOne-v0": ("FortyOneEnv", "forty_one_vector"),
+    "poolgym/CutThroat-v0": ("CutThroatEnv", "cutthroat_vector"),
+    "poolgym/OddBall-v0": ("OddBallEnv", "odd_ball_vector"),
+    "poolgym/CardBall-v0": ("CardBallEnv", "card_ball_vector"),
 }

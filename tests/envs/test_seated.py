@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from poolgym.envs.disciplines import SEATED_IDS, seat_edges
-from poolgym.rules.core import Declaration, Phase
+from poolgym.rules.core import CueBallPlacement, Declaration, Phase
 from poolgym.rules.testing import perturb_secrets
 
 #: (env id, discipline, seat count) at the smallest and the largest N each game allows
@@ -91,14 +91,29 @@ def _decision_states(discipline, n, seed, count, rules=None):
     return out
 
 
-@pytest.mark.parametrize("rules", [None, {"variant_points": True, "auto_declare": False}])
-def test_privacy_single_env_obs_info_frame_byte_identical(rules):
-    """Issue 14 framework 2: every other seat's secret (and the hidden bottle, the RNG seed)
-    changed -> the learner's observation, info and rgb frame are byte-identical."""
-    n = 4
-    env = gym.make("poolgym/PeaPool-v0", players=n, render_mode="rgb_array", rules=rules,
-                   action_mode="macro").unwrapped
-    states = _decision_states("pea_pool", n, 3, 8, rules)
+def _own_secret_changed(private):
+    """A different secret of the same kind naming other balls (a pea, a hand)."""
+    if hasattr(private, "number"):
+        return type(private)(private.number % 15 + 1)
+    return type(private)(tuple(sorted((c + 4) % 52 for c in private.cards)))
+
+
+#: games with secrets (env id, discipline, seats, rules)
+SECRET_CASES = [
+    ("poolgym/PeaPool-v0", "pea_pool", 4, None),
+    ("poolgym/PeaPool-v0", "pea_pool", 4, {"variant_points": True, "auto_declare": False}),
+    ("poolgym/FortyOne-v0", "forty_one", 5, {"auto_declare": False}),
+    ("poolgym/CardBall-v0", "card_ball", 4, None),
+]
+
+
+@pytest.mark.parametrize("env_id, discipline, n, rules", SECRET_CASES)
+def test_privacy_single_env_obs_info_frame_byte_identical(env_id, discipline, n, rules):
+    """Issue 14 framework 2: every other seat's secret (and the hidden chance state, the RNG
+    seed) changed -> the learner's observation, info, action mask and rgb frame are
+    byte-identical; its own secret changed -> the observation changes."""
+    env = gym.make(env_id, players=n, render_mode="rgb_array", rules=rules, action_mode="macro").unwrapped
+    states = _decision_states(discipline, n, 3, 8, rules)
     assert len(states) >= 4
     for st in states:
         seat = st.seat_to_act
@@ -107,21 +122,19 @@ def test_privacy_single_env_obs_info_frame_byte_identical(rules):
             obs, info = env.reset(seed=0, options={"state": s, "learner_seat": seat})
             outs.append((obs.tobytes(), repr(info), env.render().tobytes(), env.action_masks().tobytes()))
         assert outs[0] == outs[1], f"seat {seat} sees another seat's secret"
-        # and the own secret is seen: changing it changes the observation
-        mine = st.replace(private=tuple(type(p)(p.number % 15 + 1) if k == seat else p
-                                        for k, p in enumerate(st.private)))
+        mine = st.replace(private=tuple(_own_secret_changed(p) if k == seat else p for k, p in enumerate(st.private)))
         obs2, _ = env.reset(seed=0, options={"state": mine, "learner_seat": seat})
         assert obs2.tobytes() != outs[0][0]
 
 
-def test_privacy_pettingzoo_every_agent():
+@pytest.mark.parametrize("discipline, n", [("pea_pool", 5), ("card_ball", 3)])
+def test_privacy_pettingzoo_every_agent(discipline, n):
     """The same for every agent of the AEC env: each agent's observation (and the acting
     agent's frame) is unchanged when every other seat's secrets change."""
     from poolgym.pettingzoo import env as pz_env
 
-    n = 5
-    e = pz_env("pea_pool", players=n, action_mode="macro", render_mode="rgb_array")
-    for st in _decision_states("pea_pool", n, 5, 5):
+    e = pz_env(discipline, players=n, action_mode="macro", render_mode="rgb_array")
+    for st in _decision_states(discipline, n, 5, 5):
         for seat in range(n):
             agent = f"player_{seat}"
             outs = []
@@ -189,6 +202,38 @@ def test_box_declaration_and_failing_to_announce_PP_7V():
     assert env.state.active == (True, False, True)
 
 
+@pytest.mark.rule("41-9")
+def test_claim_41_is_an_action_in_the_shooters_window_41_9_6():
+    """41-9.6 (auto_declare off): with points + pea = 41 the shooter's window offers CLAIM_41
+    (and PASS); claiming wins; an unclaimed 41 is offered again beside his next shot."""
+    from poolgym.envs.seating import DECL_INDEX
+    from poolgym.rules.game import get_discipline
+    from poolgym.rules.games.forty_one import FortyOneConfig
+
+    d = get_discipline("forty_one")
+    st = d.initial_state(FortyOneConfig(n_players=3, auto_declare=False), 0)
+    pea = st.private[1].number
+    st = st.replace(phase=Phase.DECLARE, seat_to_act=1, pending=(2,), scores=(0, 41 - pea, 0),
+                    cue_ball=st.cue_ball)
+    env = gym.make("poolgym/FortyOne-v0", players=3, action_mode="macro", rules={"auto_declare": False}).unwrapped
+    env.reset(seed=0, options={"state": st, "learner_seat": 1})
+    c = env.codec
+    assert set(np.flatnonzero(env.action_masks())) == {c.macro_decl0 + DECL_INDEX[Declaration.CLAIM_41],
+                                                       c.macro_decl0 + DECL_INDEX[Declaration.PASS]}
+    _, r, term, _, info = env.step(c.macro_decl0 + DECL_INDEX[Declaration.CLAIM_41])
+    assert term and r == 1.0 and info["winner"] == 1
+    # beside the shot at his next turn (Box: taken only with a score > 0.5)
+    late = st.replace(phase=Phase.PLAY, pending=(), cue_ball=CueBallPlacement.IN_POSITION,
+                      on_table=(True,) + st.on_table[1:])  # cue ball on the head spot
+    env2 = gym.make("poolgym/FortyOne-v0", players=3, rules={"auto_declare": False}, opponent=None).unwrapped
+    env2.reset(seed=0, options={"state": late, "learner_seat": 1})
+    assert env2.legal_actions().declarations == (Declaration.CLAIM_41,) and env2.legal_actions().can_shoot
+    a = np.zeros(env2.action_space.shape, np.float32)
+    a[env2.codec.decl0 + DECL_INDEX[Declaration.CLAIM_41]] = 0.9
+    _, r, term, _, _ = env2.step(a)
+    assert term and env2.state.winner == 1
+
+
 def test_opponents_decide_from_their_own_view_and_rewards_are_the_rules_returns():
     """Every opponent seat is handed `observe(state, seat)` (no other seat's pea); the final
     reward is the rules' per-seat result of the learner's seat."""
@@ -250,3 +295,14 @@ def test_wpa_spaces_have_no_seat_block():
     assert not env.seated and env.codec.seats is None
     assert env.codec.box_size == env.codec.decl0
     assert all(e.kind != "declare" for e in env.codec.macro_table)
+
+
+@pytest.mark.parametrize("env_id", sorted(SEATED_IDS))
+def test_make_vec_for_every_seated_id(env_id):
+    lo, hi = seat_edges(SEATED_IDS[env_id])
+    venv = gym.make_vec(env_id, num_envs=2, vectorization_mode="vector_entry_point", players=hi, max_shots=6)
+    obs, info = venv.reset(seed=0)
+    assert obs.shape == (2,) + venv.single_observation_space.shape
+    obs, rew, term, trunc, info = venv.step(venv.action_space.sample())
+    assert venv.observation_space.contains(obs)
+    venv.close()

@@ -116,6 +116,11 @@ class CardBall(BCAGame):
     def initial_extra(self, config):
         return CardBallExtra(card_counts=(HAND_SIZE,) * config.n_players)
 
+    def secret_balls(self, private) -> tuple:
+        """CB-6: the balls of the ranks in a hand (ascending, each once) -- what the seat
+        wants pocketed; the envs show a seat its own hand this way."""
+        return tuple(sorted({rank(c) for c in private.cards})) if private is not None else ()
+
     def setup_seats(self, state: GameState) -> GameState:
         """CB-8.2: seven cards to each seat in order of play."""
         n = state.n_players
