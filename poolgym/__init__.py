@@ -17,6 +17,7 @@ id                             env
 ``poolgym/CutThroat-v0``       BCA cut-throat, 3 or 5 seats, elimination and re-entry
 ``poolgym/OddBall-v0``         BCA odd ball, two teams (2, 4 or 6 seats)
 ``poolgym/CardBall-v0``        BCA card ball, 2-6 seats, a secret hand each
+``poolgym/MrAndMrs-v0``        BCA Mr. and Mrs., 2-6 seats with a handicap each
 =============================  ============================================================
 
 Each id has a ``vector_entry_point``: ``gymnasium.make_vec(id, num_envs=N,
@@ -37,6 +38,7 @@ _IDS = {
     "CutThroat-v0": ("CutThroatEnv", "cutthroat_vector"),
     "OddBall-v0": ("OddBallEnv", "odd_ball_vector"),
     "CardBall-v0": ("CardBallEnv", "card_ball_vector"),
+    "MrAndMrs-v0": ("MrAndMrsEnv", "mr_and_mrs_vector"),
 }
 
 

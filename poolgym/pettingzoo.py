@@ -49,7 +49,7 @@ from poolgym.envs.session import SHAPING_KEYS, verdict_info
 
 #: discipline names accepted by `env` (the WPA games, then the N-seat games)
 DISCIPLINES = ("nine_ball", "eight_ball", "straight_pool", "pea_pool", "forty_one", "cutthroat", "odd_ball",
-               "card_ball")
+               "card_ball", "mr_and_mrs")
 
 
 class PoolAECEnv(AECEnv):

@@ -297,6 +297,42 @@ class CardBallEnv(PoolEnv):
         super().__init__("card_ball", **kwargs)
 
 
+class MrAndMrsEnv(PoolEnv):
+    """BCA Mr. and Mrs. (`poolgym.rules.games.mr_and_mrs`, shared/rules/mr_and_mrs.md) for 2-6 seats. The learner holds one seat, the opponent plays the others.
+
+    ## Description
+    Every legally pocketed ball scores its number (MM-5); the game ends when the leader cannot
+    be caught (MM-6); each seat has a public handicap (``rules={"skill": (...)}``, MM-2): a
+    stronger seat must hit the lowest ball first (MM-8.2), a weaker one any ball (MM-8.3);
+    three consecutive fouls lose or disqualify (MM-8.4). The learner's legal first-contact
+    balls (its handicap) are in the mask. Nothing is secret.
+
+    ## Arguments
+    ``players`` (2-6, default 2, MM-2) and every argument of `PoolEnv`; ``opponent`` plays every seat but
+    the learner's, each from its own view (`poolgym.rules.seats.observe`).
+
+    ## Observation space
+    `PoolEnv`'s vector from the learner's view only (public state and no secret), then the seat
+    block of `poolgym.envs.seating.SeatBlock` (own secret as balls, open declarations, seats in
+    the game, teammates, the seat to act).
+
+    ## Action space
+    `PoolEnv`'s plus one Box score / macro entry per `Declaration`, masked outside its window.
+
+    ## Rewards
+    The rules' per-seat result: the winner +1, the others share -1; a draw 0.
+
+    ## Episode end
+    The game is over, or ``max_shots`` shots by all seats (truncation).
+
+    ## Version history
+    v0: first release.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__("mr_and_mrs", **kwargs)
+
+
 def _vec(discipline, **fixed):
     def make(num_envs: int = 1, **kwargs):
         for k, v in fixed.items():
@@ -319,6 +355,7 @@ forty_one_vector = _vec("forty_one")
 cutthroat_vector = _vec("cutthroat")
 odd_ball_vector = _vec("odd_ball")
 card_ball_vector = _vec("card_ball")
+mr_and_mrs_vector = _vec("mr_and_mrs")
 
 #: registered ids of the N-seat games -> their discipline (`players=N` selects the seats)
 SEATED_IDS = {
@@ -327,6 +364,7 @@ SEATED_IDS = {
     "poolgym/CutThroat-v0": "cutthroat",
     "poolgym/OddBall-v0": "odd_ball",
     "poolgym/CardBall-v0": "card_ball",
+    "poolgym/MrAndMrs-v0": "mr_and_mrs",
 }
 
 
@@ -351,4 +389,5 @@ ENV_IDS = {
     "poolgym/CutThroat-v0": ("CutThroatEnv", "cutthroat_vector"),
     "poolgym/OddBall-v0": ("OddBallEnv", "odd_ball_vector"),
     "poolgym/CardBall-v0": ("CardBallEnv", "card_ball_vector"),
+    "poolgym/MrAndMrs-v0": ("MrAndMrsEnv", "mr_and_mrs_vector"),
 }
