@@ -18,6 +18,12 @@ id                             env
 ``poolgym/OddBall-v0``         BCA odd ball, two teams (2, 4 or 6 seats)
 ``poolgym/CardBall-v0``        BCA card ball, 2-6 seats, a secret hand each
 ``poolgym/MrAndMrs-v0``        BCA Mr. and Mrs., 2-6 seats with a handicap each
+``poolgym/SixBall-v0``         BCA six-ball, 2-15 seats
+``poolgym/Bowlliards-v0``      BCA bowlliards, solo by default (score out of 300), 1-15 seats
+``poolgym/Cowboy-v0``          BCA cowboy, 2-15 seats
+``poolgym/Honolulu-v0``        BCA Honolulu (called indirect pots)
+``poolgym/Cribbage-v0``        BCA cribbage (pairs summing to fifteen)
+``poolgym/OneBallSide-v0``     one-ball-in-the-side (C-49 defaults for the lost sections)
 =============================  ============================================================
 
 Each id has a ``vector_entry_point``: ``gymnasium.make_vec(id, num_envs=N,
@@ -39,6 +45,12 @@ _IDS = {
     "OddBall-v0": ("OddBallEnv", "odd_ball_vector"),
     "CardBall-v0": ("CardBallEnv", "card_ball_vector"),
     "MrAndMrs-v0": ("MrAndMrsEnv", "mr_and_mrs_vector"),
+    "SixBall-v0": ("SixBallEnv", "six_ball_vector"),
+    "Bowlliards-v0": ("BowlliardsEnv", "bowlliards_vector"),
+    "Cowboy-v0": ("CowboyEnv", "cowboy_vector"),
+    "Honolulu-v0": ("HonoluluEnv", "honolulu_vector"),
+    "Cribbage-v0": ("CribbageEnv", "cribbage_vector"),
+    "OneBallSide-v0": ("OneBallSideEnv", "one_ball_side_vector"),
 }
 
 

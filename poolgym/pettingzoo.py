@@ -49,7 +49,7 @@ from poolgym.envs.session import SHAPING_KEYS, verdict_info
 
 #: discipline names accepted by `env` (the WPA games, then the N-seat games)
 DISCIPLINES = ("nine_ball", "eight_ball", "straight_pool", "pea_pool", "forty_one", "cutthroat", "odd_ball",
-               "card_ball", "mr_and_mrs")
+               "card_ball", "mr_and_mrs", "six_ball", "bowlliards", "cowboy", "honolulu", "cribbage", "one_ball_side")
 
 
 class PoolAECEnv(AECEnv):

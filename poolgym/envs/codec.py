@@ -33,7 +33,9 @@ The mask entries (target, callable, flags, options) are the legal-decision mask.
 N-seat games (`poolgym.envs.seating`) append the seat block (`SeatBlock`: the observer's own
 secret as balls, the declarations open now, seats in the game, teammates, the seat to act),
 one Box score per `Declaration` after the option scores and one macro entry per
-`Declaration` after the option entries; the WPA layouts are unchanged.
+`Declaration` after the option entries; the WPA layouts are unchanged. The scoring games
+(`poolgym.envs.scoring`) then append their score block (bowlliards' frame and attempt,
+cowboy's distance to 90 and 101, Honolulu's owed points, ...).
 
 Box action (float32 in [-1, 1]; values outside are clipped, NaN raises ``ValueError``):
 
@@ -199,7 +201,8 @@ class Codec:
 
     def __init__(self, n_balls: int, n_players: int, table, R: float = aimlib.BALL_RADIUS,
                  V0_min: float = 0.1, V0_max: float = 8.0, theta_max: float = 0.0,
-                 phi_mode: str = "relative", max_shots: int = 100, seats: SeatBlock | None = None):
+                 phi_mode: str = "relative", max_shots: int = 100, seats: SeatBlock | None = None,
+                 scores=None):
         if phi_mode not in ("relative", "absolute"):
             raise ValueError(f"phi_mode must be 'relative' or 'absolute', got {phi_mode!r}")
         self.N = int(n_balls)
@@ -215,6 +218,10 @@ class Codec:
         n_decl = len(DECLARATIONS) if seats is not None else 0
         self.common_size = 2 * self.N + 3 * self.N + len(PHASES) + 3 + 6 + len(OPTIONS) + 6 + 2 * self.P + 1
         self.obs_size = self.common_size + (seats.size if seats is not None else 0)
+        #: `poolgym.envs.scoring.ScoreBlock` of a scoring game (None: none), after the seat block
+        self.scores = scores
+        self.score0 = self.obs_size
+        self.obs_size += scores.size if scores is not None else 0
         #: first Box index of the declaration scores (== box_size for a WPA game)
         self.decl0 = 9 + (self.N - 1) + N_POCKETS + len(OPTIONS)
         self.box_size = self.decl0 + n_decl
@@ -289,6 +296,8 @@ class Codec:
         o[k] = min(float(shots) / max(self.max_shots, 1), 1.0)
         if self.seats is not None:
             self.seats.encode(state, secret, spec, seat, o, k + 1)
+        if self.scores is not None:
+            self.scores.encode(state, seat, o, self.score0)
         return o
 
     def encode_batch(self, states, specs, seats, shots, out: np.ndarray, secrets=None) -> np.ndarray:
@@ -360,6 +369,9 @@ class Codec:
         if self.seats is not None:
             for i, (st, spec, seat) in enumerate(zip(states, specs, seats)):
                 self.seats.encode(st, None if secrets is None else secrets[i], spec, seat, out[i], k_sh + 1)
+        if self.scores is not None:
+            for i, (st, seat) in enumerate(zip(states, seats)):
+                self.scores.encode(st, seat, out[i], self.score0)
         return out
 
     # ------------------------------------------------------------------ helpers

@@ -333,6 +333,97 @@ class MrAndMrsEnv(PoolEnv):
         super().__init__("mr_and_mrs", **kwargs)
 
 
+class SixBallEnv(PoolEnv):
+    """BCA six-ball (`poolgym.rules.games.six_ball`, shared/rules/six_ball.md) for 2-15 seats
+    (``players``, 6B-2): rotation with six balls, the legal 6 wins. The learner holds one
+    seat, the opponent plays the others. Spaces, rewards (the rules' per-seat result: +1 the
+    winner, the others share -1) and episode end as `PoolEnv` / `PeaPoolEnv`.
+
+    >>> import gymnasium as gym
+    >>> import poolgym
+    >>> env = gym.make("poolgym/SixBall-v0", players=3, max_shots=20)
+    >>> obs, info = env.reset(seed=0)
+    >>> env.observation_space.contains(obs), info["phase"]
+    (True, 'break')
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__("six_ball", **kwargs)
+
+
+class BowlliardsEnv(PoolEnv):
+    """BCA bowlliards (`poolgym.rules.games.bowlliards`, shared/rules/bowlliards.md): ten frames
+    scored like bowling. Default: the solo game -- one seat, no opponent -- whose metric is
+    the score out of 300 (``info["scores"]``); ``players=N`` (1-15) for N seats in turn.
+
+    ## Observation
+    `PoolEnv`'s vector, the seat block, then the score block (`poolgym.envs.scoring`): frame,
+    attempt, balls of this attempt, balls on the table, own total / 300, own fouls.
+
+    ## Rewards
+    The game's own scoring: solo, the final score / 300 at the end (``reward="result"``);
+    ``reward={"points": 1/300}`` pays each step's change of the score (a ball +1/300, a foul
+    -1/300, strike and spare bonuses when earned), summing to the same total. With N seats the
+    highest total wins (+1, the others share -1).
+
+    ## Episode end
+    After the tenth frame (and its bonus attempts) of every seat, or ``max_shots`` shots
+    (default 100; a solo game takes at most about 60 shots plus misses).
+
+    >>> import gymnasium as gym
+    >>> import poolgym
+    >>> env = gym.make("poolgym/Bowlliards-v0")
+    >>> obs, info = env.reset(seed=0)
+    >>> env.unwrapped.config.n_players, env.observation_space.contains(obs)
+    (1, True)
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__("bowlliards", **kwargs)
+
+
+class CowboyEnv(PoolEnv):
+    """BCA cowboy (`poolgym.rules.games.cowboy`, shared/rules/cowboy.md) for 2-15 seats: pots
+    and caroms to exactly 90, caroms to 100, the 101st point by a called scratch off the 1.
+    The score block carries the points to 90 and 101, the inning's start score and the held
+    balls; the pocket for the cue ball at 100 is the called pocket of the Box / macro action."""
+
+    def __init__(self, **kwargs):
+        super().__init__("cowboy", **kwargs)
+
+
+class HonoluluEnv(PoolEnv):
+    """BCA Honolulu (`poolgym.rules.games.honolulu`, shared/rules/honolulu.md), two seats:
+    called indirect pots (bank, combination, carom, kick) to 8; the score block carries the
+    owed points and the balls waiting to be spotted. The Box and macro actions call one ball
+    and pocket; several balls are called with `MultiCallShot` through ``step_action``."""
+
+    def __init__(self, **kwargs):
+        super().__init__("honolulu", **kwargs)
+
+
+class CribbageEnv(PoolEnv):
+    """BCA cribbage (`poolgym.rules.games.cribbage`, shared/rules/cribbage.md), two seats: pairs
+    summing to fifteen, first to five; the callable balls are the partners still owed
+    (CR-9.1) and the score block the open pairs."""
+
+    def __init__(self, **kwargs):
+        super().__init__("cribbage", **kwargs)
+
+
+class OneBallSideEnv(PoolEnv):
+    """One-ball-in-the-side (`poolgym.rules.games.side_pocket_one_ball`), two seats. The seed
+    lost its object and scoring: the env plays the C-49 defaults, listed in
+    ``metadata["rules_defaults"]`` (and the module's ``DEFAULTS``); the alternatives are
+    ``rules={"scoring_mode": "race", "race_to": n}`` or ``{"one_ball_wins": False}``."""
+
+    def __init__(self, **kwargs):
+        from poolgym.rules.games.side_pocket_one_ball import DEFAULTS
+
+        super().__init__("one_ball_side", **kwargs)
+        self.metadata = dict(self.metadata, rules_defaults=dict(DEFAULTS))
+
+
 def _vec(discipline, **fixed):
     def make(num_envs: int = 1, **kwargs):
         for k, v in fixed.items():
@@ -356,6 +447,12 @@ cutthroat_vector = _vec("cutthroat")
 odd_ball_vector = _vec("odd_ball")
 card_ball_vector = _vec("card_ball")
 mr_and_mrs_vector = _vec("mr_and_mrs")
+six_ball_vector = _vec("six_ball")
+bowlliards_vector = _vec("bowlliards")
+cowboy_vector = _vec("cowboy")
+honolulu_vector = _vec("honolulu")
+cribbage_vector = _vec("cribbage")
+one_ball_side_vector = _vec("one_ball_side")
 
 #: registered ids of the N-seat games -> their discipline (`players=N` selects the seats)
 SEATED_IDS = {
@@ -365,6 +462,8 @@ SEATED_IDS = {
     "poolgym/OddBall-v0": "odd_ball",
     "poolgym/CardBall-v0": "card_ball",
     "poolgym/MrAndMrs-v0": "mr_and_mrs",
+    "poolgym/SixBall-v0": "six_ball",
+    "poolgym/Bowlliards-v0": "bowlliards",
 }
 
 
@@ -390,4 +489,10 @@ ENV_IDS = {
     "poolgym/OddBall-v0": ("OddBallEnv", "odd_ball_vector"),
     "poolgym/CardBall-v0": ("CardBallEnv", "card_ball_vector"),
     "poolgym/MrAndMrs-v0": ("MrAndMrsEnv", "mr_and_mrs_vector"),
+    "poolgym/SixBall-v0": ("SixBallEnv", "six_ball_vector"),
+    "poolgym/Bowlliards-v0": ("BowlliardsEnv", "bowlliards_vector"),
+    "poolgym/Cowboy-v0": ("CowboyEnv", "cowboy_vector"),
+    "poolgym/Honolulu-v0": ("HonoluluEnv", "honolulu_vector"),
+    "poolgym/Cribbage-v0": ("CribbageEnv", "cribbage_vector"),
+    "poolgym/OneBallSide-v0": ("OneBallSideEnv", "one_ball_side_vector"),
 }

@@ -13,6 +13,7 @@ from poolgym.envs import physics_io
 from poolgym.envs.codec import Codec
 from poolgym.envs.opponents import make_opponent
 from poolgym.envs.seating import SeatBlock, seat_bar_args, seat_view, uses_seats
+from poolgym.envs.scoring import score_block
 from poolgym.envs.session import SHAPING_KEYS, Session, verdict_info
 from poolgym.rules.core import CueBallPlacement, GameState, Phase
 
@@ -353,7 +354,7 @@ class PoolEnv(gym.Env):
         seats = SeatBlock(self.disc, self.disc.n_balls, n_players) if self.seated else None
         self.codec = Codec(self.disc.n_balls, n_players, self.table, self.R, V0_min=float(V0_range[0]),
                            V0_max=float(V0_range[1]), theta_max=float(theta_max), phi_mode=phi_mode,
-                           max_shots=max_shots, seats=seats)
+                           max_shots=max_shots, seats=seats, scores=score_block(self.disc))
         self.observation_space = spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32)
         if action_mode == "box":
             self.action_space = spaces.Box(-1.0, 1.0, (self.codec.box_size,), np.float32)

@@ -148,6 +148,24 @@ class Bowlliards(DisciplineBase):
     rules_file = "bowlliards.md"
     n_balls = 11
     config_cls = BowlliardsConfig
+    allowed_players = tuple(range(1, 16))  # BW-2: any number, one included
+    n_score_features = 6
+
+    def score_features(self, state: GameState, seat: int) -> tuple:
+        """Observation score block (poolgym.envs.scoring): frame / frames, attempt / 2, balls
+        of this attempt / 10, balls still on the table / 10, the observer's total / 300 and
+        its fouls / 10 (bowlliards.md BW-5, BW-6, BW-11)."""
+        ex: BowlliardsExtra = state.extra
+        on = sum(1 for k in range(1, RACK + 1) if state.on_table[k])
+        return (ex.frame / state.config.frames, ex.attempt / 2, ex.count / RACK, on / RACK,
+                state.scores[seat] / 300.0, min(ex.penalties[seat], 10) / 10.0)
+
+    def returns(self, state: GameState) -> tuple:
+        """Solo (BW-1, BW-5): the score out of 300 (the game's own metric); with more seats the
+        highest total wins (the base's +1 / shared -1; a tie gives zeros)."""
+        if state.n_players == 1:
+            return (state.scores[0] / 300.0,) if state.phase is Phase.GAME_OVER else (0.0,)
+        return super().returns(state)
 
     def rack(self, config: BowlliardsConfig, rng: np.random.Generator):
         """BW-4: rows 1-2-3-4, apex on the foot spot (triangle slots 0-9); BW-3 "any ten

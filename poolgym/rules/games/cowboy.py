@@ -138,6 +138,19 @@ class Cowboy(DisciplineBase):
     rules_file = "cowboy.md"
     n_balls = 6
     config_cls = CowboyConfig
+    allowed_players = tuple(range(2, 16))  # CW-2: any number
+    n_score_features = 8
+
+    def score_features(self, state: GameState, seat: int) -> tuple:
+        """Observation score block (poolgym.envs.scoring): the observer's points to 90 and to
+        101 (/ 101), its score at the start of the inning (/ 101, CW-10 cancels back to it),
+        caroms-only (90-99, CW-6.5) and at-100 (CW-6.6) flags, and the balls held off their
+        occupied spots (1, 3, 5; CW-6.3)."""
+        ex: CowboyExtra = state.extra
+        s = state.scores[seat]
+        start = ex.inning_start if seat == state.seat_to_act else s
+        return ((EXACT - s) / 101.0, (LAST + 1 - s) / 101.0, start / 101.0, float(EXACT <= s < LAST),
+                float(s == LAST)) + tuple(float(b in ex.held) for b in BALLS)
 
     def rack(self, config: CowboyConfig, rng: np.random.Generator):
         table = get_table(config.table)

@@ -103,6 +103,16 @@ class Cribbage(DisciplineBase):
     rules_file = "cribbage.md"
     n_balls = 16
     config_cls = CribbageConfig
+    n_score_features = 4
+
+    def score_features(self, state: GameState, seat: int) -> tuple:
+        """Observation score block (poolgym.envs.scoring): open balls of this inning (CR-9.1,
+        / 7; the partners to pocket are the callable balls), cribbages made (/ 7), the
+        observer's cribbages to the target (CR-5), the 15 counts now (all seven pairs down,
+        CR-6)."""
+        ex: CribbageExtra = state.extra
+        t = state.config.target
+        return (len(ex.open) / 7.0, len(ex.pairs) / 7.0, (t - state.scores[seat]) / t, float(len(ex.pairs) == 7))
 
     def rack(self, config: CribbageConfig, rng: np.random.Generator):
         """CR-4: the 15 in the centre (slot 4); corners (slots 0, 10, 14) from 1-14 with no
@@ -121,12 +131,11 @@ class Cribbage(DisciplineBase):
         return {"target_balls": state.balls_on_table(), "callable_balls": partners}
 
     def validate_shot(self, state: GameState, action: ShotAction) -> None:
-        """CR-9.3: the called ball, if any, is the partner of an open ball (the shooter's
-        choice of the cribbage he closes next)."""
+        """No push-out or safety. A called ball names the shooter's intended ball (CR-9.3: the
+        partner he plays next); the ruling does not depend on it -- every open pair must be
+        closed and any partner pocketed closes its pair."""
         if action.push_out or action.safety:
             raise IllegalActionError("cribbage has no push-out or safety declaration")
-        if action.called_ball is not None and action.called_ball not in self.shot_spec(state)["callable_balls"]:
-            raise IllegalActionError(f"called_ball {action.called_ball} is not the partner of an open ball (CR-9.3)")
 
     def adjudicate(self, state: GameState, action: ShotAction, rec):
         cfg: CribbageConfig = state.config

@@ -140,6 +140,16 @@ class Honolulu(DisciplineBase):
     rules_file = "honolulu.md"
     n_balls = 16
     config_cls = HonoluluConfig
+    n_score_features = 4
+
+    def score_features(self, state: GameState, seat: int) -> tuple:
+        """Observation score block (poolgym.envs.scoring): points owed by the observer and by
+        the opponent (HO-8, / target), balls waiting to be spotted at the end of the inning
+        (HO-6, / 15), the observer's points to the target (HO-5)."""
+        ex: HonoluluExtra = state.extra
+        t = state.config.target
+        other = (seat + 1) % 2
+        return (ex.owed[seat] / t, ex.owed[other] / t, len(ex.pending) / 15.0, (t - state.scores[seat]) / t)
 
     def rack(self, config: HonoluluConfig, rng: np.random.Generator):
         """HO-4: standard triangle, all balls at random."""

@@ -122,6 +122,16 @@ class OneBallSide(DisciplineBase):
     rules_file = "side_pocket_one_ball.md"
     n_balls = 16
     config_cls = OneBallSideConfig
+    n_score_features = 4
+
+    def score_features(self, state: GameState, seat: int) -> tuple:
+        """Observation score block (poolgym.envs.scoring): the observer's side pocket for the 1
+        (left, right; 1S-7.3; zeros before the choice), consecutive illegal breaks (1S-6, / 3),
+        the observer's points to ``race_to`` in race mode (C-49; 0 in points mode)."""
+        ex: OneBallSideExtra = state.extra
+        cfg = state.config
+        race = (cfg.race_to - state.scores[seat]) / cfg.race_to if cfg.scoring_mode is ScoringMode.RACE else 0.0
+        return (float(ex.side[seat] == LC), float(ex.side[seat] == RC), ex.illegal_breaks / 3.0, race)
 
     def rack(self, config, rng: np.random.Generator):
         """Default (C-49): balls 1-15 in a triangle at random, apex on the foot spot."""

@@ -101,6 +101,7 @@ class SixBall(DisciplineBase):
     rules_file = "six_ball.md"
     n_balls = 7
     config_cls = SixBallConfig
+    allowed_players = tuple(range(2, 16))  # 6B-2: two or more
 
     def rack(self, config: SixBallConfig, rng: np.random.Generator):
         """6B-4: rows 1-2-3 from the foot spot (triangle slots 0-5), 1 at the apex, the 6 at

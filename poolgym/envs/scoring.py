@@ -1,0 +1,36 @@
+"""The score state of the scoring games in the observation (`ScoreBlock`).
+
+A discipline whose result depends on more than the scores of `poolgym.envs.codec` (tanh of
+each seat's score) -- bowlliards' frame and attempt, cowboy's distance to 90 and 101,
+Honolulu's owed points, cribbage's open pairs, the one-ball side pocket -- declares
+``n_score_features`` and ``score_features(state, seat) -> tuple of floats in [-1, 1]`` (the
+observer's view). The block is appended at the end of the observation (after the seat
+block of an N-seat game); disciplines without the hook (the WPA games) have none, so their
+spaces are unchanged.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["ScoreBlock", "score_block"]
+
+
+class ScoreBlock:
+    """``size`` = the discipline's ``n_score_features``; `encode` writes its
+    ``score_features(state, seat)`` (clipped to [-1, 1]) at ``o[k : k + size]``."""
+
+    def __init__(self, disc):
+        self.disc = disc
+        self.size = int(disc.n_score_features)
+
+    def encode(self, state, seat: int, o: np.ndarray, k: int) -> None:
+        vals = self.disc.score_features(state, int(seat))
+        if len(vals) != self.size:
+            raise ValueError(f"{self.disc.name}: score_features gave {len(vals)} values, expected {self.size}")
+        o[k : k + self.size] = np.clip(np.asarray(vals, np.float32), -1.0, 1.0)
+
+
+def score_block(disc):
+    """A `ScoreBlock` for ``disc`` when it declares score features, else None."""
+    return ScoreBlock(disc) if int(getattr(disc, "n_score_features", 0) or 0) > 0 else None
