@@ -20,6 +20,12 @@ cores), the ratio native / SyncVectorEnv at each N, and the native env's time sp
 its actions), observation building and the rest (decoding, bookkeeping, resets). Also times an
 `rgb_array` frame.
 
+Seated games (``--seated pea_pool --players 6``): the native vector env of an N-seat game
+against nine-ball's in the same run, self-play (one step = one shot in both, so the figure
+compares the per-shot cost of the seat layer: views, the seat block, per-seat results),
+runs interleaved, best of ``--repeat``; prints steps/s of each, shots/s and the ratio
+(bar, issue 14: the seated game within 20% of nine-ball, ratio >= 0.8).
+
 Bars (issue 5): native N=256 >= 5,000 steps/s on 2 cores, >= 3x SyncVectorEnv, time outside
 physics <= time inside; rgb_array frame < 2 ms.
 
@@ -99,6 +105,41 @@ def bench_native(N, steps, kwargs):
     return n / dt, dt, venv.timer, n / cpu
 
 
+def bench_native_of(discipline, N, steps, kwargs):
+    """`bench_native` of another discipline (the seated comparison)."""
+    old = DISCIPLINE[0]
+    DISCIPLINE[0] = discipline
+    try:
+        return bench_native(N, steps, kwargs)
+    finally:
+        DISCIPLINE[0] = old
+
+
+def run_seated(args) -> float:
+    """Steps/s of ``args.seated`` with ``args.players`` seats vs nine-ball, native vector env at
+    the largest ``--sizes`` N, self-play; returns the ratio seated / nine-ball."""
+    N = args.sizes[-1]
+    base = {"opponent": None, "max_shots": args.max_shots,
+            "physics": {"parallel": args.parallel, "overlap": not args.no_overlap}}
+    seated = dict(base, players=args.players)
+    bench_native_of(args.seated, 8, 16, seated)  # warm-up
+    nines, seats = [], []
+    for _ in range(args.repeat):
+        nines.append(bench_native_of("nine_ball", N, args.steps, base))
+        seats.append(bench_native_of(args.seated, N, args.steps, seated))
+    nine = max(nines, key=lambda r: r[0])
+    seat = max(seats, key=lambda r: r[0])
+    ratio = seat[0] / nine[0]
+    print(f"--- seated: {args.seated} with {args.players} seats vs nine_ball, native vector N={N}, self-play")
+    for name, (sps, dt, tm, cpu) in (("nine_ball", nine), (f"{args.seated}/{args.players}", seat)):
+        print(f"{name:14s}: {sps:9.0f} steps/s ({cpu:7.0f} per CPU-second; {tm.shots / dt:7.0f} shots/s)  "
+              f"split: physics {tm.physics:5.2f}s adjudication {tm.rules:5.2f}s actions {tm.actions:5.2f}s "
+              f"obs {tm.obs:5.2f}s")
+    print(f"ratio {args.seated}/{args.players} : nine_ball = {ratio:.2f}  "
+          f"(bar >= 0.80: {'PASS' if ratio >= 0.8 else 'FAIL'})")
+    return ratio
+
+
 def bench_render(frames=500):
     from poolgym.envs.pool_env import PoolEnv
 
@@ -158,7 +199,13 @@ def main(argv=None):
     ap.add_argument("--no-overlap", action="store_true",
                     help="run the physics kernel on this thread (PhysicsModels.overlap=False)")
     ap.add_argument("--repeat", type=int, default=3, help="vector-env runs per size; the best is reported")
+    ap.add_argument("--seated", default=None,
+                    help="only compare this N-seat discipline (e.g. pea_pool) with nine-ball (see module doc)")
+    ap.add_argument("--players", type=int, default=6, help="seats of the --seated game")
     args = ap.parse_args(argv)
+    if args.seated is not None:
+        run_seated(args)
+        return
     DISCIPLINE[0] = args.discipline
     import numba
 
