@@ -53,7 +53,7 @@ from agents.geometry import (
     v0_for_cue_speed,
     v0_for_pot,
 )
-from agents.view import Decision, View, view_of
+from agents.view import Decision, View, declared, view_of
 
 #: Aim noise (deg) assumed when scoring shots; ICGA phi noise is 0.125 deg.
 DEFAULT_SIGMA_PHI = 0.125
@@ -96,6 +96,9 @@ class GeometricAgent(Agent):
     def act(self, obs: Observation):
         from poolgym.rules.core import ChooseOption, Option
 
+        d = declared(obs.spec)
+        if d is not None:
+            return d
         v = view_of(obs)
         if v.decision is Decision.OPTION:
             return self.choose_option(v, obs)

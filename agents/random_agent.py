@@ -35,6 +35,11 @@ class RandomAgent(Agent):
 
         v = view_of(obs)
         rng = self.rng
+        ds = obs.spec.declarations
+        if ds and (v.decision is Decision.DECLARE or rng.uniform() < 0.5):
+            from poolgym.rules.core import Declare
+
+            return Declare(ds[int(rng.integers(len(ds)))])
         if v.decision is Decision.OPTION:
             return ChooseOption(v.options[int(rng.integers(len(v.options)))])
         if v.options and v.decision is not Decision.NONE and rng.uniform() < 0.5:

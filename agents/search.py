@@ -65,7 +65,7 @@ from agents.geometry import (
     unit,
     v0_for_pot,
 )
-from agents.view import Decision, view_of
+from agents.view import Decision, declared, view_of
 
 BIH_QUALITY = 0.85
 POINT_VALUE = 0.02
@@ -140,6 +140,8 @@ class SearchAgent(GeometricAgent):
         return self._noise or None
 
     def act(self, obs: Observation):
+        if declared(obs.spec) is not None:
+            return super().act(obs)
         v = view_of(obs)
         if v.decision is Decision.SHOOT and not v.is_break and not v.is_lag and not v.options:
             return self.search_shot(obs, v)

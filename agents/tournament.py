@@ -123,7 +123,9 @@ def make_rules_config(discipline: str, options: dict | None = None, max_shots: i
     for k in changes:
         if k not in names:
             raise ValueError(f"rules option: unknown key {k!r} for {discipline}; known: {', '.join(sorted(names))}")
-    return dataclasses.replace(cfg, **changes) if changes else cfg
+    # a fresh config, not a replace of the default one: fields that __post_init__ derives from
+    # n_players (a handicap per seat, MM-2) then follow the seat count
+    return type(cfg)(**changes) if changes else cfg
 
 
 def _table_for(cfg):
@@ -136,9 +138,12 @@ def play_game(discipline: str, agents: Sequence[Agent], *, seed: int, agent_seed
               noise=None, noise_rng: np.random.Generator | None = None, config=None,
               max_shots: int = 300, table=None, on_step: Callable | None = None,
               labels: Sequence[str] = ("p0", "p1"), pair=(0, 1), game_index: int = 0) -> GameRecord:
-    """Play one game; `agents[k]` sits at seat k. Returns its `GameRecord`."""
+    """Play one game; `agents[k]` sits at seat k (any number of seats the discipline allows;
+    in a game with secrets each agent is given its seat's view, `poolgym.rules.seats.observe`).
+    Returns its `GameRecord`."""
     from poolgym.envs.physics_io import make_noise
     from poolgym.rules.core import IllegalActionError, Phase, ShotAction
+    from poolgym.rules.seats import observe
 
     disc = _discipline(discipline)
     name = canonical_discipline(discipline)
@@ -163,7 +168,9 @@ def play_game(discipline: str, agents: Sequence[Agent], *, seed: int, agent_seed
     while not state.game_over and total_shots < max_shots:
         seat = state.seat_to_act
         spec = disc.legal_actions(state)
-        obs = Observation(state, spec, table, seat, name)
+        # a game with secrets: the seat sees the public state and its own secret only
+        seen = observe(state, seat).state if (state.private or state.hidden is not None) else state
+        obs = Observation(seen, spec, table, seat, name)
         try:
             action = agents[seat].act(obs)
         except Exception as e:  # noqa: BLE001 - an agent crash ends the game, recorded as an error

@@ -9,6 +9,9 @@ stay short. Decision order follows the rules' phases (poolgym.rules.core.Phase):
 2. ``spec.must_place`` -> a `PlaceCueBall` is due (ball in hand GB-8 / GW-5 / 9B-5.10, or
    behind the head string G-3.10);
 3. ``spec.can_shoot`` -> a `ShotAction` (a break in `Phase.BREAK`).
+
+In a declaration window (``Phase.DECLARE``, N-seat games) a `Declare` is due (Decision.DECLARE);
+the agents make the declarations the rules open (`declared`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ class Decision(str, Enum):
     OPTION = "option"
     PLACE = "place"
     SHOOT = "shoot"
+    DECLARE = "declare"
     NONE = "none"
 
 
@@ -57,7 +61,7 @@ class View:
             position or placed).
         targets: legal first-contact balls.
         pot_balls: balls worth pocketing directly (targets, restricted to callable balls when a
-            call is required).
+            call is required, then to the balls the rules say serve this seat, `useful_pots`).
         call_required, safety_allowed, push_out_allowed: from the spec.
         kitchen: a placement must be behind the head string.
         is_break: the next shot is the opening break.
@@ -90,7 +94,9 @@ def view_of(obs) -> View:
     from poolgym.rules.core import CueBallPlacement, Phase
 
     state, spec = obs.state, obs.spec
-    if spec.phase is Phase.OPTION and spec.options:
+    if spec.phase is Phase.DECLARE and spec.declarations:
+        decision = Decision.DECLARE
+    elif spec.phase is Phase.OPTION and spec.options:
         decision = Decision.OPTION
     elif spec.must_place:
         decision = Decision.PLACE
@@ -104,6 +110,7 @@ def view_of(obs) -> View:
         pot = tuple(b for b in targets if b in callable_balls) or callable_balls
     else:
         pot = targets
+    pot = useful_pots(obs.discipline, state, obs.seat, pot)
     return View(
         decision=decision,
         geom=table_geom(obs.table),
@@ -121,6 +128,34 @@ def view_of(obs) -> View:
         danger=danger_balls(obs.discipline, state, targets),
         callable_balls=callable_balls,
     )
+
+
+def declared(spec):
+    """The `Declare` an agent makes now, or None: every claim or request the rules open is
+    true or owed (a 41 claim is offered only at 41, a bust only over it, an announcement only
+    for one's own pea ball), so the first that is not PASS is made, in its window or beside a
+    shot; PASS closes an empty window (`poolgym.envs.opponents.declaration_choice`)."""
+    if not spec.declarations:
+        return None
+    from poolgym.envs.opponents import declaration_choice
+
+    return declaration_choice(spec)
+
+
+def useful_pots(discipline: str, state, seat: int, pot: tuple) -> tuple:
+    """``pot`` restricted to the balls the rules say serve ``seat``
+    (`DisciplineBase.useful_balls`: its pea's ball, its cards' balls, balls that keep it at
+    most 41, ...), when any of them is among ``pot``; else ``pot`` (every legal ball). One
+    rules-level query for every game, asked on the seat's own view."""
+    from poolgym.rules.game import DISCIPLINES
+
+    if discipline not in DISCIPLINES:
+        return pot
+    useful = DISCIPLINES[discipline].useful_balls(state, seat)
+    if useful is None:
+        return pot
+    keep = tuple(b for b in pot if b in useful)
+    return keep or pot
 
 
 def danger_balls(discipline: str, state, targets) -> tuple:

@@ -97,6 +97,34 @@ def cmd_experiment(args) -> int:
     return 0
 
 
+def _seat_tournament(args, specs) -> int:
+    """``--players N``: an N-seat tournament (`agents.seat_tournament`): agents rotate through
+    the seats, Plackett-Luce ratings, per-seat-position win rates with Wilson intervals."""
+    from agents.seat_tournament import SeatTournamentConfig, run_seat_tournament
+
+    cfg = SeatTournamentConfig(args.discipline, tuple(specs), args.players, args.games, args.seed, args.noise,
+                               _parse_rules(args.rules), args.max_shots)
+    res = run_seat_tournament(cfg, workers=args.workers)
+    s = res.summary()
+    print(f"{cfg.discipline}: {args.players} seats, {args.games} games, seed {args.seed}, noise {args.noise}")
+    print(f"{'agent':<14} {'games':>5} {'win rate':>9} {'Wilson 95%':>17} {'PL mu':>7} {'sigma':>6} {'ordinal':>8} "
+          f"{'fouls/shot':>10}")
+    for lab, a in s["agents"].items():
+        lo, hi = a["wilson95"]
+        r = a["rating"]
+        print(f"{lab:<14} {a['games']:>5} {a['win_rate']:>9.3f} [{lo:.3f}, {hi:.3f}] {r['mu']:>7.2f} "
+              f"{r['sigma']:>6.2f} {r['ordinal']:>8.2f} {a['foul_rate']:>10.3f}")
+    for k, p in enumerate(s["seat_positions"]):
+        lo, hi = p["wilson95"]
+        print(f"seat {k:<9} {p['games']:>5} {p['win_rate']:>9.3f} [{lo:.3f}, {hi:.3f}]")
+    if s["errors"]:
+        print(f"WARNING: {s['errors']} game(s) ended by a referee/physics error: {s['error_messages'][:3]}")
+    if args.json:
+        res.write_json(args.json)
+        print(f"results: {args.json}")
+    return 0
+
+
 def cmd_tournament(args) -> int:
     from agents.tournament import AgentSpec, TournamentConfig, run_tournament
 
@@ -105,6 +133,8 @@ def cmd_tournament(args) -> int:
     for n in names:
         seen[n] = seen.get(n, 0) + 1
         specs.append(AgentSpec(n, {}, n if seen[n] == 1 else f"{n}#{seen[n]}"))
+    if args.players is not None:
+        return _seat_tournament(args, specs)
     cfg = TournamentConfig(args.discipline, tuple(specs), args.games, args.seed, args.noise,
                            _parse_rules(args.rules), args.max_shots)
     res = run_tournament(cfg, progress=not args.no_progress, backend=args.backend, workers=args.workers)
@@ -202,7 +232,10 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("tournament", help="round robin between agents")
     t.add_argument("--discipline", default="nine_ball", help="nine_ball | eight_ball | straight_pool (or 9ball, 8ball, 14.1)")
     t.add_argument("--agents", default="geometric,random", help="comma-separated agent names")
-    t.add_argument("--games", type=int, default=20, help="games per pairing")
+    t.add_argument("--games", type=int, default=20, help="games per pairing (with --players: games in all)")
+    t.add_argument("--players", type=int, default=None,
+                   help="N-seat game (pea_pool, forty_one, ...): agents rotate through N seats, "
+                        "Plackett-Luce ratings and per-seat-position win rates")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--noise", default="icga", choices=("none", "icga"))
     t.add_argument("--rules", nargs="*", help="rule options KEY=VALUE (conflicts.md keys, e.g. target_points=25)")

@@ -14,13 +14,13 @@ Built in:
 * ``"geometric"`` (`GeometricOpponent`): ghost-ball player (`poolgym.aim`; the pot search runs
   in the numba kernel `poolgym.envs.kernels.best_pot`, same scoring) — places the cue
   ball behind the ghost ball of the best pot when in hand, picks the highest-scoring clear pot
-  among the legal (or callable) balls, speed from `poolgym.aim.cue_speed_for_distance`, and
+  among the legal (or callable) balls that serve the seat (`useful_targets`), speed from `poolgym.aim.cue_speed_for_distance`, and
   adds Gaussian aim noise (``sigma_phi`` = 0.125 deg, the ICGA aim noise, and ``sigma_v`` = 3 %
   of the speed); no clear pot -> hits
   the nearest legal ball full at medium speed. Breaks hard from the kitchen at the head ball;
   accepts the table when given an option (or the first option offered); never pushes out;
   makes every declaration the rules open to it (a claim is offered only when true, see
-  `_declaration`), else passes.
+  `declaration_choice`), else passes.
   `GeometricOpponent.decide_batch` decides for many tables in one kernel call
   (`poolgym.envs.kernels.geometric_batch`); the native vector env uses it for every table
   whose opponent is to act (an opponent with a ``decide_batch(states, specs, rngs)`` method
@@ -64,7 +64,7 @@ def make_opponent(opponent, **kwargs):
     raise ValueError(f"opponent must be a name, a callable or None, got {opponent!r}")
 
 
-def _declaration(spec):
+def declaration_choice(spec):
     """The declaration an opponent makes (None: none now): the rules open a claim or a
     request only when it is true or owed (41-9.6 claim 41, 41-9.7 declare the bust and take a
     new pea, PP-7V announce the own ball), so the first one that is not ``PASS`` is made;
@@ -75,6 +75,20 @@ def _declaration(spec):
     if spec.phase is Phase.DECLARE and spec.declarations:
         return Declare(Declaration.PASS)
     return None
+
+
+def useful_targets(state, balls: list) -> list:
+    """``balls`` (legal to play) restricted to those the rules say serve the seat to act
+    (`poolgym.rules.game.DisciplineBase.useful_balls`, asked on its own view), when any is
+    among them; else ``balls``."""
+    from poolgym.rules.game import DISCIPLINES
+
+    if state.discipline not in DISCIPLINES:
+        return balls
+    useful = DISCIPLINES[state.discipline].useful_balls(state, state.seat_to_act)
+    if useful is None:
+        return balls
+    return [b for b in balls if b in useful] or balls
 
 
 def _choose_option(spec) -> ChooseOption:
@@ -115,7 +129,7 @@ class GeometricOpponent:
         out = [None] * len(states)
         groups: dict = {}
         for k, (state, spec) in enumerate(zip(states, specs)):
-            decl = _declaration(spec) if spec.declarations else None
+            decl = declaration_choice(spec) if spec.declarations else None
             if decl is not None:
                 out[k] = [decl]
             elif spec.phase is Phase.OPTION or (spec.options and not spec.can_shoot and not spec.must_place):
@@ -147,7 +161,7 @@ class GeometricOpponent:
             balls = [b for b in (spec.callable_balls if spec.call_required else spec.target_balls) if onk[b]]
             if not balls:
                 balls = [b for b in range(1, n) if onk[b]]
-            targets[m, balls] = True
+            targets[m, useful_targets(st, balls)] = True
             in_hand[m] = spec.place_cue is not None and (spec.must_place or not st.cue_placed)
             kitchen[m] = spec.place_cue is not None and spec.place_cue.value == "in_hand_kitchen"
         w, l, hy, pk, sg, jw = table_arrays(table)

@@ -225,6 +225,15 @@ class DisciplineBase:
             return (0.0,) * n
         return tuple(1.0 if win[s] else -w / (n - w) for s in range(n))
 
+    def useful_balls(self, state: GameState, seat: int) -> Optional[tuple]:
+        """Object balls on the table whose legal pocketing serves ``seat`` (the rules' answer to
+        "which balls should this seat pocket", for agents and opponents of every game), read
+        from the public state and ``seat``'s own private entry only (a seat's
+        :func:`~poolgym.rules.seats.observe` view suffices). None (the default): every ball
+        the shot spec allows is worth pocketing. Combine with ``legal_actions(state)`` for the
+        balls the seat may hit first."""
+        return None
+
     def observe(self, state: GameState, seat: int):
         """:func:`poolgym.rules.seats.observe` (public state + the seat's own secret)."""
         return observe(state, seat)

@@ -116,6 +116,12 @@ class CardBall(BCAGame):
     def initial_extra(self, config):
         return CardBallExtra(card_counts=(HAND_SIZE,) * config.n_players)
 
+    def useful_balls(self, state: GameState, seat: int) -> tuple:
+        """CB-8.1 / CB-8.4 / CB-8.6 / CB-11: the balls of the seat's own cards and the 14 and
+        15 (the ones it may pocket without a penalty card), on the table."""
+        want = set(self.secret_balls(state.private[seat])) | set(AUX_BALLS)
+        return tuple(b for b in state.balls_on_table() if b in want)
+
     def secret_balls(self, private) -> tuple:
         """CB-6: the balls of the ranks in a hand (ascending, each once) -- what the seat
         wants pocketed; the envs show a seat its own hand this way."""

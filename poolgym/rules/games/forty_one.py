@@ -105,6 +105,11 @@ class FortyOne(BCAGame):
         return s.replace(private=tuple(Pea(int(k)) for k in drawn), hidden=Bottle(tuple(rest)),
                          history=tuple(SeatEvent(EventType.DRAW_PEA, seat) for seat in range(n)))
 
+    def useful_balls(self, state: GameState, seat: int) -> tuple:
+        """41-6 / 41-7 / 41-9.7: the balls whose number keeps points + pea at most 41."""
+        room = TARGET - self.total(state, seat)
+        return tuple(b for b in state.balls_on_table() if b <= room)
+
     def total(self, state: GameState, seat: int) -> int:
         """Points plus pea of ``seat`` (41-6)."""
         return state.scores[seat] + state.private[seat].number

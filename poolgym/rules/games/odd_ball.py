@@ -85,6 +85,10 @@ class OddBall(BCAGame):
     legal_shot_rule = "OB-8"
     kitchen_rule = "OB-8"
 
+    def useful_balls(self, state: GameState, seat: int) -> tuple:
+        """OB-5: the odd balls on the table (each scores a point for the team)."""
+        return tuple(b for b in state.balls_on_table() if b % 2 == 1)
+
     def rack(self, config, rng):
         """OB-4: 1 apex, 2 right corner, 3 left corner, 15 centre, others random."""
         return triangle_rack(config, rng, {1: APEX_SLOT, 2: RIGHT_CORNER_SLOT, 3: LEFT_CORNER_SLOT,

@@ -148,6 +148,11 @@ class PeaPool(BCAGame):
     def option_refs(self, state, option):
         return ("PP-8",) if Option.RERACK_AND_BREAK in state.options else ("PP-13",)
 
+    def useful_balls(self, state: GameState, seat: int) -> tuple:
+        """PP-6 / PP-7: the ball of the seat's own pea (if still on the table)."""
+        b = state.private[seat].number
+        return (b,) if 0 < b < len(state.on_table) and state.on_table[b] else ()
+
     def private_balls(self, state: GameState) -> tuple:
         """Ball numbers of the seats' peas."""
         return tuple(p.number for p in state.private)
