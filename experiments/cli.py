@@ -162,8 +162,8 @@ def cmd_play(args) -> int:
     from experiments.play import play
 
     names = [a for a in args.agents.split(",") if a]
-    if len(names) != 2:
-        raise SystemExit("--agents: give two players, e.g. geometric,human")
+    if not names:
+        raise SystemExit("--agents: give one player per seat, e.g. geometric,human (N-seat games: N names)")
     play(args.discipline, names, seed=args.seed, noise=args.noise, max_shots=args.max_shots,
          fps=args.fps, headless=args.headless)
     return 0
@@ -247,9 +247,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--no-progress", action="store_true")
     t.set_defaults(fn=cmd_tournament)
 
-    pl = sub.add_parser("play", help="watch two agents, or play against one ('human'), in a pygame window")
+    pl = sub.add_parser("play", help="watch agents, or play against them ('human'), in a pygame window")
     pl.add_argument("--discipline", default="nine_ball")
-    pl.add_argument("--agents", default="geometric,geometric")
+    pl.add_argument("--agents", default="geometric,geometric",
+                    help="one player per seat (N-seat games: N names, e.g. human,geometric,geometric)")
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--noise", default="icga", choices=("none", "icga"))
     pl.add_argument("--max-shots", type=int, default=200)

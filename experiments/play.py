@@ -9,9 +9,14 @@ The player name ``human`` is a person at the window:
   the ball nearest the click is called, in the pocket nearest to it;
 * options (push-out reply, re-rack, ...): press 1, 2, ... for the listed option (printed in the
   terminal); press P before a shot to declare a push-out when it is allowed;
+* declarations of an N-seat game (claim 41, declare a bust, announce your pea ball): in their
+  window press 1, 2, ... for the listed one; offered beside a shot, the last number shoots;
 * ESC or closing the window quits.
 
-The table after each shot is shown with the cue ball's path.
+The table after each shot is shown with the cue ball's path. N-seat games (``--agents`` with
+one name per seat, e.g. ``human,geometric,geometric`` for pea pool) show a bar under the table:
+whose turn it is, and the acting seat's own secret only (its pea, the balls of its hand; built
+from `poolgym.rules.seats.observe`, as every agent sees only its own seat's view).
 """
 
 from __future__ import annotations
@@ -38,6 +43,18 @@ class HumanAgent(Agent):
         from poolgym.rules.core import ChooseOption, PlaceCueBall, ShotAction
 
         v = view_of(obs)
+        ds = obs.spec.declarations
+        if ds:
+            from poolgym.rules.core import Declare
+
+            shoot = v.decision is not Decision.DECLARE
+            for k, d in enumerate(ds):
+                print(f"  [{k + 1}] declare {d.value}")
+            if shoot:
+                print(f"  [{len(ds) + 1}] play on")
+            k = self.window.wait_key(len(ds) + int(shoot))
+            if k < len(ds):
+                return Declare(ds[k])
         if v.decision is Decision.OPTION:
             for k, o in enumerate(v.options):
                 print(f"  [{k + 1}] {o.value}")
@@ -72,7 +89,7 @@ class HumanAgent(Agent):
 class Window:
     """A pygame window showing frames and collecting clicks / keys."""
 
-    def __init__(self, renderer, fps: int = 30, headless: bool = False):
+    def __init__(self, renderer, fps: int = 30, headless: bool = False, height: int | None = None):
         if headless:
             os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         try:
@@ -82,7 +99,7 @@ class Window:
         self.pg = pygame
         pygame.init()
         self.r = renderer
-        self.screen = pygame.display.set_mode((renderer.width, renderer.height))
+        self.screen = pygame.display.set_mode((renderer.width, height or renderer.height))
         pygame.display.set_caption("poolgym")
         self.clock = pygame.time.Clock()
         self.fps = fps
@@ -160,6 +177,18 @@ class Window:
         self.pg.display.quit()
 
 
+def frame(renderer, disc, state, trajectories=None) -> np.ndarray:
+    """The frame of ``state``: the table, and for an N-seat game the seat bar with whose turn
+    it is and the acting seat's own secret only (`poolgym.render.seats.seat_bar`)."""
+    from poolgym.envs.seating import seat_bar_args, uses_seats
+    from poolgym.render.seats import seat_bar
+
+    f = renderer.render(state.positions(), state.on_mask(), trajectories=trajectories)
+    if uses_seats(disc, state.config):
+        f = seat_bar(renderer, f, *seat_bar_args(disc, state, state.seat_to_act))
+    return f
+
+
 def play(discipline: str, names, seed: int = 0, noise: str = "icga", max_shots: int = 200, fps: int = 30,
          headless: bool = False, hold_s: float = 0.8) -> list:
     """Play one game with a window; returns the recorded steps."""
@@ -172,25 +201,29 @@ def play(discipline: str, names, seed: int = 0, noise: str = "icga", max_shots: 
     from poolgym.rules.geometry import get_table
     from poolgym.render.table_view import TableRenderer
 
+    from poolgym.rules.seats import observe
+
     name = canonical_discipline(discipline)
     disc = DISCIPLINES[name]
-    cfg = make_rules_config(name)
+    seated = disc.allowed_players is not None or len(names) != 2
+    cfg = make_rules_config(name, {"n_players": len(names)} if seated else None)
     table = get_table(cfg.table)
     r = TableRenderer(table, width=800, n_balls=disc.n_balls)
-    win = Window(r, fps=fps, headless=headless)
+    state = disc.initial_state(cfg, seed)
+    win = Window(r, fps=fps, headless=headless, height=frame(r, disc, state).shape[0])
     players = [HumanAgent(window=win) if n == "human" else agents.make(n, seed=seed + 1 + k)
                for k, n in enumerate(names)]
     nz = make_noise(noise)
     nrng = np.random.default_rng(seed)
-    state = disc.initial_state(cfg, seed)
     steps, shots = [], 0
     try:
-        win.show(r.render(state.positions(), state.on_mask()), 0.1)
+        win.show(frame(r, disc, state), 0.1)
         while not state.game_over and shots < max_shots:
             spec = disc.legal_actions(state)
             seat = state.seat_to_act
             print(f"seat {seat} ({names[seat]}): {spec.phase.value}")
-            a = players[seat].act(Observation(state, spec, table, seat, name))
+            seen = observe(state, seat).state if (state.private or state.hidden is not None) else state
+            a = players[seat].act(Observation(seen, spec, table, seat, name))
             holder = {}
             if isinstance(a, ShotAction):
                 shots += 1
@@ -208,7 +241,7 @@ def play(discipline: str, names, seed: int = 0, noise: str = "icga", max_shots: 
             st = Step(state, a, new, verdict, holder.get("rec"))
             steps.append(st)
             path = cue_path(st)
-            win.show(r.render(new.positions(), new.on_mask(), trajectories=[path] if path is not None else None),
+            win.show(frame(r, disc, new, trajectories=[path] if path is not None else None),
                      hold_s if st.record is not None else 0.05)
             if verdict is not None and verdict.fouls:
                 print("  foul:", ", ".join(f"{f.kind.value} ({f.rule})" for f in verdict.fouls))

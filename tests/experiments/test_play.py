@@ -197,3 +197,36 @@ def test_human_ball_in_hand_draw_and_push_out(monkeypatch):
         d.apply(st4, a4)
     finally:
         win.close()
+
+
+def test_seat_bar_shows_whose_turn_and_only_the_acting_seats_secret():
+    """N-seat games: the frame of ``poolgym play`` is byte-identical when every other seat's
+    secret changes, and changes with the acting seat's own secret (pea pool, PP-5)."""
+    from experiments.play import frame
+    from poolgym.render.table_view import TableRenderer
+    from poolgym.rules.game import get_discipline
+    from poolgym.rules.geometry import get_table
+    from poolgym.rules.testing import perturb_secrets
+
+    d = get_discipline("pea_pool")
+    st = d.initial_state(d.config_cls(n_players=4), 7)
+    r = TableRenderer(get_table("9ft"), width=400, n_balls=16)
+    f0 = frame(r, d, st)
+    assert f0.shape[0] > r.height  # the seat bar below the table
+    assert np.array_equal(f0, frame(r, d, perturb_secrets(st, st.seat_to_act)))
+    own = st.private[st.seat_to_act]
+    mine = st.replace(private=tuple(type(own)(own.number % 15 + 1) if k == st.seat_to_act else p
+                                    for k, p in enumerate(st.private)))
+    assert not np.array_equal(f0, frame(r, d, mine))
+    # whose turn: a different seat to act gives a different bar
+    assert not np.array_equal(f0, frame(r, d, st.replace(seat_to_act=(st.seat_to_act + 1) % 4)))
+
+
+def test_play_headless_n_seat_game_with_agents():
+    """``poolgym play`` runs a three-seat pea pool game between agents, headless."""
+    from experiments.play import play
+
+    steps = play("pea_pool", ["geometric", "random", "geometric"], seed=1, max_shots=12, headless=True,
+                 hold_s=0.0)
+    assert steps and all(s.before.n_players == 3 for s in steps)
+    assert {s.before.seat_to_act for s in steps} == {0, 1, 2}
