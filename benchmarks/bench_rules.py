@@ -1,7 +1,7 @@
 """Rules benchmark: random nine-ball games with the real physics, and the adjudication
 cost per shot against the physics cost per shot.
 
-    python benchmarks/bench_rules.py [--games 2000] [--discipline nine_ball]
+    python benchmarks/bench_rules.py [--games 2000] [--discipline nine_ball] [--players N]
 
 Prints games played, shots, how games ended, failures (must be 0), and
 "adjudication / physics" time per shot (the ratio the vector env relies on: < 1).
@@ -21,6 +21,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--discipline", default="nine_ball")
+    ap.add_argument("--players", type=int, default=0, help="seats (0: the discipline's default)")
     ap.add_argument("--check-every", type=int, default=1, help="invariant check every k actions (0: never)")
     args, _ = ap.parse_known_args()
     d = get_discipline(args.discipline)
@@ -30,7 +31,7 @@ def main():
     t0 = time.perf_counter()
     for seed in range(args.games):
         rng = np.random.default_rng(10_000 + seed)
-        s = d.initial_state(None, seed)
+        s = d.initial_state(d.config_cls(n_players=args.players) if args.players else None, seed)
         try:
             while s.phase is not Phase.GAME_OVER:
                 a = random_action(s, rng, aim=0.9)

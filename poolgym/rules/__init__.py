@@ -8,8 +8,8 @@ from .core import (Action, ActionSpec, BreakOrder, ChooseOption, Concede, CueBal
                    EventType, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, PlaceCueBall, RulesConfig,
                    Seat, SeatEvent, ShotAction, SpotFrontOrder, Verdict)
 from .game import (DISCIPLINES, DisciplineBase, apply, apply_shot_record, get_discipline, legal_actions, new_game,
-                   next_game, returns)
-from .seats import SeatView, observe
+                   next_game, observe, returns)
+from .seats import SeatView
 from .shot_record import EventKind, Motion, ShotRecord
 
 __all__ = [

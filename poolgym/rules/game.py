@@ -37,7 +37,8 @@ from .core import (ActionSpec, ChooseOption, Concede, CueBallPlacement, Declarat
                    IllegalActionError, Option, Phase, PlaceCueBall, RulesConfig, SeatEvent, ShotAction, Verdict)
 from .placement import placement_error, placement_errors
 from .geometry import ball_radius, get_table, in_kitchen
-from .seats import active_seats, next_in_order, observe, team_of, teammates
+from .seats import active_seats, next_in_order, team_of, teammates
+from .seats import observe as seat_view
 from .seeding import seeded_generator
 from .shot_record import Motion, ShotRecord
 
@@ -235,8 +236,9 @@ class DisciplineBase:
         return None
 
     def observe(self, state: GameState, seat: int):
-        """:func:`poolgym.rules.seats.observe` (public state + the seat's own secret)."""
-        return observe(state, seat)
+        """:func:`poolgym.rules.seats.observe` (public state + the seat's own secret);
+        override where the rules make a secret public."""
+        return seat_view(state, seat)
 
     # ------------------------------------------------------------------ queries
     def table(self, state: GameState):
@@ -704,6 +706,12 @@ def apply_batch(states, actions, batch) -> list:
     recs = ShotRecord.from_batch_all(batch)
     return [get_discipline(st.discipline).apply_shot_record(st, a, rec)
             for st, a, rec in zip(states, actions, recs)]
+
+
+def observe(state: GameState, seat: int):
+    """What ``seat`` may know of ``state`` (:class:`poolgym.rules.seats.SeatView`), as the
+    discipline shows it (API.md "Seats")."""
+    return get_discipline(state.discipline).observe(state, seat)
 
 
 def returns(state: GameState) -> tuple:

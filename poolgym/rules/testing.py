@@ -313,8 +313,8 @@ def perturb_secrets(state: GameState, seat: int) -> GameState:
 def check_privacy(state: GameState) -> None:
     """Assert that every seat's observation is byte-identical when every other seat's
     secrets (and the hidden chance state and RNG seed) change, and that it holds the seat's
-    own secret but nobody else's."""
-    from .seats import observe
+    own secret but nobody else's (as the discipline shows it: ``poolgym.rules.game.observe``)."""
+    from .game import observe
 
     for seat in range(state.n_players):
         a = observe(state, seat)

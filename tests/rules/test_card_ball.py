@@ -1,7 +1,8 @@
 """Card ball (shared/rules/card_ball.md): scenario tables per rule ID on hand-built shot records."""
 import pytest
 
-from poolgym.rules import CueBallPlacement, EventType, FoulKind, Phase, PlaceCueBall, ShotAction, get_discipline, returns
+from poolgym.rules import (CueBallPlacement, EventType, FoulKind, Phase, PlaceCueBall, ShotAction, get_discipline,
+                           observe, returns)
 from poolgym.rules.games.card_ball import CardBallConfig, CardBallExtra, Deck, Hand, rank
 from poolgym.rules.testing import check_privacy, make_state, record
 
@@ -154,6 +155,7 @@ def test_CB_8_3_next_game_order():
 
 
 def test_public_hands_option_shows_every_hand():
+    """C-33 option: with public hands every seat sees every hand (through the discipline)."""
     s = st(H3, cfg=CardBallConfig(n_players=3, public_hands=True))
-    assert D.observe(s, 0).state.private == s.private
+    assert D.observe(s, 0).state.private == s.private and observe(s, 2).state.private == s.private
     assert D.observe(st(H3), 0).state.private[1] is None

@@ -210,10 +210,6 @@ class BCAGame(DisciplineBase):
         return dataclasses.replace(state.extra, **changes)
 
     # ------------------------------------------------------------------ options
-    def foul_options(self, state: GameState) -> tuple:
-        """Options of the incoming player after a foul (default none: he takes the table)."""
-        return ()
-
     def apply_option(self, state: GameState, option: Option):
         """ACCEPT_TABLE: the incoming player shoots from the position (PP-8, PP-13, CT-8,
         OB-7, OB-12, MM-7). OFFENDER_SHOOTS_AGAIN: the offender shoots again from the same

@@ -249,7 +249,7 @@ class PeaPool(BCAGame):
         s = state._evolve(base)
         # end: no private ball left on the table (PP-7V; derived for the basic game)
         if all(not on[b] for b in peas):
-            s = self._settle_owed(s, auto=True)
+            s = self._settle_owed(s)
             s = self.finish(s, {}, None)
             return s, Verdict(legal_pocketed=out.pocketed, pocketed=out.pocketed,
                               points=tuple(a - b for a, b in zip(s.scores, state.scores)), next_seat=seat,
@@ -309,7 +309,7 @@ class PeaPool(BCAGame):
         return s, Verdict(points=tuple(pts), next_seat=s.seat_to_act, cue_ball=s.cue_ball, game_over=s.game_over,
                           winner=s.winner, rule_refs=("PP-7V",), events=tuple(events))
 
-    def _settle_owed(self, state: GameState, auto: bool) -> GameState:
+    def _settle_owed(self, state: GameState) -> GameState:
         """Transfers still owed when the game ends (no window is left): as announced."""
         owed = state.extra.owed
         if not owed:
