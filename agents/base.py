@@ -26,29 +26,11 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
-
-@dataclass(frozen=True)
-class Observation:
-    """What one seat may see when it must act.
-
-    Attributes:
-        state: the rules `GameState` (the seat's view of it).
-        spec: the rules' legal-action spec for `state` (`Discipline.legal_actions(state)`).
-        table: the `physics.Table` the game is played on.
-        seat: the seat that acts (== state.seat_to_act).
-        discipline: discipline name ("nine_ball", "eight_ball", "straight_pool", ...).
-    """
-
-    state: Any
-    spec: Any
-    table: Any
-    seat: int
-    discipline: str
+from poolgym.players.view import Observation
 
 
 class Agent(ABC):

@@ -5,7 +5,7 @@ The envs (`poolgym.envs.PoolEnv`, ``opponent=``) take an opponent callable
 package (imports go one way, DESIGN §2), so the bridge lives here:
 
 * `as_opponent(agent_or_name, **kwargs)` wraps an `Agent` (or builds one by registry name)
-  as such a callable. A decision is complete when the agent returns a `ShotAction` or a
+  as such a callable (`poolgym.players.opponent.PlayerOpponent`). A decision is complete when the agent returns a `ShotAction` or a
   `ChooseOption`; a `PlaceCueBall` is applied to a scratch copy of the state and the agent is
   asked again (as `agents.tournament.play_game` does). The agent draws from the env's per-table
   generator (``rng``), so the env's seed fixes the opponent's play, in the single env and the
@@ -18,48 +18,18 @@ package (imports go one way, DESIGN §2), so the bridge lives here:
 
 from __future__ import annotations
 
-from typing import Any
-
-from agents.base import Agent, Observation, make, names
-from poolgym.rules.core import ChooseOption, Concede, PlaceCueBall, ShotAction
-from poolgym.rules.game import get_discipline
-from poolgym.rules.geometry import get_table
-
-#: placements an agent may make before its shot in one decision (then the decision is refused)
-MAX_PLACEMENTS = 4
+from agents.base import Agent, make, names
+from poolgym.players.opponent import MAX_PLACEMENTS, PlayerOpponent  # noqa: F401 (MAX_PLACEMENTS: public here too)
 
 
-class AgentOpponent:
-    """`Agent` -> env opponent callable (see module docstring)."""
+class AgentOpponent(PlayerOpponent):
+    """`Agent` -> env opponent callable (`poolgym.players.opponent.PlayerOpponent`)."""
 
     def __init__(self, agent: Agent):
         if not isinstance(agent, Agent):
             raise TypeError(f"AgentOpponent needs an agents.Agent, got {type(agent).__name__}")
+        super().__init__(agent, f"agent:{agent.name}")
         self.agent = agent
-        self.name = f"agent:{agent.name}"
-
-    def __call__(self, state, spec, rng) -> list:
-        agent = self.agent
-        agent.rng = rng  # the env's per-table generator: the env's seed fixes the opponent's play
-        disc = get_discipline(state.discipline)
-        table = get_table(state.config.table)
-        acts: list[Any] = []
-        st, sp = state, spec
-        for _ in range(MAX_PLACEMENTS + 1):
-            a = agent.act(Observation(state=st, spec=sp, table=table, seat=st.seat_to_act,
-                                      discipline=st.discipline))
-            acts.append(a)
-            if isinstance(a, PlaceCueBall):
-                st, _ = disc.apply(st, a)  # raises IllegalActionError for an illegal spot
-                sp = disc.legal_actions(st)
-                continue
-            if not isinstance(a, (ShotAction, ChooseOption, Concede)):
-                raise TypeError(f"{agent.name}.act returned {type(a).__name__}, not a rules action")
-            return acts
-        raise RuntimeError(f"{agent.name} placed the cue ball {MAX_PLACEMENTS + 1} times without shooting")
-
-    def __repr__(self) -> str:  # pragma: no cover - cosmetic
-        return f"AgentOpponent({self.agent!r})"
 
 
 def as_opponent(agent: Agent | str, seed: int | None = None, **kwargs) -> AgentOpponent:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from agents.base import Agent, Observation
-from agents.geometry import random_placement
+from poolgym.planning import random_placement
 from agents.view import Decision, view_of
 
 V0_LOW, V0_HIGH = 0.5, 6.0

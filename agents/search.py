@@ -5,7 +5,7 @@ In the spirit of the Computational Pool Tournament winners PickPocket (M. Smith,
 A computer billiards shark", Artificial Intelligence 171, 2007) and CueCard (C. Archibald,
 A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJCAI 2009):
 
-1. Candidates. The `top_k` best direct pots of the geometric player (agents.geometry), each at
+1. Candidates. The `top_k` best direct pots of the geometric player (poolgym.planning), each at
    `speed_factors` times its planned speed and with top / centre / bottom spin `spins` (b);
    nine-ball: combinations lowest ball -> 9 -> pocket (`nine_combos`; 9B-5.1, the 9 pocketed
    on a legal shot wins); `n_safeties` safety strokes (the geometric safety at several speeds
@@ -50,7 +50,7 @@ import numpy as np
 
 from agents.base import Observation
 from agents.geometric import GeometricAgent
-from agents.geometry import (
+from poolgym.planning import (
     ARRIVAL_SPEED,
     DEFAULT_E_B,
     V0_MAX,
@@ -429,7 +429,7 @@ def nine_combos(v) -> list:
         d1 = float(np.linalg.norm(gL - cue))
         cut9 = math.acos(float(np.clip(uL @ u9, -1.0, 1.0)))
         # the 9 must reach the pocket; the 1 must reach the 9 fast enough (ghost-ball speed
-        # transfer (1 + e_b)/2 cos(cut) at each contact, agents.geometry)
+        # transfer (1 + e_b)/2 cos(cut) at each contact, poolgym.planning)
         v9 = launch_speed_for(d9, ARRIVAL_SPEED)
         V0 = v0_for_pot(d1, dL, cut1, v_arrive=v9 / (0.5 * (1.0 + DEFAULT_E_B) * max(math.cos(cut9), 0.3)))
         out.append((phi_deg(cue, gL), float(V0)))

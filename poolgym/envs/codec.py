@@ -61,7 +61,7 @@ then   O option scores: in an OPTION phase the masked argmax offered option is c
 =====  =========================================================================
 
 Macro action (``Discrete``): see `Codec.macro_table` — pots (target x pocket x 3 speeds x 3
-spins, aimed by ghost-ball geometry `poolgym.aim`, the call set to that ball and pocket, cue
+spins, aimed by ghost-ball geometry `poolgym.planning`, the call set to that ball and pocket, cue
 placed behind the ghost ball when in hand), direct hits (target x 3 speeds, full ball at its
 centre; called with its best pocket when a call is required), declared safeties (target x 3
 speeds, legal where the rules allow a safety), 3 break shots (cue ball in hand placed on the
@@ -79,7 +79,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from poolgym import aim as aimlib
+from poolgym import planning
 from poolgym.rules.core import (
     ActionSpec,
     ChooseOption,
@@ -141,17 +141,6 @@ def nearest_legal_placement(x, y, pos, on, table, R, *, kitchen, may_touch=False
     return float(px), float(py)
 
 
-_GEOMS: dict = {}
-
-
-def _pocket_geometry(table) -> aimlib.PocketGeometry:
-    """`poolgym.aim.pocket_geometry` (default depth), cached per table object."""
-    got = _GEOMS.get(id(table))
-    if got is None or got[0] is not table:
-        got = _GEOMS[id(table)] = (table, aimlib.pocket_geometry(table))
-    return got[1]
-
-
 @functools.lru_cache(maxsize=8)
 def _macro_table(N: int, seats: bool = False) -> tuple:
     """The `MacroEntry` list for N balls (shared by every codec of that size); seated games
@@ -199,7 +188,7 @@ class Codec:
             secret.
     """
 
-    def __init__(self, n_balls: int, n_players: int, table, R: float = aimlib.BALL_RADIUS,
+    def __init__(self, n_balls: int, n_players: int, table, R: float = planning.BALL_RADIUS,
                  V0_min: float = 0.1, V0_max: float = 8.0, theta_max: float = 0.0,
                  phi_mode: str = "relative", max_shots: int = 100, seats: SeatBlock | None = None,
                  scores=None):
@@ -212,7 +201,7 @@ class Codec:
         self.V0_min, self.V0_max, self.theta_max = float(V0_min), float(V0_max), float(theta_max)
         self.phi_mode = phi_mode
         self.max_shots = int(max_shots)
-        self.geom = _pocket_geometry(table)
+        self.geom = planning.table_geom(table)
         self.w, self.l = float(table.w), float(table.l)
         self.seats = seats
         n_decl = len(DECLARATIONS) if seats is not None else 0
@@ -560,7 +549,7 @@ class Codec:
             if in_hand:
                 feas = np.ones((len(balls), N_POCKETS), bool)
             else:
-                a = aimlib.aim(pos[0], pos[bl][:, None, :], self.geom.aim_points[None], self.R)
+                a = planning.aim(pos[0], pos[bl][:, None, :], self.geom.aims[None], self.R)
                 feas = a.feasible
             for i, b in enumerate(balls):
                 blk = np.repeat(feas[i], len(SPEED_FACTORS) * len(SPIN_B))
@@ -597,16 +586,15 @@ class Codec:
         cue = pos[0].copy()
         call_b = call_p = None
         if e.kind == "pot":
-            tgt = self.geom.aim_points[e.pocket]
-            ghost = aimlib.ghost_ball(pos[e.ball], tgt, R)
+            tgt = self.geom.aims[e.pocket]
+            ghost = planning.ghost_ball(pos[e.ball], tgt, R)
             if in_hand:
-                u, _ = aimlib._unit(ghost - tgt)
-                pl = self.place(state, spec, *(ghost + 0.3 * u))
+                pl = self.place(state, spec, *(ghost + 0.3 * planning.unit(ghost - tgt)))
                 out.append(pl)
                 cue = np.array([pl.x, pl.y])
-            a = aimlib.aim(cue, pos[e.ball], tgt, R)
-            dist = float(a.d_obj) + 0.5 * float(a.d_cue)
-            V0 = float(aimlib.cue_speed_for_distance(dist, a.cut)) * SPEED_FACTORS[e.speed]
+            a = planning.aim(cue, pos[e.ball], tgt, R)
+            V0 = planning.v0_for_pot(float(a.d_cue), float(a.d_obj), math.radians(abs(float(a.cut))))
+            V0 *= SPEED_FACTORS[e.speed]
             V0 = min(max(V0, 0.5), self.V0_max)
             phi, b = float(a.phi), SPIN_B[e.spin]
             if spec.callable_balls:
@@ -614,8 +602,8 @@ class Codec:
         elif e.kind in ("hit", "safety"):
             if in_hand:
                 c = np.array([self.w / 2, self.l / 2]) - pos[e.ball]
-                u, n = aimlib._unit(c)
-                pl = self.place(state, spec, *(pos[e.ball] + 0.3 * (u if n > 0 else np.array([0, -1.0]))))
+                u = planning.unit(c) if np.any(c) else np.array([0, -1.0])
+                pl = self.place(state, spec, *(pos[e.ball] + 0.3 * u))
                 out.append(pl)
                 cue = np.array([pl.x, pl.y])
             d = pos[e.ball] - cue
@@ -624,8 +612,7 @@ class Codec:
             if e.kind == "safety":
                 return out + [ShotAction(V0=float(V0), phi=float(phi), safety=True)]
             if spec.callable_balls and e.ball in spec.callable_balls:
-                best = int(np.argmax(aimlib.jaw_margin(pos[e.ball], self.geom, R)))
-                call_b, call_p = e.ball, best
+                call_b, call_p = e.ball, planning.best_pocket(self.geom, pos[e.ball])
         elif e.kind == "break":
             if in_hand:
                 xs = (self.w / 2, self.w / 4, 3 * self.w / 4)[e.spin]
@@ -644,7 +631,7 @@ class Codec:
             phi, V0, b = 360.0 * e.spin / N_PUSH, PUSH_V0, 0.0
         if spec.callable_balls and call_b is None and spec.call_required:
             call_b = spec.callable_balls[0]
-            call_p = int(np.argmax(aimlib.jaw_margin(pos[call_b], self.geom, R)))
+            call_p = planning.best_pocket(self.geom, pos[call_b])
         out.append(ShotAction(V0=float(V0), phi=float(phi), b=float(b), called_ball=call_b,
                               called_pocket=call_p, push_out=(e.kind == "push")))
         return out

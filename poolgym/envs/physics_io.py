@@ -13,7 +13,7 @@ from enum import Enum
 
 import numpy as np
 
-from poolgym.aim import BALL_RADIUS
+from poolgym.planning import BALL_RADIUS
 from poolgym.rules.shot_record import ShotRecord
 
 

@@ -3,22 +3,21 @@
 import numpy as np
 import pytest
 
-from poolgym import aim
+from poolgym import planning
 from poolgym.envs.codec import Codec
 from poolgym.envs.pool_env import PoolEnv
 from poolgym.rules.core import ChooseOption, IllegalActionError, Option, PlaceCueBall, ShotAction
 
-R = aim.BALL_RADIUS
+R = planning.BALL_RADIUS
 
 
 def straight_in_layout(table):
     """Cue ball, 1-ball and the lt (foot-left corner) pocket in one line."""
-    g = aim.pocket_geometry(table)
-    lt = g.aim_points[2]
+    lt = planning.table_geom(table).aims[2]
     obj = np.array([0.35, 2.15])
     u = (obj - lt) / np.linalg.norm(obj - lt)
     cue = obj + 0.45 * u
-    a = aim.aim(cue, obj, lt)
+    a = planning.aim(cue, obj, lt)
     return cue, obj, float(a.phi)
 
 

@@ -1,17 +1,15 @@
-"""numba fast paths against their numpy references (numbagg/stumpy style)."""
+"""The env's search for a legal cue-ball spot and its overlap guard, against numpy oracles."""
 
 import numpy as np
-import pytest
 
-from poolgym import aim
-from poolgym.envs import kernels
 from poolgym.envs.codec import nearest_legal_placement
+from poolgym.planning import BALL_RADIUS
 from poolgym.rules.geometry import placement_error
 from poolgym.rules.placement import nearest_legal_spot, table_arrays
 from poolgym.rules.separation import separate_overlaps_batch
 from tests.rules.placement_reference import placement_error_reference
 
-R = aim.BALL_RADIUS
+R = BALL_RADIUS
 
 
 def _layout(rng, n=10, table=None):
@@ -87,23 +85,3 @@ def test_separate_overlaps_batch_matches_reference():
     np.testing.assert_allclose(a[0], b, atol=1e-12)
     assert np.linalg.norm(a[0, 0, 0, :2] - a[0, 1, 0, :2]) >= 2 * R
     np.testing.assert_array_equal(a[0, 2:], rvw[0, 2:])  # a deep overlap is left to the physics
-
-
-@pytest.mark.parametrize("seed", range(20))
-def test_best_pot_matches_pot_candidates(table9, seed):
-    rng = np.random.default_rng(seed)
-    g = aim.pocket_geometry(table9)
-    pos = _layout(rng, 10, table9)
-    on = np.ones(10, bool)
-    targets = [1, 2, 3]
-    ref = aim.pot_candidates(pos, on, targets, g)
-    got = kernels.best_pot(pos, on, np.array(targets), np.ascontiguousarray(g.aim_points),
-                           np.ascontiguousarray(g.jaw_centers), np.ascontiguousarray(g.jaw_radii), 0, R)
-    best = ref.best()
-    if best is None:
-        assert got[0] == -1
-    else:
-        assert (got[0], got[1]) == best
-        t = targets.index(best[0])
-        assert got[2] == pytest.approx(ref.phi[t, best[1]])
-        assert got[6] == pytest.approx(ref.score[t, best[1]])

@@ -1,0 +1,628 @@
+"""Planning geometry for programmatic players: ghost-ball aim, path clearance, pot tables,
+speeds and cue-ball placements.
+
+This is the one planning model of the project: the geometric player (`poolgym.players`, also
+the envs' built-in opponent and the ``geometric`` agent), the search agent and the envs' macro
+actions (`poolgym.envs.codec`) all plan with it. It is not a simulator: the physics engine
+decides what really happens. The pot table -- every (cue position, target ball, pocket) ghost-
+ball pot with its feasibility, make probability and speed -- is one compiled kernel
+(`_pot_kernel`); :func:`pot_table` is its entry point for one layout and many cue positions,
+:func:`pot_candidates` / :func:`best_p_from` read it. Placements are checked by the referee's
+own check (`poolgym.rules.placement`), so a player never chooses a spot the referee refuses.
+
+Conventions (DESIGN.md §3): metres, table frame x in [0, w] across, y in [0, l] along; shot
+angles in degrees counter-clockwise from +x, as in `physics.Shot.phi`; pockets in the order
+lb lc lt rb rc rt (`physics.Table.POCKET_NAMES`).
+
+Models used
+-----------
+* Ghost ball (e.g. D. Alciatore, *The Illustrated Principles of Pool and Billiards*, 2004,
+  ch. 3): to send object ball O towards aim point P, the cue ball centre must arrive at
+  ``G = O - 2R (P - O)/|P - O|``; the cut angle is the angle between the cue path C->G and
+  the object path O->P. A path of a ball centre is clear of a ball when it passes it at 2R
+  or more.
+* Error propagation for the make probability: a cue direction error ``dphi`` moves the
+  contact point laterally by about ``d1 dphi``, which turns the object-ball line by
+  ``d1 dphi / (2R cos(cut))``; the ball drops if its line passes within the pocket's
+  effective half-width ``h`` at distance ``d2``, i.e. the object-line error stays below
+  ``h / d2``. With a Gaussian aim error this gives ``P = erf(h / (d2 sigma_obj sqrt 2))``.
+* Speeds: a struck cue ball leaves at ``v = 2 V0 / (1 + m/M)`` (centre hit, instantaneous cue
+  impulse; Leckie & Greenspan 2006, as in `physics`), then slides with deceleration ``u_s g``
+  until it rolls at 5/7 of its initial speed, then rolls with deceleration ``u_r g``. An
+  object ball struck at cut angle ``a`` leaves at ``(1 + e_b)/2 v cos a`` with no spin and
+  follows the same slide-then-roll law.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from poolgym.rules.geometry import DEFAULT_R
+
+POCKET_NAMES = ("lb", "lc", "lt", "rb", "rc", "rt")
+CORNER_POCKETS = (0, 2, 3, 5)
+SIDE_POCKETS = (1, 4)
+
+#: Ball parameters (physics.BallParams defaults, pooltool 0.6.0).
+BALL_RADIUS = DEFAULT_R
+DEFAULT_M_BALL = 0.170097
+DEFAULT_M_CUE = 0.567
+DEFAULT_U_S = 0.2
+DEFAULT_U_R = 0.01
+DEFAULT_E_B = 0.95
+G = 9.81
+
+#: Smallest speed (m/s) an object ball should still have when it reaches the pocket mouth.
+ARRIVAL_SPEED = 0.35
+#: Bounds on the cue-stick speed players choose (m/s).
+V0_MIN, V0_MAX = 0.4, 7.0
+
+#: smallest cosine between an object ball's path and a pocket's axis (corners, sides)
+APPROACH_LIMIT = np.where(np.isin(np.arange(6), SIDE_POCKETS), 0.45, 0.5)
+
+
+@dataclass(frozen=True, eq=False)
+class TableGeom:
+    """The bits of a `physics.Table` that planning needs.
+
+    Attributes:
+        w, l: playing area between cushion noses (m).
+        R: ball radius (m).
+        pockets: (6, 3) pocket circles (cx, cy, radius).
+        head_string_y: y of the head string (the kitchen is y < head_string_y).
+        segments: (S, 2, 2) cushion segments and jaws (J, 3) jaw circles, for the referee's
+            placement check (empty for `wpa`).
+        aims, axes, half_widths: `aim_points`, `pocket_axes`, `mouth_half_widths`.
+    """
+
+    w: float
+    l: float
+    R: float
+    pockets: np.ndarray
+    head_string_y: float
+    segments: np.ndarray
+    jaws: np.ndarray
+    aims: np.ndarray
+    axes: np.ndarray
+    half_widths: np.ndarray
+
+    @classmethod
+    def build(cls, w: float, l: float, R: float, pockets, head_string_y: float, segments=None,
+              jaws=None) -> "TableGeom":
+        pk = np.ascontiguousarray(np.asarray(pockets, dtype=float).reshape(-1, 3))
+        sg = np.ascontiguousarray(np.zeros((0, 2, 2)) if segments is None
+                                  else np.asarray(segments, float).reshape(-1, 2, 2))
+        jw = np.ascontiguousarray(np.zeros((0, 3)) if jaws is None else np.asarray(jaws, float).reshape(-1, 3))
+        w, l = float(w), float(l)
+        return cls(w, l, float(R), pk, float(head_string_y), sg, jw, _aim_points(pk, w, l, R),
+                   _pocket_axes(pk, w, l), _mouth_half_widths(pk))
+
+    @classmethod
+    def from_table(cls, table, R: float = DEFAULT_R) -> "TableGeom":
+        """Build from a `physics.Table` (or anything with w, l, pockets, head_string_y and
+        optionally segments and jaws)."""
+        hs = float(getattr(table, "head_string_y", float(table.l) / 4.0))
+        return cls.build(table.w, table.l, R, table.pockets, hs, getattr(table, "segments", None),
+                         getattr(table, "jaws", None))
+
+    @classmethod
+    def wpa(cls, size: str = "9ft", R: float = DEFAULT_R) -> "TableGeom":
+        """Approximate WPA table without physics (pocket centres on the cushion-nose corners,
+        no cushion segments). Real play uses `from_table`."""
+        dims = {"9ft": (1.27, 2.54), "8ft": (1.1684, 2.3368), "7ft": (0.9906, 1.9812)}
+        if size not in dims:
+            raise ValueError(f"size: expected one of {sorted(dims)}, got {size!r}")
+        w, l = dims[size]
+        rc, rs = 0.062, 0.0645
+        pockets = np.array(
+            [[0.0, 0.0, rc], [-0.02, l / 2, rs], [0.0, l, rc],
+             [w, 0.0, rc], [w + 0.02, l / 2, rs], [w, l, rc]]
+        )
+        return cls.build(w, l, R, pockets, l / 4)
+
+    def aim_points(self) -> np.ndarray:
+        """(6, 2) points to send object balls at (see `_aim_points`)."""
+        return self.aims
+
+    def pocket_axes(self) -> np.ndarray:
+        """(6, 2) unit vectors pointing from the table into each pocket (its acceptance axis)."""
+        return self.axes
+
+    def mouth_half_widths(self) -> np.ndarray:
+        """(6,) half-width (m) of the window a ball centre must pass through, head-on."""
+        return self.half_widths
+
+    def in_bed(self, xy: np.ndarray, margin: float = 0.0) -> np.ndarray:
+        """Mask of points whose ball would lie fully on the bed (clear of the cushion lines)."""
+        xy = np.atleast_2d(xy)
+        m = self.R + margin
+        return (xy[:, 0] >= m) & (xy[:, 0] <= self.w - m) & (xy[:, 1] >= m) & (xy[:, 1] <= self.l - m)
+
+
+def _aim_points(pockets: np.ndarray, w: float, l: float, R: float) -> np.ndarray:
+    """The mouth centre of each pocket: corners pulled from the cushion-nose corner towards the
+    table by 0.3 R along each axis; sides the point on the cushion-nose line. Aiming at the
+    mouth rather than the pocket centre keeps shots away from the jaws."""
+    pts = pockets[:, :2].copy()
+    for k in SIDE_POCKETS:
+        pts[k, 0] = 0.0 if pts[k, 0] < w / 2 else w
+        pts[k, 1] = l / 2
+    for k in CORNER_POCKETS:
+        cx = 0.0 if pts[k, 0] < w / 2 else w
+        cy = 0.0 if pts[k, 1] < l / 2 else l
+        inward = np.array([w / 2 - cx, l / 2 - cy])
+        inward /= np.linalg.norm(inward)
+        pts[k] = np.array([cx, cy]) + 0.3 * R * np.sign(inward)
+    return np.ascontiguousarray(pts)
+
+
+def _pocket_axes(pockets: np.ndarray, w: float, l: float) -> np.ndarray:
+    axes = np.zeros((6, 2))
+    for k in CORNER_POCKETS:
+        sx = -1.0 if pockets[k, 0] < w / 2 else 1.0
+        sy = -1.0 if pockets[k, 1] < l / 2 else 1.0
+        axes[k] = np.array([sx, sy]) / math.sqrt(2.0)
+    for k in SIDE_POCKETS:
+        axes[k] = np.array([-1.0 if pockets[k, 0] < w / 2 else 1.0, 0.0])
+    return axes
+
+
+def _mouth_half_widths(pockets: np.ndarray) -> np.ndarray:
+    hw = np.empty(6)
+    hw[list(CORNER_POCKETS)] = 0.75 * (pockets[list(CORNER_POCKETS), 2])
+    hw[list(SIDE_POCKETS)] = 0.70 * (pockets[list(SIDE_POCKETS), 2])
+    return hw
+
+
+_GEOM_CACHE: dict = {}
+
+
+def table_geom(table, R: float | None = None) -> TableGeom:
+    """`TableGeom` of a `physics.Table` (cached per table object; `TableGeom.wpa` for None)."""
+    key = id(table)
+    got = _GEOM_CACHE.get(key)
+    if got is None or got[0] is not table:
+        r = DEFAULT_R if R is None else float(R)
+        g = TableGeom.from_table(table, R=float(getattr(table, "R", r))) if table is not None else TableGeom.wpa()
+        if len(_GEOM_CACHE) > 64:
+            _GEOM_CACHE.clear()
+        got = _GEOM_CACHE[key] = (table, g)
+    return got[1]
+
+
+# ----------------------------------------------------------------------------- scalar geometry
+def unit(v: np.ndarray) -> np.ndarray:
+    """Unit vector(s) along the last axis; zero vectors stay zero."""
+    v = np.asarray(v, float)
+    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    return np.where(n > 0, v / np.where(n > 0, n, 1.0), 0.0)
+
+
+def phi_deg(src: np.ndarray, dst: np.ndarray) -> float:
+    """Shot direction in degrees CCW from +x, in [0, 360), from point src towards dst."""
+    d = np.asarray(dst, float) - np.asarray(src, float)
+    return float(math.degrees(math.atan2(d[1], d[0])) % 360.0)
+
+
+def ghost_ball(obj: np.ndarray, aim_at: np.ndarray, R: float = BALL_RADIUS) -> np.ndarray:
+    """Ghost-ball centre(s) ``O - 2R unit(P - O)``: where the cue ball centre must be at
+    contact to drive the ball at ``obj`` towards ``aim_at``; broadcasts over leading axes."""
+    return np.asarray(obj, float) - 2.0 * R * unit(np.asarray(aim_at, float) - np.asarray(obj, float))
+
+
+@dataclass(frozen=True)
+class Aim:
+    """Result of `aim` (arrays broadcast to the inputs' leading shape).
+
+    phi: cue direction in degrees [0, 360) CCW from +x; cut: signed cut angle in degrees
+    (positive = object ball leaves to the left of the cue ball's path); ghost: (..., 2) ghost
+    ball centres; d_cue: cue-ball travel to the ghost ball (m); d_obj: object-ball travel to the
+    target (m); feasible: |cut| < 90 deg and the cue ball is not already at the ghost ball.
+    """
+
+    phi: np.ndarray
+    cut: np.ndarray
+    ghost: np.ndarray
+    d_cue: np.ndarray
+    d_obj: np.ndarray
+    feasible: np.ndarray
+
+
+def aim(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, R: float = BALL_RADIUS) -> Aim:
+    """Ghost-ball aim of the cue ball at ``cue`` to send the ball at ``obj`` to ``target``."""
+    cue = np.asarray(cue, float)
+    obj = np.asarray(obj, float)
+    to_t = np.asarray(target, float) - obj
+    d_obj = np.linalg.norm(to_t, axis=-1)
+    u_obj = unit(to_t)
+    ghost = obj - 2.0 * R * u_obj
+    to_g = ghost - cue
+    d_cue = np.linalg.norm(to_g, axis=-1)
+    u_cue = unit(to_g)
+    phi = np.degrees(np.arctan2(u_cue[..., 1], u_cue[..., 0])) % 360.0
+    cross = u_cue[..., 0] * u_obj[..., 1] - u_cue[..., 1] * u_obj[..., 0]
+    dot = np.sum(u_cue * u_obj, axis=-1)
+    cut = np.degrees(np.arctan2(cross, dot))
+    feasible = (np.abs(cut) < 90.0) & (d_cue > 1e-9)
+    return Aim(phi, cut, ghost, d_cue, d_obj, feasible)
+
+
+def cut_angle(cue: np.ndarray, ghost: np.ndarray, obj: np.ndarray, aim_at: np.ndarray) -> float:
+    """Cut angle (radians, in [0, pi]) between the cue path cue->ghost and the object path obj->aim_at."""
+    u = unit(np.asarray(ghost, float) - np.asarray(cue, float))
+    v = unit(np.asarray(aim_at, float) - np.asarray(obj, float))
+    return float(math.acos(float(np.clip(np.dot(u, v), -1.0, 1.0))))
+
+
+def segment_point_distance(p0: np.ndarray, p1: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Distance from points ``q`` (..., M, 2) to segments ``p0 -> p1`` (..., 2) -> (..., M)."""
+    p0 = np.asarray(p0, float)[..., None, :]
+    d = np.asarray(p1, float)[..., None, :] - p0
+    L2 = np.sum(d * d, axis=-1)
+    t = np.clip(np.sum((np.asarray(q, float) - p0) * d, axis=-1) / np.where(L2 > 0, L2, 1.0), 0.0, 1.0)
+    return np.linalg.norm(q - (p0 + t[..., None] * d), axis=-1)
+
+
+def segment_clear(a: np.ndarray, b: np.ndarray, balls: np.ndarray, clearance: float) -> bool:
+    """True if a ball centre moving from a to b passes every centre in ``balls`` (K, 2) at
+    ``clearance`` or more (2R: the balls do not touch)."""
+    balls = np.asarray(balls, float).reshape(-1, 2)
+    if len(balls) == 0:
+        return True
+    return bool(np.all(segment_point_distance(a, b, balls) >= clearance))
+
+
+def mirror_kick_phis(geom: TableGeom, cue: np.ndarray, obj: np.ndarray) -> list[float]:
+    """Aim directions for one-rail kicks at obj off each of the four cushions (mirror method)."""
+    R = geom.R
+    out = []
+    for axis, wall in ((0, R), (0, geom.w - R), (1, R), (1, geom.l - R)):
+        img = np.array(obj, float)
+        img[axis] = 2.0 * wall - img[axis]
+        out.append(phi_deg(cue, img))
+    return out
+
+
+def best_pocket(geom: TableGeom, obj: np.ndarray) -> int:
+    """The pocket whose acceptance axis the straight path from ``obj`` to its aim point
+    follows best, nearer pockets preferred (``cos(approach) / (1 + distance)``): the pocket to
+    call for a ball when no pot is planned."""
+    to_p = geom.aims - np.asarray(obj, float)[None, :]
+    d = np.linalg.norm(to_p, axis=1)
+    approach = np.sum(to_p / np.maximum(d, 1e-12)[:, None] * geom.axes, axis=1)
+    return int(np.argmax(approach / (1.0 + d)))
+
+
+# ----------------------------------------------------------------------------- speeds
+@njit(cache=True)
+def _launch_speed(dist, v_end, u_s, u_r, g):
+    """Smallest sliding launch speed that still has speed ``v_end`` after ``dist`` (slide
+    then roll, closed form): rolling reached before ``dist`` when ``dist`` >= the sliding
+    distance ``(24/49) v0^2 / (2 u_s g)``, then ``(25/49) v0^2 = v_end^2 + 2 u_r g (dist - d_slide)``."""
+    dist = max(dist, 0.0)
+    a_s = u_s * g
+    a_r = u_r * g
+    v0_roll = math.sqrt((v_end ** 2 + 2 * a_r * dist) / (25.0 / 49.0 + a_r * 24.0 / (49.0 * a_s)))
+    d_slide = v0_roll ** 2 * (24.0 / 49.0) / (2 * a_s)
+    if dist >= d_slide:
+        return v0_roll
+    return math.sqrt(v_end ** 2 + 2 * a_s * dist)
+
+
+@njit(cache=True)
+def _v0_for_pot(d1, d2, cut, v_arrive, e_b, m, M, u_s, u_r, g, v0_min, v0_max):
+    v_obj = _launch_speed(d2, v_arrive, u_s, u_r, g)
+    v_contact = v_obj / (0.5 * (1.0 + e_b) * max(math.cos(cut), 0.08))
+    v_cue = _launch_speed(d1, v_contact, u_s, u_r, g)
+    return min(max(v_cue * (1.0 + m / M) / 2.0, v0_min), v0_max)
+
+
+def rolled_speed(v0: float, dist: float, u_s: float = DEFAULT_U_S, u_r: float = DEFAULT_U_R) -> float:
+    """Speed after travelling ``dist`` from an initial sliding speed v0 (no spin), 0 if it stops.
+
+    Slide phase: deceleration u_s g until the speed is 5/7 v0 (pure rolling), covering
+    (v0^2 - (5v0/7)^2) / (2 u_s g); then rolling deceleration u_r g.
+    """
+    v0 = max(float(v0), 0.0)
+    a_s, a_r = u_s * G, u_r * G
+    v_roll = 5.0 / 7.0 * v0
+    d_slide = (v0 * v0 - v_roll * v_roll) / (2.0 * a_s)
+    if dist <= d_slide:
+        return math.sqrt(max(v0 * v0 - 2.0 * a_s * dist, 0.0))
+    rem = v_roll * v_roll - 2.0 * a_r * (dist - d_slide)
+    return math.sqrt(rem) if rem > 0 else 0.0
+
+
+def launch_speed_for(dist: float, v_end: float, u_s: float = DEFAULT_U_S, u_r: float = DEFAULT_U_R) -> float:
+    """Smallest sliding launch speed that still has speed v_end after ``dist`` (the inverse of
+    `rolled_speed`, closed form)."""
+    return float(_launch_speed(float(dist), float(v_end), float(u_s), float(u_r), G))
+
+
+def cue_ball_speed_from_v0(V0: float, m: float = DEFAULT_M_BALL, M: float = DEFAULT_M_CUE) -> float:
+    """Cue-ball launch speed of a centre hit with stick speed V0: 2 V0 / (1 + m/M)."""
+    return 2.0 * V0 / (1.0 + m / M)
+
+
+def v0_for_cue_speed(v: float, m: float = DEFAULT_M_BALL, M: float = DEFAULT_M_CUE) -> float:
+    """Inverse of `cue_ball_speed_from_v0`."""
+    return v * (1.0 + m / M) / 2.0
+
+
+def v0_for_pot(d1: float, d2: float, cut: float, v_arrive: float = ARRIVAL_SPEED,
+               e_b: float = DEFAULT_E_B) -> float:
+    """Stick speed V0 so the object ball reaches the pocket (d2 away) with speed v_arrive.
+
+    The cue ball travels d1 to the ghost ball; the object ball leaves at (1+e_b)/2 v cos(cut)
+    (``cut`` in radians). Returns a value clipped to [V0_MIN, V0_MAX].
+    """
+    return float(_v0_for_pot(float(d1), float(d2), float(cut), float(v_arrive), float(e_b), DEFAULT_M_BALL,
+                             DEFAULT_M_CUE, DEFAULT_U_S, DEFAULT_U_R, G, V0_MIN, V0_MAX))
+
+
+# ----------------------------------------------------------------------------- pot table
+@njit(cache=True)
+def _erf(x):
+    """erf for x >= 0 (Abramowitz & Stegun 7.1.26, |error| < 1.5e-7)."""
+    t = 1.0 / (1.0 + 0.3275911 * x)
+    y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t
+               + 0.254829592) * t * math.exp(-x * x)
+    return y if x >= 0 else -y
+
+
+@njit(cache=True)
+def _seg_dist(px, py, qx, qy, x, y):
+    """Distance from (x, y) to the segment (px, py) -> (qx, qy)."""
+    dx = qx - px
+    dy = qy - py
+    L2 = dx * dx + dy * dy
+    u = ((x - px) * dx + (y - py) * dy) / L2 if L2 > 0 else 0.0
+    u = min(max(u, 0.0), 1.0)
+    ex = px + u * dx - x
+    ey = py + u * dy - y
+    return math.sqrt(ex * ex + ey * ey)
+
+
+@njit(cache=True)
+def _pot_kernel(w, l, R, aims, axes, half, limit, balls, obst, need, tg, Q, sig, max_cut, e_b, m, M, u_s, u_r,
+                g, arrival, v0_min, v0_max, ok, p, phi, cut, d1o, d2o, V0, ghost):
+    """Fill the (Q, T, 6) outputs of `pot_table` for target rows ``tg`` (T,), obstacle rows
+    ``obst`` (every ball on the table but the cue ball) with clearances ``need``, and cue
+    positions Q (nq, 2)."""
+    nq = Q.shape[0]
+    nt = tg.shape[0]
+    no = obst.shape[0]
+    for ti in range(nt):
+        b = tg[ti]
+        ox = balls[b, 0]
+        oy = balls[b, 1]
+        for k in range(6):
+            tx = aims[k, 0] - ox
+            ty = aims[k, 1] - oy
+            d2 = math.sqrt(tx * tx + ty * ty)
+            dd = max(d2, 1e-12)
+            ux = tx / dd
+            uy = ty / dd
+            gx = ox - 2.0 * R * ux
+            gy = oy - 2.0 * R * uy
+            ghost[ti, k, 0] = gx
+            ghost[ti, k, 1] = gy
+            approach = ux * axes[k, 0] + uy * axes[k, 1]
+            static_ok = (approach >= limit[k] and R <= gx <= w - R and R <= gy <= l - R and d2 > 1e-9)
+            if static_ok:  # the object ball's path clear of the other balls
+                for oi in range(no):
+                    o = obst[oi]
+                    if o != b and _seg_dist(ox, oy, aims[k, 0], aims[k, 1], balls[o, 0], balls[o, 1]) < need[oi]:
+                        static_ok = False
+                        break
+            h_eff = max(half[k] * approach - 0.25 * R, 0.004)
+            v_obj = _launch_speed(d2, arrival, u_s, u_r, g)
+            for q in range(nq):
+                cx = Q[q, 0]
+                cy = Q[q, 1]
+                vx = gx - cx
+                vy = gy - cy
+                d1 = math.sqrt(vx * vx + vy * vy)
+                de = max(d1, 1e-12)
+                wx = vx / de
+                wy = vy / de
+                c = min(max(wx * ux + wy * uy, -1.0), 1.0)
+                ct = math.acos(c)
+                good = static_ok and ct <= max_cut and d1 > 1e-6
+                if good:  # the cue ball's path clear, and the cue ball not in the object ball's way
+                    for oi in range(no):
+                        o = obst[oi]
+                        if o != b and _seg_dist(cx, cy, gx, gy, balls[o, 0], balls[o, 1]) < need[oi]:
+                            good = False
+                            break
+                    if good and _seg_dist(ox, oy, aims[k, 0], aims[k, 1], cx, cy) < 2 * R * 0.999:
+                        good = False
+                cc = math.cos(ct)
+                ok[q, ti, k] = good
+                if good:
+                    sig_obj = sig * (1.0 + d1 / (2.0 * R * max(cc, 0.1)))
+                    p[q, ti, k] = _erf(h_eff / (max(d2, 1e-3) * sig_obj * math.sqrt(2.0)))
+                else:
+                    p[q, ti, k] = 0.0
+                v_contact = v_obj / (0.5 * (1.0 + e_b) * max(cc, 0.08))
+                v_cue = _launch_speed(d1, v_contact, u_s, u_r, g)
+                V0[q, ti, k] = min(max(v_cue * (1.0 + m / M) / 2.0, v0_min), v0_max)
+                phi[q, ti, k] = math.degrees(math.atan2(wy, wx)) % 360.0
+                cut[q, ti, k] = ct
+                d1o[q, ti, k] = d1
+                d2o[q, ti, k] = d2
+
+
+def pot_table(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: np.ndarray, targets,
+              sigma_phi_deg: float = 0.125, max_cut_deg: float = 80.0, cue_row: int = 0,
+              danger=(), danger_clearance: float = 4.0) -> dict:
+    """Every direct pot of each ball in ``targets`` into each pocket from each cue position.
+
+    cue_xy: (Q, 2) candidate cue-ball positions (the current one, or ball-in-hand spots).
+    Returns arrays of shape (Q, T, 6): ``ok`` (feasible: paths clear of every other ball by 2R,
+    cut below ``max_cut_deg``, ghost ball on the bed, approach inside the pocket's acceptance
+    cone, the cue ball not in the object ball's way; paths also keep ``danger_clearance`` R
+    from the ``danger`` balls, e.g. the 8-ball when it is not the ball on, 8B-4.19/8B-4.20),
+    ``p`` (make probability, 0 where not ok), ``phi``, ``cut`` (rad), ``d1``, ``d2``, ``V0``;
+    plus ``targets`` (T,) and ``ghost`` (T, 6, 2).
+    """
+    balls = np.ascontiguousarray(np.asarray(balls, float).reshape(-1, 2))
+    on = np.asarray(on_table, bool)
+    Q = np.ascontiguousarray(np.atleast_2d(np.asarray(cue_xy, float)))
+    tg = np.array([b for b in targets if on[b] and b != cue_row], dtype=np.int64)
+    nq, nt = Q.shape[0], tg.shape[0]
+    R = geom.R
+    shape = (nq, nt, 6)
+    ok = np.zeros(shape, np.bool_)
+    if nt == 0:
+        z = np.zeros(shape)
+        return dict(ok=ok, p=z, phi=z, cut=z, d1=z, d2=z, V0=z, targets=tg, ghost=np.zeros((0, 6, 2)))
+    idx = np.arange(len(on))
+    obst = idx[on & (idx != cue_row)].astype(np.int64)
+    need = np.full(len(obst), 2 * R * 0.999)
+    if len(danger):
+        need[np.isin(obst, np.asarray(list(danger), dtype=np.int64))] = danger_clearance * R
+    p, phi, cut, d1, d2, V0 = (np.empty(shape) for _ in range(6))
+    ghost = np.empty((nt, 6, 2))
+    _pot_kernel(geom.w, geom.l, R, geom.aims, geom.axes, geom.half_widths, APPROACH_LIMIT, balls, obst, need, tg,
+                Q, math.radians(max(sigma_phi_deg, 1e-3)), math.radians(max_cut_deg), DEFAULT_E_B, DEFAULT_M_BALL,
+                DEFAULT_M_CUE, DEFAULT_U_S, DEFAULT_U_R, G, ARRIVAL_SPEED, V0_MIN, V0_MAX, ok, p, phi, cut, d1, d2,
+                V0, ghost)
+    return dict(ok=ok, p=p, phi=phi, cut=cut, d1=d1, d2=d2, V0=V0, targets=tg, ghost=ghost)
+
+
+@dataclass(frozen=True)
+class PotCandidate:
+    """One direct pot: object ball ``ball`` into pocket ``pocket`` by ghost-ball aim.
+
+    Attributes:
+        ball, pocket: object-ball row and pocket index (`POCKET_NAMES` order).
+        phi: aim direction of the cue (deg CCW from +x).
+        cut: cut angle (rad).
+        d1, d2: cue-to-ghost and object-to-pocket distances (m).
+        p_make: estimated probability of making it under the aim noise (module docstring).
+        V0: suggested stick speed (m/s).
+        ghost: ghost-ball point (2,).
+    """
+
+    ball: int
+    pocket: int
+    phi: float
+    cut: float
+    d1: float
+    d2: float
+    p_make: float
+    V0: float
+    ghost: tuple[float, float]
+
+
+def pot_candidates(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_row: int, targets,
+                   sigma_phi_deg: float = 0.125, max_cut_deg: float = 80.0, danger=()) -> list[PotCandidate]:
+    """All feasible direct pots from the current cue-ball position, best ``p_make`` first
+    (see `pot_table` for the feasibility tests and the scoring)."""
+    balls = np.asarray(balls, float)
+    t = pot_table(geom, balls, on_table, balls[cue_row][None], targets, sigma_phi_deg, max_cut_deg, cue_row,
+                  danger=danger)
+    out = []
+    for ti, k in zip(*np.nonzero(t["ok"][0])):
+        gh = t["ghost"][ti, k]
+        out.append(PotCandidate(int(t["targets"][ti]), int(k), float(t["phi"][0, ti, k]),
+                                float(t["cut"][0, ti, k]), float(t["d1"][0, ti, k]), float(t["d2"][0, ti, k]),
+                                float(t["p"][0, ti, k]), float(t["V0"][0, ti, k]), (float(gh[0]), float(gh[1]))))
+    out.sort(key=lambda c: (-c.p_make, c.ball, c.pocket))
+    return out
+
+
+def best_p_from(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: np.ndarray, targets,
+                sigma_phi_deg: float = 0.125, danger=()) -> np.ndarray:
+    """(Q,) best make probability from each candidate cue position (0 if no pot)."""
+    t = pot_table(geom, balls, on_table, cue_xy, targets, sigma_phi_deg, danger=danger)
+    if t["p"].shape[1] == 0:
+        return np.zeros(len(np.atleast_2d(cue_xy)))
+    return t["p"].reshape(t["p"].shape[0], -1).max(axis=1)
+
+
+# ----------------------------------------------------------------------------- placement
+def placements_valid(geom: TableGeom, xy: np.ndarray, balls: np.ndarray, on_table: np.ndarray,
+                     cue_row: int = 0, kitchen: bool = False, gap: float = 1e-3) -> np.ndarray:
+    """(Q,) bool: the referee accepts the cue ball at each point of xy (Q, 2)
+    (`poolgym.rules.placement.placement_codes`: on the bed clear of cushions, jaws and pocket
+    openings, not touching a ball (9B-5.10, G-3.22), behind the head string when ``kitchen``
+    (G-3.10, G-3.16)), and the point keeps the player's margin ``gap`` from the cushion lines,
+    the pocket circles, the head string and (beyond 2R) the other balls."""
+    from poolgym.rules.placement import placement_codes
+
+    xy = np.ascontiguousarray(np.atleast_2d(np.asarray(xy, float)))
+    n = xy.shape[0]
+    ok = geom.in_bed(xy, margin=gap)
+    if kitchen:
+        ok &= xy[:, 1] < geom.head_string_y - gap
+    pk = geom.pockets
+    dp = np.hypot(xy[:, None, 0] - pk[None, :, 0], xy[:, None, 1] - pk[None, :, 1])
+    ok &= np.all(dp >= pk[None, :, 2] + gap, axis=1)
+    mask = np.asarray(on_table, bool).copy()
+    mask[cue_row] = False
+    P = np.asarray(balls, float).reshape(-1, 2)
+    others = P[mask]
+    if len(others):
+        db = np.hypot(xy[:, None, 0] - others[None, :, 0], xy[:, None, 1] - others[None, :, 1])
+        ok &= np.all(db >= 2.0 * geom.R + gap, axis=1)
+    if n:
+        codes, _ = placement_codes(xy[:, 0].copy(), xy[:, 1].copy(), np.broadcast_to(P, (n,) + P.shape),
+                                   np.broadcast_to(np.asarray(on_table, np.bool_), (n, len(mask))),
+                                   np.full(n, bool(kitchen)), np.zeros(n, np.bool_), int(cue_row), geom.w, geom.l,
+                                   geom.head_string_y, geom.pockets, geom.segments, geom.jaws, geom.R, 1e-9, 1e-9)
+        ok &= codes == 0
+    return ok
+
+
+def placement_is_valid(geom: TableGeom, xy: np.ndarray, balls: np.ndarray, on_table: np.ndarray,
+                       cue_row: int = 0, kitchen: bool = False, gap: float = 1e-3) -> bool:
+    """`placements_valid` of one point."""
+    return bool(placements_valid(geom, np.asarray(xy, float)[None], balls, on_table, cue_row, kitchen, gap)[0])
+
+
+def straight_in_placements(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, targets,
+                           cue_row: int = 0, kitchen: bool = False,
+                           distances=(0.15, 0.3, 0.5), angles_deg=(0.0, 12.0, -12.0, 25.0, -25.0),
+                           max_points: int = 160):
+    """Candidate cue-ball placements behind each target ball, lined up with each pocket.
+
+    For target O and pocket P, points at ``distances`` behind the ghost ball on rays rotated by
+    ``angles_deg`` from the line P->O (a small cut helps position play). Only valid placements
+    (`placements_valid`) are kept, at most ``max_points`` of them (evenly thinned,
+    deterministic). Returns a list of (x, y).
+    """
+    tg = [b for b in targets if on_table[b]]
+    if not tg:
+        return []
+    obj = np.asarray(balls, float)[tg]  # (T, 2)
+    u = unit(geom.aims[None, :, :] - obj[:, None, :])  # (T, 6, 2)
+    ghost = obj[:, None, :] - 2.0 * geom.R * u
+    back = -u
+    pts = []
+    for ang in angles_deg:
+        c, s_ = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+        dirv = np.stack([c * back[..., 0] - s_ * back[..., 1], s_ * back[..., 0] + c * back[..., 1]], -1)
+        for d in distances:
+            pts.append((ghost + d * dirv).reshape(-1, 2))
+    P = np.concatenate(pts)
+    P = P[placements_valid(geom, P, balls, on_table, cue_row, kitchen)]
+    if len(P) > max_points:
+        P = P[np.linspace(0, len(P) - 1, max_points).astype(int)]
+    return [(float(x), float(y)) for x, y in P]
+
+
+def random_placement(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, rng: np.random.Generator,
+                     cue_row: int = 0, kitchen: bool = False, tries: int = 200):
+    """A uniformly random valid cue-ball placement (rejection sampling); None if none found."""
+    ymax = geom.head_string_y if kitchen else geom.l
+    for _ in range(tries):
+        xy = np.array([rng.uniform(geom.R, geom.w - geom.R), rng.uniform(geom.R, ymax - geom.R)])
+        if placement_is_valid(geom, xy, balls, on_table, cue_row, kitchen):
+            return float(xy[0]), float(xy[1])
+    return None

@@ -1,0 +1,175 @@
+"""What a seat sees (`Observation`) and the planning view of it (`View`): numpy positions,
+legal targets and what to do now.
+
+The players (the geometric player here, the agents) all reduce the rules' `GameState` +
+`ActionSpec` to this small record before thinking; it is the only place that reads the rules'
+types, so the players stay short. Decision order follows the rules' phases (poolgym.rules.core.Phase):
+
+1. ``spec.phase`` is OPTION -> a `ChooseOption` is due (push-out reply 9B-5.6, illegal-break
+   options 8B-4.5 / SP-6.6, lag winner's choice G-3.7, ...);
+2. ``spec.must_place`` -> a `PlaceCueBall` is due (ball in hand GB-8 / GW-5 / 9B-5.10, or
+   behind the head string G-3.10);
+3. ``spec.can_shoot`` -> a `ShotAction` (a break in `Phase.BREAK`).
+
+In a declaration window (``Phase.DECLARE``, N-seat games) a `Declare` is due (Decision.DECLARE);
+the players make the declarations the rules open (`declared`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+from poolgym.planning import TableGeom, table_geom
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat may see when it must act.
+
+    Attributes:
+        state: the rules `GameState` (the seat's view of it).
+        spec: the rules' legal-action spec for `state` (`Discipline.legal_actions(state)`).
+        table: the `physics.Table` the game is played on.
+        seat: the seat that acts (== state.seat_to_act).
+        discipline: discipline name ("nine_ball", "eight_ball", "straight_pool", ...).
+    """
+
+    state: Any
+    spec: Any
+    table: Any
+    seat: int
+    discipline: str
+
+
+class Decision(str, Enum):
+    """Kind of action the seat must produce now."""
+
+    OPTION = "option"
+    PLACE = "place"
+    SHOOT = "shoot"
+    DECLARE = "declare"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class View:
+    """Numpy view of what the seat sees.
+
+    Attributes:
+        decision: which kind of action is due.
+        geom: table geometry.
+        balls: (N, 2) ball centres; on: (N,) on-table mask (the cue ball is on only when in
+            position or placed).
+        targets: legal first-contact balls.
+        pot_balls: balls worth pocketing directly (targets, restricted to callable balls when a
+            call is required, then to the balls the rules say serve this seat, `useful_pots`).
+        call_required, safety_allowed, push_out_allowed: from the spec.
+        kitchen: a placement must be behind the head string.
+        is_break: the next shot is the opening break.
+        is_lag: the next shot is a lag shot (G-3.6): no declarations, no object balls.
+        danger: balls that lose the game if pocketed now or hit first (eight-ball: the 8 while
+            it is not the ball on, 8B-4.19 / 8B-4.20); paths keep extra clearance from them.
+        options: the offered options (in Phase.OPTION: one must be chosen; otherwise optional
+            requests such as the GW-5 kitchen spot, taken instead of placing/shooting).
+    """
+
+    decision: Decision
+    geom: TableGeom
+    balls: np.ndarray
+    on: np.ndarray
+    targets: tuple
+    pot_balls: tuple
+    call_required: bool
+    safety_allowed: bool
+    push_out_allowed: bool
+    kitchen: bool
+    is_break: bool
+    is_lag: bool
+    options: tuple
+    danger: tuple
+    callable_balls: tuple
+
+
+def view_of(obs) -> View:
+    """Build the `View` of an `Observation`."""
+    from poolgym.rules.core import CueBallPlacement, Phase
+
+    state, spec = obs.state, obs.spec
+    if spec.phase is Phase.DECLARE and spec.declarations:
+        decision = Decision.DECLARE
+    elif spec.phase is Phase.OPTION and spec.options:
+        decision = Decision.OPTION
+    elif spec.must_place:
+        decision = Decision.PLACE
+    elif spec.can_shoot:
+        decision = Decision.SHOOT
+    else:
+        decision = Decision.NONE
+    targets = tuple(int(b) for b in spec.target_balls)
+    callable_balls = tuple(int(b) for b in spec.callable_balls)
+    if spec.call_required and callable_balls:
+        pot = tuple(b for b in targets if b in callable_balls) or callable_balls
+    else:
+        pot = targets
+    pot = useful_pots(obs.discipline, state, obs.seat, pot)
+    return View(
+        decision=decision,
+        geom=table_geom(obs.table),
+        balls=state.positions(),
+        on=state.on_mask(),
+        targets=targets,
+        pot_balls=pot,
+        call_required=bool(spec.call_required),
+        safety_allowed=bool(spec.safety_allowed),
+        push_out_allowed=bool(spec.push_out_allowed),
+        kitchen=spec.place_cue is CueBallPlacement.IN_HAND_KITCHEN,
+        is_break=spec.phase is Phase.BREAK,
+        is_lag=spec.phase is Phase.LAG,
+        options=tuple(spec.options),
+        danger=danger_balls(obs.discipline, state, targets),
+        callable_balls=callable_balls,
+    )
+
+
+def declared(spec):
+    """The `Declare` a player makes now, or None: every claim or request the rules open is
+    true or owed (41-9.6 a 41 claim only at 41, 41-9.7 a bust only over it, PP-7V an
+    announcement only for one's own pea ball), so the first that is not ``PASS`` is made, in
+    its window or beside a shot; ``PASS`` closes a window with nothing else open."""
+    if not spec.declarations:
+        return None
+    from poolgym.rules.core import Declaration, Declare, Phase
+
+    for d in spec.declarations:
+        if d is not Declaration.PASS:
+            return Declare(d)
+    if spec.phase is Phase.DECLARE:
+        return Declare(Declaration.PASS)
+    return None
+
+
+def useful_pots(discipline: str, state, seat: int, pot: tuple) -> tuple:
+    """``pot`` restricted to the balls the rules say serve ``seat``
+    (`DisciplineBase.useful_balls`: its pea's ball, its cards' balls, balls that keep it at
+    most 41, ...), when any of them is among ``pot``; else ``pot`` (every legal ball). One
+    rules-level query for every game, asked on the seat's own view."""
+    from poolgym.rules.game import DISCIPLINES
+
+    if discipline not in DISCIPLINES:
+        return pot
+    useful = DISCIPLINES[discipline].useful_balls(state, seat)
+    if useful is None:
+        return pot
+    keep = tuple(b for b in pot if b in useful)
+    return keep or pot
+
+
+def danger_balls(discipline: str, state, targets) -> tuple:
+    """Balls to keep away from (see `View.danger`)."""
+    if discipline == "eight_ball" and len(state.on_table) > 8 and state.on_table[8] and 8 not in targets:
+        return (8,)
+    return ()

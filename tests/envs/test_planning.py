@@ -1,0 +1,121 @@
+"""The planning geometry (`poolgym.planning`): ghost-ball aim, the compiled pot table against
+its numpy oracle, speeds and placements the referee accepts."""
+
+import math
+
+import numpy as np
+import pytest
+
+from poolgym import planning
+from poolgym.rules.placement import placement_error
+from tests.envs.planning_reference import pot_table_reference
+
+R = planning.BALL_RADIUS
+
+
+def test_straight_shot_aims_at_object_ball_and_has_zero_cut():
+    a = planning.aim(np.array([0.5, 0.5]), np.array([0.5, 1.0]), np.array([0.5, 2.0]))
+    assert a.phi == pytest.approx(90.0)
+    assert a.cut == pytest.approx(0.0, abs=1e-12)
+    np.testing.assert_allclose(a.ghost, [0.5, 1.0 - 2 * R])
+    assert a.feasible
+
+
+def test_cut_angle_and_ghost_ball_for_a_45_degree_cut():
+    obj = np.array([1.0, 1.0])
+    target = obj + np.array([1.0, 1.0])  # object ball leaves at 45 deg
+    ghost = obj - 2 * R * np.array([1.0, 1.0]) / np.sqrt(2)
+    cue = ghost - np.array([0.0, 0.5])  # cue ball travels along +y
+    a = planning.aim(cue, obj, target)
+    assert a.phi == pytest.approx(90.0)
+    assert a.cut == pytest.approx(-45.0)  # object ball leaves to the right of the cue path
+    assert a.feasible
+    assert planning.cut_angle(cue, ghost, obj, target) == pytest.approx(math.radians(45.0))
+
+
+def test_back_cut_beyond_90_degrees_is_infeasible():
+    a = planning.aim(np.array([0.5, 1.5]), np.array([0.5, 1.0]), np.array([0.5, 2.0]))
+    assert not a.feasible
+    assert abs(a.cut) > 90
+
+
+def test_aim_broadcasts_over_targets_and_pockets():
+    obj = np.array([[0.3, 1.0], [0.6, 1.2], [0.9, 1.6]])[:, None, :]
+    pockets = np.array([[0.0, 0.0], [0.0, 2.54], [1.27, 2.54]])[None]
+    a = planning.aim(np.array([0.6, 0.4]), obj, pockets)
+    assert a.phi.shape == (3, 3) and a.ghost.shape == (3, 3, 2)
+
+
+def test_segment_clear_blocked_and_clear():
+    balls = np.array([[0.5, 1.0], [0.8, 1.0]])
+    assert not planning.segment_clear(np.array([0.5, 0.5]), np.array([0.5, 1.5]), balls, 2 * R)
+    assert planning.segment_clear(np.array([0.5, 0.5]), np.array([0.5, 1.5]), balls[1:], 2 * R)
+
+
+def test_aim_points_lie_in_the_pocket_mouths(table9):
+    g = planning.table_geom(table9)
+    lb, lc = g.aims[0], g.aims[1]
+    assert lb[0] == pytest.approx(lb[1], abs=1e-9)  # on the corner's diagonal
+    assert lc[1] == pytest.approx(table9.l / 2) and lc[0] == 0.0  # side: on the cushion-nose line
+    assert planning.best_pocket(g, np.array([0.3, 0.3])) == 0
+
+
+def test_pot_table_picks_the_clear_straight_pot_and_a_blocker_stops_it(table9):
+    g = planning.table_geom(table9)
+    lt = g.aims[2]
+    obj = np.array([0.3, 2.2])
+    u = (obj - lt) / np.linalg.norm(obj - lt)
+    cue = obj + 0.4 * u
+    pos = np.array([cue, obj, [1.0, 0.5]])
+    c = planning.pot_candidates(g, pos, np.ones(3, bool), 0, [1])
+    assert (c[0].ball, c[0].pocket) == (1, 2) and c[0].cut < 1e-6 and c[0].p_make > 0.5
+    pos2 = np.vstack([pos, obj + 0.2 * u])  # a blocker on the object ball's line
+    assert all(k.pocket != 2 for k in planning.pot_candidates(g, pos2, np.ones(4, bool), 0, [1]))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_pot_table_kernel_matches_numpy_oracle(table9, seed):
+    """The compiled pot table equals the numpy definition (feasibility exactly, numbers to
+    rounding) on random layouts, several cue positions, with and without a danger ball."""
+    rng = np.random.default_rng(seed)
+    g = planning.table_geom(table9)
+    n = 10
+    pos = np.column_stack([rng.uniform(R, g.w - R, n), rng.uniform(R, g.l - R, n)])
+    on = rng.random(n) < 0.8
+    on[0] = True
+    Q = np.vstack([pos[0], np.column_stack([rng.uniform(R, g.w - R, 7), rng.uniform(R, g.l - R, 7)])])
+    targets = [1, 2, 3, 4, 8]
+    danger = (8,) if seed % 2 else ()
+    got = planning.pot_table(g, pos, on, Q, targets, 0.125, danger=danger)
+    ref = pot_table_reference(g, pos, on, Q, targets, 0.125, danger=danger)
+    np.testing.assert_array_equal(got["targets"], ref["targets"])
+    np.testing.assert_array_equal(got["ok"], ref["ok"])
+    for key in ("p", "phi", "cut", "d1", "d2", "V0"):
+        np.testing.assert_allclose(np.where(ref["ok"], got[key], 0), np.where(ref["ok"], ref[key], 0), rtol=1e-9,
+                                   atol=1e-9, err_msg=key)
+
+
+def test_pot_speed_grows_with_distance_and_cut():
+    v = [planning.v0_for_pot(0.3, d, 0.0) for d in (0.5, 1.0, 2.0)]
+    assert np.all(np.diff(v) > 0)
+    assert planning.v0_for_pot(0.3, 1.0, math.radians(60.0)) > planning.v0_for_pot(0.3, 1.0, 0.0)
+    # the closed-form launch speed inverts the slide-then-roll law
+    v0 = planning.launch_speed_for(1.3, 0.4)
+    assert planning.rolled_speed(v0, 1.3) == pytest.approx(0.4, rel=1e-9)
+
+
+def test_player_placements_are_spots_the_referee_accepts_G_3_22_9B_5_10(table9):
+    """`placements_valid` keeps only spots the referee's check accepts (jaws and cushion
+    segments included), for the whole bed and the kitchen (G-3.10, G-3.16)."""
+    rng = np.random.default_rng(3)
+    g = planning.table_geom(table9)
+    pos = np.column_stack([rng.uniform(R, g.w - R, 10), rng.uniform(R, g.l - R, 10)])
+    on = np.ones(10, bool)
+    for kitchen in (False, True):
+        xy = np.column_stack([rng.uniform(0.0, g.w, 4000), rng.uniform(0.0, g.l, 4000)])
+        ok = planning.placements_valid(g, xy, pos, on, kitchen=kitchen)
+        assert ok.sum() > 200
+        for x, y in xy[ok][:400]:
+            assert placement_error(x, y, pos, on, table9, R, kitchen=kitchen, may_touch=False) is None
+        spot = planning.random_placement(g, pos, on, rng, kitchen=kitchen)
+        assert placement_error(*spot, pos, on, table9, R, kitchen=kitchen, may_touch=False) is None
