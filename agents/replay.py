@@ -32,13 +32,13 @@ def record_game(discipline: str, agents: Sequence[Agent], seed: int, noise="icga
     """Play one game (seat k = agents[k]); returns (steps, table)."""
     from agents.tournament import canonical_discipline, make_rules_config
     from poolgym.envs.physics_io import make_noise
-    from poolgym.envs.pool_env import get_discipline
+    from poolgym.envs.pool_env import resolve_discipline
     from poolgym.rules.core import ShotAction
     from poolgym.rules.game import simulate_record
     from poolgym.rules.geometry import get_table
 
     name = canonical_discipline(discipline)
-    disc = get_discipline(name)
+    disc = resolve_discipline(name)
     cfg = make_rules_config(name, rules) if name in ("nine_ball", "eight_ball", "straight_pool") \
         else disc.default_config()
     table = get_table(cfg.table)

@@ -77,9 +77,9 @@ _DISCS: dict = {}
 def _discipline(name: str):
     """Rules discipline or drill by name (cached)."""
     if name not in _DISCS:
-        from poolgym.envs.pool_env import get_discipline
+        from poolgym.envs.pool_env import resolve_discipline
 
-        _DISCS[name] = get_discipline(name)
+        _DISCS[name] = resolve_discipline(name)
     return _DISCS[name]
 
 

@@ -28,7 +28,8 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 STRAIGHT_POOL_POINTS = 25
 MATCHUPS = (("geometric", "random", 0.95), ("search", "geometric", 0.65))
-DISCIPLINES = ("nine_ball", "eight_ball", "straight_pool")
+#: the disciplines benchmarked
+BENCH_DISCIPLINES = ("nine_ball", "eight_ball", "straight_pool")
 
 
 def bench_matchup(discipline: str, a: str, b: str, games: int, seed: int, workers: int,
@@ -86,10 +87,10 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     games = 20 if args.quick else args.games
     steps = 4096 if args.quick else args.potdrill_steps
-    only = set(filter(None, args.only.split(","))) or set(DISCIPLINES) | {"potdrill"}
+    only = set(filter(None, args.only.split(","))) or set(BENCH_DISCIPLINES) | {"potdrill"}
     out: dict = {"matchups": [], "potdrill": None}
     ok = True
-    for disc in DISCIPLINES:
+    for disc in BENCH_DISCIPLINES:
         if disc not in only:
             continue
         for a, b, bar in MATCHUPS:

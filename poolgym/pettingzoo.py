@@ -63,7 +63,7 @@ class PoolAECEnv(AECEnv):
     def __init__(self, discipline: str = "nine_ball", render_mode=None, **kwargs):
         super().__init__()
         if discipline not in DISCIPLINES:
-            raise ValueError(f"discipline must be one of {DISCIPLINES}, got {discipline!r}")
+            raise ValueError(f"discipline must be one of {sorted(DISCIPLINES)}, got {discipline!r}")
         for bad in ("opponent", "learner_seat", "runout"):
             if bad in kwargs:
                 raise ValueError(f"{bad} is not an argument of the multi-agent env")

@@ -20,8 +20,10 @@ from poolgym.rules.core import CueBallPlacement, GameState, Phase
 ACTION_MODES = ("box", "macro")
 
 
-def get_discipline(discipline):
-    """A discipline object from a name (rules registry or drills) or the object itself."""
+def resolve_discipline(discipline):
+    """The discipline object an env plays: a name of the rules registry
+    (`poolgym.rules.DISCIPLINES`) or of a drill (`poolgym.envs.drills.DRILLS`), or a
+    discipline object itself."""
     from poolgym.envs.drills import DRILLS
 
     if not isinstance(discipline, str):
@@ -34,6 +36,16 @@ def get_discipline(discipline):
         return DISCIPLINES[discipline]
     except KeyError:
         raise ValueError(f"discipline: unknown {discipline!r}; known: {sorted(DISCIPLINES) + sorted(DRILLS)}")
+
+
+def get_discipline(discipline):
+    """Deprecated name of `resolve_discipline` (``poolgym.rules.get_discipline`` is the rules
+    registry's lookup by name)."""
+    import warnings
+
+    warnings.warn("poolgym.envs.pool_env.get_discipline is deprecated; use resolve_discipline",
+                  DeprecationWarning, stacklevel=2)
+    return resolve_discipline(discipline)
 
 
 def make_config(disc, rules, table, players=None):
@@ -321,7 +333,7 @@ class PoolEnv(gym.Env):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         if not isinstance(max_shots, int) or max_shots < 1:
             raise ValueError(f"max_shots must be a positive int, got {max_shots!r}")
-        self.disc = get_discipline(discipline)
+        self.disc = resolve_discipline(discipline)
         self.config = make_config(self.disc, rules, table, players)
         from poolgym.rules.geometry import ball_radius, get_table
 
