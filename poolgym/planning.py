@@ -603,18 +603,16 @@ def straight_in_placements(geom: TableGeom, balls: np.ndarray, on_table: np.ndar
     obj = np.asarray(balls, float)[tg]  # (T, 2)
     u = unit(geom.aims[None, :, :] - obj[:, None, :])  # (T, 6, 2)
     ghost = obj[:, None, :] - 2.0 * geom.R * u
-    back = -u
-    pts = []
-    for ang in angles_deg:
-        c, s_ = math.cos(math.radians(ang)), math.sin(math.radians(ang))
-        dirv = np.stack([c * back[..., 0] - s_ * back[..., 1], s_ * back[..., 0] + c * back[..., 1]], -1)
-        for d in distances:
-            pts.append((ghost + d * dirv).reshape(-1, 2))
-    P = np.concatenate(pts)
+    ang = np.radians(np.asarray(angles_deg, float))[:, None, None, None]  # (A, 1, 1, 1)
+    c, s_ = np.cos(ang), np.sin(ang)
+    back = -u[None, None]  # (1, 1, T, 6, 2) -> rays rotated by each angle
+    dirv = np.stack([c * back[..., 0] - s_ * back[..., 1], s_ * back[..., 0] + c * back[..., 1]], -1)
+    d = np.asarray(distances, float)[None, :, None, None, None]  # (1, D, 1, 1, 1)
+    P = (ghost[None, None] + d * dirv).reshape(-1, 2)  # angle-major, then distance, then (T, 6)
     P = P[placements_valid(geom, P, balls, on_table, cue_row, kitchen)]
     if len(P) > max_points:
         P = P[np.linspace(0, len(P) - 1, max_points).astype(int)]
-    return [(float(x), float(y)) for x, y in P]
+    return list(map(tuple, P.tolist()))
 
 
 def random_placement(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, rng: np.random.Generator,

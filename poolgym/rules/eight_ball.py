@@ -455,11 +455,12 @@ class EightBall(DisciplineBase):
         R = ball_radius()
         seat = state.seat_to_act
         opp = _other(seat)
-        pocketed = q.pocketed(rec)
-        jumped_obj = tuple(b for b in q.jumped_off_table(rec) if b != 0)
+        f = q.shot_facts(rec, table)
+        pocketed = f.pocketed
+        jumped_obj = tuple(b for b in f.jumped if b != 0)
         cue_fouls = tuple(general.cue_ball_fouls(rec))
         scratch = bool(cue_fouls)
-        legal_by_count = bool(pocketed) or len(q.balls_to_rail(rec, table)) >= cfg.break_min_rail_balls
+        legal_by_count = bool(pocketed) or len(f.object_balls_to_rail(rec.cue_ball)) >= cfg.break_min_rail_balls
         s, spotted = self._after(state, rec, jumped_obj)
         s = s.replace(inning=state.inning, extra=_ex(s, context=OptionContext.NONE))
         refs = []

@@ -18,7 +18,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .rails import contact_is_new, cushion_pockets, frozen_rail_bits, frozen_to_rails, rail_lut
-from .shot_facts import ShotFacts, _legal_mask, scan_events, shot_facts
+from .shot_facts import ShotFacts, _legal_mask, jumped_balls, pocketed_balls, scan_events, shot_facts
 from .shot_record import EventKind, Motion, ShotRecord
 
 __all__ = [
@@ -96,10 +96,7 @@ def contacts_of(rec: ShotRecord, ball: int):
 
 def pocketed(rec: ShotRecord) -> tuple:
     """Object balls pocketed on this shot, ascending (C-19 physical definition)."""
-    m = rec.pocket >= 0
-    if not m.any():
-        return ()
-    return tuple(int(k) for k in np.flatnonzero(m) if k != rec.cue_ball)
+    return pocketed_balls(rec.pocket.tolist(), rec.cue_ball)
 
 
 def any_pocketed(rec: ShotRecord) -> bool:
@@ -119,10 +116,7 @@ def cue_scratched(rec: ShotRecord) -> bool:
 
 def jumped_off_table(rec: ShotRecord) -> tuple:
     """G-3.28: balls that ended off the playing surface (object and cue), ascending."""
-    m = rec.s1 == _OFF
-    if not m.any():
-        return ()
-    return tuple(int(k) for k in np.flatnonzero(m))
+    return jumped_balls(rec.s1.tolist())
 
 
 def cue_off_table(rec: ShotRecord) -> bool:

@@ -27,7 +27,7 @@ from numba import njit
 from .rails import rail_lut
 from .shot_record import EventKind, Motion, ShotRecord
 
-__all__ = ["ShotFacts", "shot_facts", "scan_events", "shot_facts_batch", "BatchFacts", "rest_mask_and_gap",
+__all__ = ["ShotFacts", "shot_facts", "pocketed_balls", "jumped_balls", "scan_events", "shot_facts_batch", "BatchFacts", "rest_mask_and_gap",
            "rest_batch"]
 
 _BB = int(EventKind.BALL_BALL)
@@ -122,6 +122,18 @@ def scan_events(kind, ei, ej, et, cue, legal_mask, use_legal, split_eps, lut, n_
     return first, t0, ct[:m], cb[:m], cr[:m]
 
 
+def pocketed_balls(pocket: list, cue_ball: int) -> tuple:
+    """Object balls pocketed on the shot (C-19 physical definition), ascending: the rows
+    with a pocket index (``pocket`` as a list, -1 = not pocketed) other than the cue ball."""
+    return tuple(k for k, p in enumerate(pocket) if p >= 0 and k != cue_ball)
+
+
+def jumped_balls(s1: list) -> tuple:
+    """G-3.28: the balls (object and cue) whose final motion state (``s1`` as a list) is off
+    the table, ascending."""
+    return tuple(k for k, v in enumerate(s1) if v == _OFF)
+
+
 _LEGAL_MASKS: dict = {}
 
 
@@ -164,8 +176,8 @@ def shot_facts(rec: ShotRecord, table, legal: Optional[Sequence[int]] = None, sp
     s1 = rec.s1.tolist()
     f.cue_pocketed = pk[c] >= 0
     f.cue_off = s1[c] == _OFF
-    f.pocketed = tuple(k for k, p in enumerate(pk) if p >= 0 and k != c)
-    f.jumped = tuple(k for k, v in enumerate(s1) if v == _OFF)
+    f.pocketed = pocketed_balls(pk, c)
+    f.jumped = jumped_balls(s1)
     f.cush_t, f.cush_ball, f.cush_rail = ct, cb, cr
     f._cushions = None
     return f
