@@ -42,7 +42,7 @@ def _zero_sum(name, cfg) -> bool:
     return True
 
 
-#: extra configurations played at the smallest and largest seat count (declarations by hand)
+#: extra configurations played at two and six seats (declarations by hand)
 VARIANTS = {
     "pea_pool": {"variant_points": True, "auto_declare": False},
     "forty_one": {"auto_declare": False},
@@ -89,7 +89,7 @@ def test_random_games_terminate_with_invariants(name, n):
     assert s.game_over
 
 
-VCASES = [(name, n) for name in VARIANTS for n in (SEATS[name][0], SEATS[name][-1])]
+VCASES = [(name, n) for name in VARIANTS for n in (SEATS[name][0], 6)]
 
 
 @pytest.mark.parametrize("name,n", VCASES, ids=[f"{a}-{b}" for a, b in VCASES])
