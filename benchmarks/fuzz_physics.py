@@ -49,6 +49,7 @@ class Tally:
     truncated: int = 0
     events: list = field(default_factory=list)
     failures: list = field(default_factory=list)
+    longest: tuple = (0, "")
 
     @property
     def bad(self) -> int:
@@ -88,6 +89,11 @@ def run_batch(seed: int, k: int, size: int, max_events: int, tally: Tally) -> No
     tally.truncated += int((res.status == physics.Status.EVENT_LOG_OVERFLOW).sum())
     tally.overflows += int((res.n_events > max_events).sum())
     tally.events.append(res.n_events.copy())
+    j = int(np.argmax(res.n_events))
+    if res.n_events[j] > tally.longest[0]:
+        tally.longest = (int(res.n_events[j]), f"--show {k}:{j} ({name}, {bb}, {cu}, shot {shots[j].tolist()}, "
+                                               f"{int((s[j] == 0).sum())} balls, "
+                                               f"{float(res.ev_t[j, res.n_events[j] - 1]):.1f} s)")
     for j in np.flatnonzero((prob != 0) | (res.status != 0)):
         what = {1: "escape", 2: "overlap"}.get(int(prob[j]), physics.Status(int(res.status[j])).name)
         tally.failures.append(f"{what}: --seed {seed} --batch-size {size} --show {k}:{j} "
@@ -130,6 +136,8 @@ def main(argv=None) -> int:
             print(f"[{time.perf_counter() - t0:7.1f} s] {tally.summary()}", flush=True)
     for f in tally.failures[:50]:
         print(f)
+    print(f"longest shot: {tally.longest[0]} events: --seed {args.seed} --batch-size {args.batch_size} "
+          f"{tally.longest[1]}")
     print(f"{tally.summary()}  ({time.perf_counter() - t0:.0f} s)")
     return 1 if tally.bad else 0
 

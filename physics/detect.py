@@ -13,9 +13,13 @@ planar acceleration ``a`` (``physics.motion``), so
 Every prediction is the first DOWNWARD zero crossing (approach) of the gap function inside
 the horizon ``h`` (the earliest next motion transition of the balls involved; predictions
 are recomputed after every event touching those balls). Pairs that are touching now count
-as colliding now only if they approach faster than ``V_APPROACH``; a touching pair that is
-separating (or at rest relative to each other) is never predicted to collide at t = 0,
-which is what keeps frozen clusters from chattering.
+as colliding now only if they approach faster than ``V_APPROACH``, or if they do not
+separate and their relative acceleration closes the gap (the t^2 term of the gap function is
+negative: a ball frozen to a cushion or a ball, struck at theta = 90, has almost no velocity
+but a spin whose cloth friction drives it into the contact; waiting for a down-crossing
+would miss it, since the gap starts at zero). A touching pair that is separating (or at
+rest relative to each other, not accelerated together) is never predicted to collide at
+t = 0, which is what keeps frozen clusters from chattering.
 """
 
 from __future__ import annotations
@@ -52,10 +56,16 @@ def _circle_time(Cx, Cy, Bx, By, Ax, Ay, rad, h):
     if gap <= TOUCH_GAP:
         if vn < -V_APPROACH:
             return 0.0
-        if vn <= 0.0 and Bx * Bx + By * By + 2.0 * (Ax * Cx + Ay * Cy) < 0.0:
-            # not separating and accelerating into each other (the t^2 coefficient of
-            # |d(t)|^2 is negative): the gap closes at once, a contact now
-            return 0.0
+        c2 = Bx * Bx + By * By + 2.0 * (Ax * Cx + Ay * Cy)
+        if c2 < 0.0:
+            # accelerating into each other (the t^2 coefficient of |d(t)|^2 is negative): a
+            # contact now if they do not separate (vn <= 0), or if the separation cannot
+            # lift a gap that round-off left slightly negative above zero before the
+            # acceleration closes it again (e + d t + c2 t^2 < 0 for all t: d^2 <= 4 e c2)
+            e0 = Cx * Cx + Cy * Cy - rad * rad
+            d1 = 2.0 * (Bx * Cx + By * Cy)
+            if vn <= 0.0 or (e0 < 0.0 and d1 * d1 <= 4.0 * e0 * c2):
+                return 0.0
     # cull: the path d(t) = C + B t + A t^2, t in [0, h], stays within |A| h^2 / 4 of its
     # chord from d(0) to d(h) (a parabola arc and its chord); if the chord keeps farther
     # than rad + that bulge from the origin there is no contact
@@ -137,8 +147,10 @@ def ball_segment_time(rvw, s, P, p1x, p1y, p2x, p2y, nx, ny, h):
     g0 = (x0 - p1x) * nx + (y0 - p1y) * ny - R
     g1 = vx * nx + vy * ny
     g2 = 0.5 * (ax * nx + ay * ny)
-    if -0.5 * R < g0 <= TOUCH_GAP and (g1 < -V_APPROACH or (g1 <= 0.0 and g2 < 0.0)):
-        # touching and approaching, or not separating and accelerated into the cushion
+    if -0.5 * R < g0 <= TOUCH_GAP and (g1 < -V_APPROACH or (g2 < 0.0 and (
+            g1 <= 0.0 or (g0 < 0.0 and g1 * g1 <= 4.0 * g0 * g2)))):
+        # touching and approaching, or accelerated into the cushion and not separating (or
+        # separating too slowly to lift a round-off negative gap above zero): contact now
         t = 0.0
     else:
         if g0 > abs(g1) * h + abs(g2) * h * h:

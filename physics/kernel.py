@@ -19,8 +19,11 @@ a ball into a third ball (frozen clusters) or into a cushion (a ball wedged betw
 a cushion) only one ball is moved, and if both are blocked
 (a jam) the contact is resolved at zero gap and, should it not separate, is given a small
 separation speed paid from spin energy (``_unjam``) so a friction-driven push cannot loop
-at zero time. Each collision leaves the
-balls involved SLIDING, as in pooltool.
+at zero time. A ball pushed back into its contacts again within ``T_HOLD`` of such a push, and
+within ``D_HOLD`` of where it was, is hemmed in (wedged in a pocket mouth, between a ball and
+a cushion): it is held, its slip dissipated at once (``_held``, ``_hold``), instead of an
+endless inelastic sequence of ever shorter bounces. Each collision leaves the
+balls involved SLIDING, as in pooltool (a held ball: STATIONARY or SPINNING).
 
 Model codes: ball-ball 0 frictionless_elastic, 1 frictional_inelastic; cushion 0 han_2005,
 1 mathavan_2010 (the modules in ``physics.resolve``).

@@ -127,6 +127,34 @@ def test_massé_into_touching_ball_never_overlaps(bb, cu, V0, b):
     assert res.rvw[0, 0, 1] < res.rvw[1, 0, 1]
 
 
+# a cluster left wedged in a pocket mouth (fuzz seed 0, batch 197, shot 3032): ball 12,
+# sliding along ball 10 (held against the jaw) with a round-off overlap of 7e-18 m and its
+# friction pressing it in, must collide, not creep 0.17 um into ball 10
+WEDGE16 = [[0.7768459179096662, 0.10641880004997613], [0.3808564244458501, 1.6536121878723427],
+           [0.41118982405808263, 1.702047788397762], [0.46231106173124137, 1.7275965963783075],
+           [0.18360354338336407, 1.3836437776276702], [0.341201221081367, 1.6947654065597777],
+           [0.2181925341373666, 1.4291379998157392], [0.7885426728451733, 1.2620830069386242],
+           [0.6718897029769099, 0.22499536547118804], [0.020005628375473747, 1.0385622064356],
+           [0.9766127335165576, 0.05428252262870349], [0.9849185492678187, 1.028182795603106],
+           [0.7285476181723708, 0.13697034257187465], [0.8135445494089526, 0.28637746636093175],
+           [0.4267093477034116, 1.9526249998215954], [0.058094108332580496, 1.9640482936809303]]
+WEDGE16_SHOT = (33.363405173989726, 302.71079188827395, 68.71681108188757, 0.022421572047976047,
+                -0.05991119308334964)
+
+
+def test_ball_pressed_into_a_round_off_overlap_collides():
+    """A touching pair whose gap round-off left at -7e-18 m, separating at 4e-19 m/s while
+    friction presses them together, never gets above zero gap again: a contact now
+    (``physics.detect._circle_time``), else ball 12 creeps into ball 10 undetected."""
+    t7 = physics.Table.wpa("7ft")
+    rvw = layout(WEDGE16)
+    shot = physics.Shot(*WEDGE16_SHOT)
+    res = physics.simulate(t7, rvw, shot, ball_ball="frictionless_elastic", grow_log=True)
+    assert res.status == physics.Status.OK and _valid_next_input(t7, res)
+    r = physics.simulate(t7, rvw, shot, ball_ball="frictionless_elastic", t_final=2.5135)
+    assert np.hypot(*(r.rvw[10, 0, :2] - r.rvw[12, 0, :2])) >= 2 * R - 1e-9
+
+
 # ---------------------------------------------------------------------------------------
 # 4. more events than the log holds: the log grows, the simulation is the same
 # ---------------------------------------------------------------------------------------
