@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-__all__ = ["Label", "RuleEntry", "NOT_SIMULATED", "parse_rules_file", "rule_table", "implemented_files",
+__all__ = ["Label", "RuleEntry", "NOT_SIMULATED", "parse_rules_file", "default_rules_dir", "rule_table", "implemented_files",
            "collect_tested", "FileReport", "report", "main"]
 
 GENERAL = "general.md"

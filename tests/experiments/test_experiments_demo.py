@@ -2,10 +2,14 @@
 
 import json
 
+import pytest
+
 from experiments.cli import main
 
 
 def test_demo_quick_writes_report_and_reruns_identically(tmp_path, capsys):
+    for extra in ("stable_baselines3", "tensorboard", "matplotlib", "imageio"):  # the `all` extra
+        pytest.importorskip(extra)
     a, b = tmp_path / "a", tmp_path / "b"
     assert main(["demo", "--quick", "--out", str(a), "--no-progress"]) == 0
     out = capsys.readouterr().out
@@ -45,6 +49,7 @@ def test_bad_config_exit_code(tmp_path, capsys):
 
 def test_play_headless_watches_two_agents(monkeypatch):
     """`poolgym play` with the SDL dummy driver: a few shots between two agents, no window."""
+    pytest.importorskip("pygame")  # the render extra
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     from experiments.play import play
 

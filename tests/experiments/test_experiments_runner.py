@@ -34,6 +34,7 @@ def _env():
 
 
 def test_killed_run_resumes_to_identical_metrics(tmp_path):
+    pytest.importorskip("matplotlib")  # the run folder's plots: the render extra
     cfg_path = tmp_path / "exp.toml"
     cfg_path.write_text(TOURNAMENT_ONLY)
     killed = tmp_path / "killed"
@@ -63,6 +64,7 @@ def test_killed_run_resumes_to_identical_metrics(tmp_path):
 
 
 def test_stage_markers_skip_finished_stages(tmp_path):
+    pytest.importorskip("matplotlib")  # the run folder's plots: the render extra
     cfg = C.loads(TOURNAMENT_ONLY.replace('["search", "geometric"]', '["geometric", "random"]'))
     out = tmp_path / "run"
     run_experiment(cfg, str(out), progress=False, quiet=True, stop_after="setup")
