@@ -99,7 +99,7 @@ def _env_section(env_id: str) -> list:
            f"| action space (`action_mode=\"macro\"`) | `{macro.action_space}` |",
            f"| observation space | `{env.observation_space}` |",
            f"| seats | {cfg.n_players} (`n_players`); "
-           + ("the other seat is the built-in opponent (`opponent=`, default `\"geometric\"`) |"
+           + ("the built-in opponent (`opponent=`, default `\"geometric\"`) plays every other seat |"
               if env.opponent is not None else "no opponent: the learner plays every turn |"),
            f"| max_shots | {env.max_shots} |",
            f"| make | `gymnasium.make(\"{env_id}\")` |",
