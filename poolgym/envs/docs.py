@@ -26,7 +26,7 @@ __all__ = ["env_ids", "docstring_sections", "render", "main"]
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "docs" / "environments.md"
 #: `PoolEnv` docstring sections printed once, for every id, in this order
 COMMON_SECTIONS = ("Action space", "Observation space", "Rewards", "Episode end", "Info", "Arguments",
-                   "Reset options", "Version history")
+                   "N-seat games", "Reset options", "Version history")
 
 
 def env_ids() -> list:
