@@ -356,8 +356,7 @@ class Codec:
                 out[i] = self.encode(st, specs[i], seat, shots[i])
         out[:, k_sh] = np.minimum(np.asarray(shots, np.float64) / max(self.max_shots, 1), 1.0)
         if self.seats is not None:
-            for i, (st, spec, seat) in enumerate(zip(states, specs, seats)):
-                self.seats.encode(st, None if secrets is None else secrets[i], spec, seat, out[i], k_sh + 1)
+            self.seats.encode_batch(states, [None] * B if secrets is None else secrets, specs, seats, out, k_sh + 1)
         if self.scores is not None:
             for i, (st, seat) in enumerate(zip(states, seats)):
                 self.scores.encode(st, seat, out[i], self.score0)

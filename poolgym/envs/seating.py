@@ -110,6 +110,40 @@ class SeatBlock:
         if i < self.P:
             o[k + i] = 1.0
 
+    def encode_batch(self, states, secrets, specs, seats, out: np.ndarray, k: int) -> None:
+        """`encode` for B tables into ``out[:, k : k + size]`` (zeros there already; the same
+        values): the per-seat parts as array operations over the tables, the secrets and the
+        open declarations by index lists. ``states`` are the observers' views."""
+        B = len(states)
+        N, D, P = self.N, len(DECLARATIONS), self.P
+        n = states[0].n_players
+        rows, cols = [], []
+        for i, sec in enumerate(secrets):
+            for b in secret_balls(self.disc, sec):
+                if 0 <= b < N:
+                    rows.append(i)
+                    cols.append(k + b)
+        for i, (st, spec, seat) in enumerate(zip(states, specs, seats)):
+            if spec is not None and spec.declarations and st.seat_to_act == seat and st.phase is not Phase.GAME_OVER:
+                for d in spec.declarations:
+                    rows.append(i)
+                    cols.append(k + N + DECL_INDEX[d])
+        if rows:
+            out[rows, cols] = 1.0
+        m = min(P, n)
+        ar = np.arange(B)
+        seat_a = np.asarray(seats, np.int64)
+        idx = (seat_a[:, None] + np.arange(m)[None, :]) % n
+        full = tuple(range(n))
+        act = np.array([st.active if st.active else (True,) * n for st in states], np.bool_).reshape(B, n)
+        team = np.array([st.teams if st.teams else full for st in states], np.int64).reshape(B, n)
+        k1 = k + N + D
+        out[:, k1 : k1 + m] = act[ar[:, None], idx]
+        out[:, k1 + P : k1 + P + m] = team[ar[:, None], idx] == team[ar, seat_a][:, None]
+        rel = (np.array([st.seat_to_act for st in states], np.int64) - seat_a) % n
+        ok = rel < P
+        out[ar[ok], k1 + 2 * P + rel[ok]] = 1.0
+
 
 
 def seat_bar_args(disc, state: GameState, seat: int) -> tuple:

@@ -306,3 +306,27 @@ def test_make_vec_for_every_seated_id(env_id):
     obs, rew, term, trunc, info = venv.step(venv.action_space.sample())
     assert venv.observation_space.contains(obs)
     venv.close()
+
+
+@pytest.mark.parametrize("discipline, n", [("odd_ball", 4), ("cutthroat", 5), ("forty_one", 3), ("card_ball", 4)])
+def test_batched_seat_block_equals_the_single_encoder(discipline, n):
+    """`Codec.encode_batch` (array seat block) == `Codec.encode` table by table, for every
+    seat of states from seeded games (teams, eliminated seats, secrets, declarations)."""
+    from poolgym.envs.pool_env import PoolEnv
+    from poolgym.envs.seating import seat_view
+
+    rules = {"auto_declare": False} if discipline == "forty_one" else None
+    env = PoolEnv(discipline, players=n, rules=rules)
+    d = env.disc
+    states = _decision_states(discipline, n, 9, 12, rules)
+    rows, args = [], []
+    for st in states:
+        for seat in range(n):
+            view, sec = seat_view(st, seat)
+            spec = d.legal_actions(st)
+            rows.append(env.codec.encode(view, spec, seat, 3, secret=sec))
+            args.append((view, spec, seat, sec))
+    out = np.zeros((len(args), env.codec.obs_size), np.float32)
+    env.codec.encode_batch([a[0] for a in args], [a[1] for a in args], [a[2] for a in args], [3] * len(args), out,
+                           secrets=[a[3] for a in args])
+    np.testing.assert_array_equal(out, np.stack(rows))
