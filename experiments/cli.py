@@ -133,6 +133,12 @@ def cmd_tournament(args) -> int:
     for n in names:
         seen[n] = seen.get(n, 0) + 1
         specs.append(AgentSpec(n, {}, n if seen[n] == 1 else f"{n}#{seen[n]}"))
+    if args.players is None:
+        from agents.tournament import make_rules_config
+
+        n = make_rules_config(args.discipline).n_players
+        if n != 2:  # an N-seat game by default (cut-throat 3, pea pool 4, bowlliards 1, ...)
+            args.players = n
     if args.players is not None:
         return _seat_tournament(args, specs)
     cfg = TournamentConfig(args.discipline, tuple(specs), args.games, args.seed, args.noise,
