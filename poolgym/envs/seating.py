@@ -15,8 +15,9 @@ The rules hold N seats, teams, per-seat secrets, a public event history and per-
 * `seat_returns` -- the rules' per-seat result of the game (``returns(state)``).
 
 A discipline is *seated* (`uses_seats`) when it declares the seat counts it allows
-(``allowed_players``, the BCA games) or is configured for other than two seats; the WPA games
-(two seats, nothing hidden) are not, and their spaces and observations are exactly as before.
+(``allowed_players``, the BCA and scoring games) or is configured for more than two seats; the
+WPA games (two seats, nothing hidden) and the one-seat drills are not, and their spaces and
+observations are exactly as before.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ DECL_INDEX = {d: i for i, d in enumerate(DECLARATIONS)}
 
 def uses_seats(disc, config) -> bool:
     """The env encodes seats for this discipline and config (module docstring)."""
-    return getattr(disc, "allowed_players", None) is not None or int(config.n_players) != 2
+    return getattr(disc, "allowed_players", None) is not None or int(config.n_players) > 2
 
 
 def seat_view(state: GameState, seat: int):

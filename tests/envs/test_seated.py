@@ -289,12 +289,19 @@ def test_native_vector_matches_single_envs_seated(kwargs):
     sync.close()
 
 
-def test_wpa_spaces_have_no_seat_block():
-    """The WPA games are not seated: no seat block, no declaration actions."""
-    env = gym.make("poolgym/NineBall-v0").unwrapped
+@pytest.mark.parametrize("env_id", ["poolgym/NineBall-v0", "poolgym/EightBall-v0", "poolgym/StraightPool-v0",
+                                    "poolgym/NineBallRunout-v0", "poolgym/PotDrill-v0", "poolgym/BreakDrill-v0"])
+def test_wpa_and_drill_spaces_have_no_seat_block(env_id):
+    """The WPA games and the drills are not seated: no seat block, no declaration actions, the
+    observation as the codec without seats encodes it (what agents.sb3 builds)."""
+    from poolgym.envs.codec import Codec
+
+    env = gym.make(env_id).unwrapped
     assert not env.seated and env.codec.seats is None
     assert env.codec.box_size == env.codec.decl0
     assert all(e.kind != "declare" for e in env.codec.macro_table)
+    plain = Codec(env.disc.n_balls, env.config.n_players, env.table, max_shots=env.max_shots)
+    assert env.observation_space.shape == (plain.obs_size,)
 
 
 @pytest.mark.parametrize("env_id", sorted(SEATED_IDS))
