@@ -193,3 +193,11 @@ def test_incoming_player_at_100_with_the_1_held_out():
     s4, v4 = play(s2, hit=5, obj_rails=(5,))  # a miss hands the table to seat 1, on 100
     assert v4.next_seat == 1 and s4.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
     assert np.allclose(s4.positions()[[1, 3, 5]], [HOME[1], HOME[3], HOME[5]]) and s4.extra.held == ()
+
+
+@pytest.mark.rule("CW-6")
+def test_useful_balls_keep_exactly_90():
+    """useful_balls: below 90 the balls that keep the score at most 90 (CW-6.4); from 90 none
+    (CW-6.5)."""
+    assert D.useful_balls(at(86), 0) == (1, 3)
+    assert D.useful_balls(at(92), 0) == ()

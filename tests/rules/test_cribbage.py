@@ -157,3 +157,12 @@ def test_three_fouls_lose_and_kitchen_spot_request():
     assert Option.SPOT_NEAREST_KITCHEN_BALL in D.legal_actions(s).options
     s2, v2 = D.apply(s, ChooseOption(Option.SPOT_NEAREST_KITCHEN_BALL))
     assert v2.spotted == (12,) and np.allclose(s2.positions()[12], T.foot_spot)
+
+
+@pytest.mark.rule("CR-9")
+def test_useful_balls_are_the_owed_partners():
+    """The rules tell agents which balls serve (DisciplineBase.useful_balls): the partners of
+    the open balls (CR-9.1), else the pair balls (CR-9.7 spots an early 15)."""
+    s2, _ = play(st(), hit=6, pocketed={6: 2})
+    assert D.useful_balls(s2, 0) == (9,)
+    assert D.useful_balls(st(), 0) == (1, 2, 6, 9, 14)

@@ -166,6 +166,14 @@ class Cowboy(DisciplineBase):
     def initial_extra(self, config):
         return CowboyExtra()
 
+    def useful_balls(self, state: GameState, seat: int) -> tuple:
+        """Below 90 the balls whose number keeps the score at most 90 (CW-6.4); from 90 on no
+        pot serves (CW-6.5: caroms only)."""
+        s = state.scores[seat]
+        if s >= EXACT:
+            return ()
+        return tuple(b for b in state.balls_on_table() if s + b <= EXACT)
+
     def shot_spec(self, state: GameState) -> dict:
         at_100 = state.phase is Phase.PLAY and state.scores[state.seat_to_act] == LAST
         if state.phase is Phase.BREAK:

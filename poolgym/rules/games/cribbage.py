@@ -125,6 +125,16 @@ class Cribbage(DisciplineBase):
     def initial_extra(self, config):
         return CribbageExtra()
 
+    def useful_balls(self, state: GameState, seat: int) -> tuple:
+        """The partners of the open balls (CR-9.1) when there are any; else the pair balls
+        1-14 on the table (the 15 is spotted while they remain, CR-9.7), and the 15 once all
+        seven pairs are down (CR-6)."""
+        ex: CribbageExtra = state.extra
+        if ex.open:
+            return tuple(sorted(partner(b) for b in ex.open if state.on_table[partner(b)]))
+        pairs = tuple(b for b in state.balls_on_table() if b != FIFTEEN)
+        return pairs if pairs else tuple(b for b in state.balls_on_table() if b == FIFTEEN)
+
     def shot_spec(self, state: GameState) -> dict:
         ex: CribbageExtra = state.extra
         partners = tuple(sorted(partner(b) for b in ex.open if state.on_table[partner(b)]))

@@ -151,6 +151,13 @@ class OneBallSide(DisciplineBase):
         s, v = super()._lag_choice(state, opt)
         return s.replace(phase=Phase.OPTION, options=tuple(SIDE_POCKETS)), v
 
+    def useful_balls(self, state: GameState, seat: int) -> tuple:
+        """Every ball but the 1, which scores only when called into the seat's own side pocket
+        (1S-7.4); the 1 alone when it is the last ball."""
+        balls = state.balls_on_table()
+        others = tuple(b for b in balls if b != 1)
+        return others if others else balls
+
     def shot_spec(self, state: GameState) -> dict:
         return {"target_balls": state.balls_on_table(),
                 "callable_balls": (1,) if state.on_table[1] and state.phase is Phase.PLAY else (),
