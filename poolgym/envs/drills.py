@@ -6,11 +6,11 @@ result in ``state.extra`` (`DrillResult`), which is the env's reward.
 
 * `PotDrill` (``"pot_drill"``): the cue ball and the 1-ball at seeded random spots on the bed
   (at least ``margin`` from the cushion noses and ``min_separation`` apart). Result +1 if the
-  1-ball is pocketed and the cue ball stays on the table (no G-3.20 scratch, no G-3.28 jump),
-  else 0.
+  1-ball is pocketed and the cue ball stays on the table (no G-3.20 scratch, no G-3.28 jump)
+  on a legal stroke (no G-3.26 illegal jump, no G-3.27 miscue on a jump), else 0.
 * `BreakDrill` (``"break_drill"``): a nine-ball diamond (9B-5.2: 1 on the foot spot, 9 in the
   centre, the rest at random), cue ball in hand behind the head string (G-3.8). The break is
-  judged by 9B-5.4: the 1-ball must be hit first, the cue ball must not be pocketed or leave
+  judged by 9B-5.4: the stroke must be legal (G-3.26, G-3.27), the 1-ball must be hit first, the cue ball must not be pocketed or leave
   the table, no object ball may leave the table, and a ball must be pocketed or at least four
   object balls driven to a cushion. Result: -1 illegal break; 0 legal break with nothing
   pocketed (the table passes to the opponent); +1 legal break with a ball pocketed (the
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from poolgym.rules import queries
+from poolgym.rules import general, queries
 from poolgym.rules.core import (
     CueBallPlacement,
     Foul,
@@ -69,8 +69,9 @@ def _after_shot(state: GameState, rec: ShotRecord) -> tuple:
     return tuple(np.asarray(rec.pos1, float).reshape(-1).tolist()), on
 
 
-def _basic_fouls(rec: ShotRecord, legal_first: int) -> list:
-    fouls = []
+def _basic_fouls(rec: ShotRecord, legal_first: int, action: ShotAction, config) -> list:
+    """The stroke fouls (G-3.26, G-3.27: `general.stroke_fouls`), then G-3.20 / G-3.28 / G-3.18."""
+    fouls = list(general.stroke_fouls(action, config))
     if queries.cue_scratched(rec):
         fouls.append(Foul(FoulKind.SCRATCH, "G-3.20"))
     if queries.cue_off_table(rec):
@@ -81,6 +82,10 @@ def _basic_fouls(rec: ShotRecord, legal_first: int) -> list:
     elif first != legal_first:
         fouls.append(Foul(FoulKind.WRONG_BALL_FIRST, "9B-5.8"))
     return fouls
+
+
+#: fouls that make a pot-drill shot fail (a pot off a wrong first ball still counts)
+_FAILS_POT = (FoulKind.SCRATCH, FoulKind.CUE_BALL_OFF_TABLE, FoulKind.ILLEGAL_JUMP, FoulKind.MISCUE)
 
 
 class PotDrill(DisciplineBase):
@@ -114,9 +119,9 @@ class PotDrill(DisciplineBase):
         return {"target_balls": (1,) if state.on_table[1] else ()}
 
     def adjudicate(self, state: GameState, action: ShotAction, rec: ShotRecord):
-        fouls = _basic_fouls(rec, 1)
+        fouls = _basic_fouls(rec, 1, action, state.config)
         pk = queries.pocketed(rec)
-        ok = 1 in pk and not any(f.kind in (FoulKind.SCRATCH, FoulKind.CUE_BALL_OFF_TABLE) for f in fouls)
+        ok = 1 in pk and not any(f.kind in _FAILS_POT for f in fouls)
         pos, on = _after_shot(state, rec)
         new = state.replace(pos=pos, on_table=on, phase=Phase.GAME_OVER, winner=0 if ok else None,
                             shot_number=state.shot_number + 1, extra=DrillResult(1.0 if ok else 0.0, pk))
@@ -157,7 +162,7 @@ class BreakDrill(DisciplineBase):
     def adjudicate(self, state: GameState, action: ShotAction, rec: ShotRecord):
         from poolgym.rules.geometry import get_table
 
-        fouls = _basic_fouls(rec, 1)
+        fouls = _basic_fouls(rec, 1, action, state.config)
         if any(k != 0 for k in queries.jumped_off_table(rec)):
             fouls.append(Foul(FoulKind.OBJECT_BALL_OFF_TABLE, "9B-5.4"))
         pk = queries.pocketed(rec)

@@ -105,7 +105,10 @@ class CueBallPlacement(str, Enum):
 
 
 class FoulKind(str, Enum):
-    """Kinds of foul. Disciplines may append members (one line each, append only)."""
+    """Kinds of foul, each produced by some referee. Disciplines may append members (one line
+    each). Not kinds: a bad placement (G-3.22) and any illegal declaration are refused with
+    `IllegalActionError`; SP-6.7.5's intentional foul (touching moving balls) cannot happen
+    in the simulator."""
 
     SCRATCH = "scratch"                          # G-3.20 cue ball pocketed
     CUE_BALL_OFF_TABLE = "cue_ball_off_table"    # G-3.28
@@ -116,12 +119,9 @@ class FoulKind(str, Enum):
     FROZEN_BALL_RULE = "frozen_ball_rule"        # G-3.38
     KITCHEN_RULE = "kitchen_rule"                # G-3.39, G-3.10, GW-P4
     ILLEGAL_BREAK = "illegal_break"              # 9B-5.4, 8B-4.5, SP-6.6
-    ILLEGAL_JUMP = "illegal_jump"                # G-3.26 (dig under)
-    MISCUE = "miscue"                            # G-3.27 miscue on a jump
+    ILLEGAL_JUMP = "illegal_jump"                # G-3.26 / C-55 elevated cue, tip below centre
+    MISCUE = "miscue"                            # G-3.27 / C-55 miscue on a jump stroke
     THIRD_CONSECUTIVE_FOUL = "third_consecutive_foul"  # 9B-5.13, SP-6.12
-    BAD_PLACEMENT = "bad_placement"              # G-3.22 (normally rejected, never a foul)
-    BREAK_BALL_NOT_CALLED = "break_ball_not_called"  # discipline specific
-    INTENTIONAL = "intentional"                  # SP-6.7.5
     FROZEN_RAIL_SAFETY = "frozen_rail_safety"    # SP-6.7.2
     EIGHT_FIRST_CONTACT = "eight_first_contact"  # 8B-4.15
     DOUBLE_HIT = "double_hit"                    # G-3.23 / R-2.20 heuristic
@@ -234,9 +234,15 @@ class PlaceCueBall:
 
 @dataclass(frozen=True)
 class ChooseOption:
-    """Choose one of the offered :class:`Option` values."""
+    """Choose one of the offered :class:`Option` values.
+
+    ball: the object ball the option names, where the rules let the player designate one
+    (GW-5 / SP-6.7.7: of the balls equally near the head string, the one to spot, one of
+    `ActionSpec.spot_choices`; None there = the lowest-numbered of them); None otherwise.
+    """
 
     option: Option
+    ball: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -367,11 +373,15 @@ class RulesConfig:
         0 disables.
     max_shots: hard cap on shots per game (safety net for random play); 0 disables.
         When reached, the game ends as a stalemate (draw).
-    miscue_limit: largest tip offset sqrt(a^2 + b^2) (fraction of R) a stroke may use;
-        beyond it the stroke would be a miscue (physics CueParams.miscue_limit) and is
-        rejected, so G-3.27's miscue-on-a-jump foul cannot arise.
-    dig_under_theta: G-3.26 / GB-22 / C-55: a stroke with cue elevation >= this (deg) and
-        a below-centre tip offset (b < 0) is an illegal "dig under" jump and is rejected.
+    miscue_limit: largest tip offset sqrt(a^2 + b^2) (fraction of R) that strikes cleanly
+        (physics CueParams.miscue_limit). G-3.27 / C-55: an elevated stroke (theta > 0, a
+        jump attempt) beyond it is a miscue, a foul the referee calls (the stroke is played
+        with its offset scaled back onto this limit); a level stroke beyond it is refused.
+        Offsets beyond 1 (the tip misses the ball) are always refused.
+    dig_under_theta: G-3.26 / C-55: a stroke with cue elevation > this (deg) and a
+        below-centre tip offset (b < 0) is an illegal jump, a foul the referee calls.
+        Default 0: any elevation above level (C-55); a larger value tolerates slightly
+        elevated draw strokes.
     double_hit_gap: R-2.20 heuristic (no cue model): if the cue ball starts within this gap
         (m) of the ball it contacts first and ends more than half a ball diameter (R) further
         along the line toward that ball, the stroke is a double hit (G-3.23). 0 disables.
@@ -394,7 +404,7 @@ class RulesConfig:
     stalemate_innings: int = 0
     max_shots: int = 500
     miscue_limit: float = 0.5
-    dig_under_theta: float = 30.0
+    dig_under_theta: float = 0.0
     double_hit_gap: float = 0.0
     rack_gap: float = 1e-6
     spot_gap: float = 1e-3
@@ -409,6 +419,10 @@ class RulesConfig:
             v = getattr(self, name)
             if not (isinstance(v, (int, float)) and np.isfinite(v) and v >= 0):
                 raise ValueError(f"{name} must be a finite non-negative number, got {v!r}")
+        if self.miscue_limit > 1.0:
+            raise ValueError(f"miscue_limit must be <= 1 (fraction of R), got {self.miscue_limit!r}")
+        if self.dig_under_theta > 90.0:
+            raise ValueError(f"dig_under_theta must be <= 90 degrees, got {self.dig_under_theta!r}")
         for name in ("stalemate_innings", "max_shots"):
             v = getattr(self, name)
             if not isinstance(v, int) or v < 0:
@@ -574,6 +588,9 @@ class ActionSpec:
         disciplines with "obvious shots" set it False and accept an optional call.
     safety_allowed / push_out_allowed: declarations allowed on this shot.
     declarations: :class:`Declaration` values legal now (their window is open; N-seat games).
+    spot_choices: the balls `Option.SPOT_NEAREST_KITCHEN_BALL` may spot (GW-5, SP-6.7.7):
+        the object balls nearest the head string; when more than one, the player designates
+        one with ``ChooseOption(option, ball=k)``. Empty when the option is not offered.
     """
 
     seat: int
@@ -588,6 +605,7 @@ class ActionSpec:
     safety_allowed: bool = False
     push_out_allowed: bool = False
     declarations: tuple = ()
+    spot_choices: tuple = ()
 
 
 def _import_disciplines() -> None:
@@ -605,5 +623,6 @@ serialize.register(Phase, CueBallPlacement, FoulKind, Foul, Option, BreakOrder, 
 serialize.omit_at_default(GameState, {"teams": (), "active": (), "order": (), "private": (), "hidden": None,
                                       "history": (), "pending": ()})
 serialize.omit_at_default(Verdict, {"events": ()})
-serialize.omit_at_default(ActionSpec, {"declarations": ()})
+serialize.omit_at_default(ActionSpec, {"declarations": (), "spot_choices": ()})
+serialize.omit_at_default(ChooseOption, {"ball": None})
 serialize.add_loader(_import_disciplines)

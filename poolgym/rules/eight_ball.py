@@ -458,7 +458,8 @@ class EightBall(DisciplineBase):
         f = q.shot_facts(rec, table)
         pocketed = f.pocketed
         jumped_obj = tuple(b for b in f.jumped if b != 0)
-        cue_fouls = tuple(general.cue_ball_fouls(rec))
+        # G-3.26 / G-3.27 stroke fouls count as the scratch of 8B-4.6: a foul on the break
+        cue_fouls = general.stroke_fouls(action, cfg) + tuple(general.cue_ball_fouls(rec))
         scratch = bool(cue_fouls)
         legal_by_count = bool(pocketed) or len(f.object_balls_to_rail(rec.cue_ball)) >= cfg.break_min_rail_balls
         s, spotted = self._after(state, rec, jumped_obj)
@@ -568,7 +569,7 @@ class EightBall(DisciplineBase):
             bad_hit = F_BAD_HIT
         fouls = general.standard_fouls(
             rec, table, R, cfg, legal, kitchen=state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN,
-            bad_hit=bad_hit, no_hit=F_NO_HIT, no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF, facts=f)
+            bad_hit=bad_hit, no_hit=F_NO_HIT, no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF, facts=f, stroke=action)
         if not legal:  # C-16 False: a group that can never be cleared -- every stroke is a bad hit
             fouls = tuple(fouls) + ((F_BAD_HIT,) if F_BAD_HIT not in fouls else ())
         pocketed = f.pocketed

@@ -36,6 +36,7 @@ from . import general
 from .core import (ActionSpec, ChooseOption, Concede, CueBallPlacement, Declaration, Declare, EventType, GameState,
                    IllegalActionError, Option, Phase, PlaceCueBall, RulesConfig, SeatEvent, ShotAction, Verdict)
 from .placement import placement_error, placement_errors
+from .general import is_miscue
 from .geometry import ball_radius, get_table, in_kitchen
 from .seats import active_seats, next_in_order, team_of, teammates
 from .seats import observe as seat_view
@@ -45,8 +46,16 @@ from .shot_record import Motion, ShotRecord
 __all__ = [
     "DisciplineBase", "DISCIPLINES", "get_discipline", "legal_actions", "apply", "apply_shot_record",
     "new_game", "next_game", "returns", "observe", "draw_rng", "make_rvw", "physics_inputs", "simulate_record", "batch_inputs",
-    "apply_batch",
+    "apply_batch", "MAX_CUE_SPEED", "stroke_row", "kitchen_spot_choices",
 ]
+
+#: Fastest legal cue-stick speed V0 (m/s): the physics simulates strokes up to it
+#: (physics/CONTRACT.md, ``simulate`` rejects V0 beyond 50 m/s).
+MAX_CUE_SPEED = 50.0
+
+#: GW-5 / SP-6.7.7: object balls whose distances from the head string differ by at most this
+#: (m, round-off of computed positions) are "equally distant".
+SPOT_TIE_EPS = 1e-9
 
 
 def draw_rng(state: GameState):
@@ -94,20 +103,42 @@ _STILL = int(Motion.STATIONARY)
 _DOWN = int(Motion.POCKETED)
 
 
+def stroke_row(action: ShotAction, config: RulesConfig) -> np.ndarray:
+    """(5,) float64 [V0, phi, theta, a, b] that the physics plays for a validated ``action``:
+    its own parameters, except that a miscue (tip offset beyond ``config.miscue_limit``, a
+    G-3.27 foul on a jump) strikes where the tip slides off, the offset scaled back onto the
+    limit (as `physics.ExecutionNoise` does)."""
+    row = action.shot_array()
+    if is_miscue(action, config):
+        scale = config.miscue_limit / math.hypot(action.a, action.b) * (1.0 - 1e-12)
+        row[3] *= scale
+        row[4] *= scale
+    return row
+
+
 def simulate_record(state: GameState, action: ShotAction, *, only: Optional[tuple] = None,
                     **physics_kwargs) -> ShotRecord:
-    """Run ``physics.simulate`` for ``action`` from ``state`` and wrap the result (with the
-    whole event log: ``grow_log`` unless the caller says otherwise)."""
+    """Run ``physics.simulate`` for ``action`` (played as `stroke_row`) from ``state`` and wrap
+    the result (with the whole event log: ``grow_log`` unless the caller says otherwise)."""
     import physics
 
     physics_kwargs.setdefault("grow_log", True)
 
     table = get_table(state.config.table)
     rvw, s = physics_inputs(state, only)
-    shot = physics.Shot(V0=float(action.V0), phi=float(action.phi), theta=float(action.theta),
-                        a=float(action.a), b=float(action.b))
-    res = physics.simulate(table, rvw, shot, s=s, **physics_kwargs)
+    res = physics.simulate(table, rvw, stroke_row(action, state.config), s=s, **physics_kwargs)
     return ShotRecord.from_sim(res)
+
+
+def kitchen_spot_choices(state: GameState, table) -> tuple:
+    """GW-5 / SP-6.7.7: the object balls on the table nearest the head string (largest y),
+    ascending; several when equally distant (within `SPOT_TIE_EPS`). Empty without balls."""
+    balls = state.balls_on_table()
+    if not balls:
+        return ()
+    ys = [state.pos[2 * b + 1] for b in balls]
+    top = max(ys)
+    return tuple(b for b, y in zip(balls, ys) if top - y <= SPOT_TIE_EPS)
 
 
 _SPEC_FIELDS = frozenset(f.name for f in dataclasses.fields(ActionSpec)) - {"seat", "phase", "can_shoot", "place_cue",
@@ -309,12 +340,14 @@ class DisciplineBase:
         bad = fields.keys() - _SPEC_FIELDS
         if bad:  # what ActionSpec(**fields) would reject
             raise TypeError(f"ActionSpec has no field(s) {sorted(bad)}")
+        opts = self.extra_options(state)
         fields.update(seat=state.seat_to_act, phase=ph, can_shoot=not must,
-                      place_cue=state.cue_ball if in_hand else None, must_place=must,
-                      options=self.extra_options(state))
+                      place_cue=state.cue_ball if in_hand else None, must_place=must, options=opts)
         decl = self.declarations(state)
         if decl:
             fields["declarations"] = decl
+        if Option.SPOT_NEAREST_KITCHEN_BALL in opts:
+            fields["spot_choices"] = kitchen_spot_choices(state, self.table(state))
         return _spec(fields)
 
     # ------------------------------------------------------------------ apply
@@ -369,12 +402,13 @@ class DisciplineBase:
         tables at once with `batch_physics_inputs`); the lag's special inputs are always built."""
         self._check_acting(state)
         self._check_shot(state, action)
+        row = stroke_row(action, state.config)
         if state.phase is Phase.LAG:
-            return self._lag_inputs(state) + (action.shot_array(),)
+            return self._lag_inputs(state) + (row,)
         if not build:
-            return None, None, action.shot_array()
+            return None, None, row
         rvw, s = physics_inputs(state)
-        return rvw, s, action.shot_array()
+        return rvw, s, row
 
     def adjudicate_validated(self, state: GameState, action: ShotAction, rec: ShotRecord):
         """`apply_shot_record` for a shot that `shot_inputs` already validated on this very
@@ -468,17 +502,18 @@ class DisciplineBase:
             for name, v in zip(("V0", "phi", "theta", "a", "b"), vals):
                 if not isinstance(v, (int, float, np.floating)) or not math.isfinite(v):
                     raise IllegalActionError(f"ShotAction.{name} must be a finite number, got {v!r}")
-        if action.V0 <= 0:
-            raise IllegalActionError(f"ShotAction.V0 must be > 0, got {action.V0!r}")
+        if not (0.0 < action.V0 <= MAX_CUE_SPEED):
+            raise IllegalActionError(f"ShotAction.V0 must be in (0, {MAX_CUE_SPEED:g}] m/s, got {action.V0!r}")
         if not (0.0 <= action.theta <= 90.0):
             raise IllegalActionError(f"ShotAction.theta must be in [0, 90] degrees, got {action.theta!r}")
+        off2 = action.a * action.a + action.b * action.b
+        if off2 > 1.0:
+            raise IllegalActionError(f"ShotAction tip offset sqrt(a^2+b^2) must be <= 1 (fraction of R; beyond "
+                                     f"it the tip misses the cue ball), got {math.sqrt(off2):.6g}")
         lim = state.config.miscue_limit
-        if action.a * action.a + action.b * action.b > lim * lim:
-            raise IllegalActionError(f"ShotAction tip offset sqrt(a^2+b^2) must be <= miscue_limit {lim} "
-                                     "(a miscue, G-3.27)")
-        if action.theta >= state.config.dig_under_theta and action.b < 0:
-            raise IllegalActionError("elevated cue with a below-centre tip offset is an illegal jump "
-                                     "(G-3.26, GB-22)")
+        if off2 > lim * lim and not action.theta > 0.0:
+            raise IllegalActionError(f"a level stroke (theta = 0) must have a tip offset sqrt(a^2+b^2) <= "
+                                     f"miscue_limit {lim}: only a miscue on a jump is a foul (G-3.27, C-55)")
         if state.phase is Phase.LAG:
             if action.called_ball is not None or action.safety or action.push_out:
                 raise IllegalActionError("a lag shot carries no declaration")
@@ -522,6 +557,8 @@ class DisciplineBase:
         if not isinstance(opt, Option):
             raise IllegalActionError(f"ChooseOption.option must be an Option, got {opt!r}")
         if state.phase is Phase.OPTION:
+            if action.ball is not None:
+                raise IllegalActionError(f"option {opt.value} names no ball (ball must be None)")
             if opt not in state.options:
                 raise IllegalActionError(f"option {opt.value} is not offered (offered: "
                                          f"{[o.value for o in state.options]})")
@@ -530,7 +567,14 @@ class DisciplineBase:
             return self.apply_option(state, opt)
         if opt in self.extra_options(state):
             if opt is Option.SPOT_NEAREST_KITCHEN_BALL:
-                return self._kitchen_spot(state)
+                choices = kitchen_spot_choices(state, self.table(state))
+                ball = choices[0] if action.ball is None else action.ball
+                if ball not in choices or not isinstance(ball, (int, np.integer)) or isinstance(ball, bool):
+                    raise IllegalActionError(f"ball {ball!r} may not be spotted: the balls nearest the head "
+                                             f"string are {list(choices)} (GW-5, SP-6.7.7)")
+                return self._kitchen_spot(state, int(ball))
+            if action.ball is not None:
+                raise IllegalActionError(f"option {opt.value} names no ball (ball must be None)")
         raise IllegalActionError(f"option {opt.value} is not offered now")
 
     def _concede(self, state: GameState):
@@ -565,13 +609,9 @@ class DisciplineBase:
     def apply_option(self, state: GameState, option: Option):  # pragma: no cover - per discipline
         raise IllegalActionError(f"option {option.value} is not handled by {self.name}")
 
-    def _kitchen_spot(self, state: GameState):
-        """GW-5: spot the object ball nearest the head string on the foot spot (ties: the
-        lowest number -- the player "may choose any"; the lowest is chosen)."""
-        balls = state.balls_on_table()
-        P = state.positions()
-        ys = P[list(balls), 1]
-        b = balls[int(np.argmax(ys))]
+    def _kitchen_spot(self, state: GameState, b: int):
+        """GW-5: spot object ball ``b``, one of the balls nearest the head string (the
+        player's choice among equally distant ones, `kitchen_spot_choices`), on the foot spot."""
         on = list(state.on_table)
         on[b] = False
         s = state.replace(on_table=tuple(on))

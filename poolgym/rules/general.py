@@ -2,8 +2,10 @@
 
 Pure functions; disciplines call them and may override any of them by rule text.
 
-* :func:`standard_fouls` -- general.md 7.2: G-3.20 scratch, G-3.28 jumped balls,
-  G-3.18 / GB-16 bad hit (with T-1.16.4 / R-2.10 split hits), G-3.39 / G-3.10 / GW-P4
+* :func:`stroke_fouls` -- fouls of the stroke itself, read from the action (C-55): G-3.26
+  illegal jump (elevated cue, tip below centre), G-3.27 miscue on a jump.
+* :func:`standard_fouls` -- general.md 7.2, after the stroke fouls: G-3.20 scratch,
+  G-3.28 jumped balls, G-3.18 / GB-16 bad hit (with T-1.16.4 / R-2.10 split hits), G-3.39 / G-3.10 / GW-P4
   kitchen rules, G-3.19 / GB-17 legal shot (pocket or cushion after contact),
   G-3.38 / GB-31 frozen balls. Returned most severe first (G-3.30 / GB-24: one foul
   is penalised).
@@ -24,17 +26,17 @@ from typing import Optional, Sequence
 import numpy as np
 
 from . import queries as q
-from .core import BreakOrder, Foul, FoulKind, GameState, RulesConfig
+from .core import BreakOrder, Foul, FoulKind, GameState, RulesConfig, ShotAction
 from .geometry import Rail, ball_radius, separate_overlaps, spot_balls
 from .rails import rail_facts
 from .shot_facts import rest_mask_and_gap
 from .shot_record import EventKind, Motion, ShotRecord
 
 __all__ = [
-    "standard_fouls", "after_shot", "spot", "add_foul", "clear_fouls", "next_breaker",
+    "stroke_fouls", "is_miscue", "standard_fouls", "after_shot", "spot", "add_foul", "clear_fouls", "next_breaker",
     "lag_outcome", "lag_winner", "lag_start_position", "stall_update", "next_seat",
     "cue_ball_fouls", "G_SCRATCH", "G_CUE_OFF", "G_OBJ_OFF", "G_NO_HIT", "G_BAD_HIT", "G_NO_RAIL",
-    "G_FROZEN", "G_KITCHEN", "G_DOUBLE_HIT", "double_hit",
+    "G_FROZEN", "G_KITCHEN", "G_DOUBLE_HIT", "G_ILLEGAL_JUMP", "G_MISCUE", "double_hit",
 ]
 
 _POCKETED = int(Motion.POCKETED)
@@ -50,12 +52,40 @@ G_NO_RAIL = Foul(FoulKind.NO_RAIL_AFTER_CONTACT, "G-3.19")
 G_FROZEN = Foul(FoulKind.FROZEN_BALL_RULE, "G-3.38")
 G_KITCHEN = Foul(FoulKind.KITCHEN_RULE, "G-3.39")
 G_DOUBLE_HIT = Foul(FoulKind.DOUBLE_HIT, "G-3.23")
+G_ILLEGAL_JUMP = Foul(FoulKind.ILLEGAL_JUMP, "G-3.26")
+G_MISCUE = Foul(FoulKind.MISCUE, "G-3.27")
 
 
 def next_seat(state: GameState, seat: Optional[int] = None) -> int:
     """The seat after ``seat`` (default the seat to act) in rotation."""
     s = state.seat_to_act if seat is None else seat
     return (s + 1) % state.n_players
+
+
+def is_miscue(action: ShotAction, config: RulesConfig) -> bool:
+    """The tip offset sqrt(a^2 + b^2) of ``action`` lies beyond ``config.miscue_limit``."""
+    lim = config.miscue_limit
+    return action.a * action.a + action.b * action.b > lim * lim
+
+
+def stroke_fouls(action: Optional[ShotAction], config: RulesConfig) -> tuple:
+    """Fouls of the stroke itself (C-55, the referee calls them; the stroke is played):
+
+    * G-3.27: a miscue (tip offset beyond ``config.miscue_limit``) while executing a jump
+      shot, i.e. with the cue elevated (theta > 0);
+    * G-3.26: an elevated stroke with the tip below centre (b < 0), the illegal "dig under"
+      jump, at any elevation above ``config.dig_under_theta`` (default 0: above level).
+
+    ``action`` None (a record without its stroke) gives no stroke fouls.
+    """
+    if action is None or not action.theta > 0.0:
+        return ()
+    out = ()
+    if is_miscue(action, config):
+        out += (G_MISCUE,)
+    if action.b < 0.0 and action.theta > config.dig_under_theta:
+        out += (G_ILLEGAL_JUMP,)
+    return out
 
 
 def cue_ball_fouls(rec: ShotRecord) -> list:
@@ -84,8 +114,10 @@ def standard_fouls(
     no_rail: Foul = G_NO_RAIL,
     obj_off: Foul = G_OBJ_OFF,
     facts: Optional["q.ShotFacts"] = None,
+    stroke: Optional[ShotAction] = None,
 ) -> tuple:
-    """Fouls of an ordinary stroke per general.md 7.2, most severe first (G-3.30).
+    """Fouls of an ordinary stroke per general.md 7.2, most severe first (G-3.30), after the
+    `stroke_fouls` of ``stroke`` (the action played, when given).
 
     legal_first: balls the cue ball may contact first (G-3.18); empty = any ball.
     kitchen: the cue ball was in hand behind the head string (G-3.10, G-3.39, GW-P4).
@@ -95,7 +127,7 @@ def standard_fouls(
     """
     legal = tuple(legal_first)
     f = facts if facts is not None else q.shot_facts(rec, table, legal if legal else None, config.split_hit_eps)
-    fouls = []
+    fouls = list(stroke_fouls(stroke, config)) if stroke is not None else []
     if f.cue_pocketed:
         fouls.append(G_SCRATCH)
     if f.cue_off:

@@ -226,14 +226,15 @@ class NineBall(DisciplineBase):
             refs.append("9B-5.4")
             fouls = list(general.standard_fouls(
                 rec, table, R, cfg, (lowest,), kitchen=kitchen, require_rail=False, jumped_is_foul=True,
-                bad_hit=F_BREAK_BAD_HIT, no_hit=F_BREAK_NO_HIT, obj_off=F_BREAK_OBJ_OFF, facts=f))
+                bad_hit=F_BREAK_BAD_HIT, no_hit=F_BREAK_NO_HIT, obj_off=F_BREAK_OBJ_OFF, facts=f,
+                stroke=action))
             if not pocketed and len(f.object_balls_to_rail(rec.cue_ball)) < cfg.break_min_rail_balls:
                 fouls.append(F_BREAK)
         else:
             fouls = list(general.standard_fouls(
                 rec, table, R, cfg, (lowest,), kitchen=kitchen, require_rail=not push, require_hit=not push,
                 jumped_is_foul=cfg.jumped_ball_is_foul, bad_hit=F_BAD_HIT, no_hit=F_NO_HIT, no_rail=F_NO_RAIL,
-                obj_off=F_OBJ_OFF, facts=f))
+                obj_off=F_OBJ_OFF, facts=f, stroke=action))
             if push:
                 refs.append("9B-5.6")
         pos, on = general.after_shot(state, rec)

@@ -52,7 +52,8 @@ Rules implemented (adjudicator checklist of straight_pool.md section 4):
 * SP-6.7.5 intentional foul: impossible by construction (no hands, no out-of-turn play).
 * SP-6.7.7 / C-10 ball in hand behind the head string with every object ball in the
   kitchen: ``Option.SPOT_NEAREST_KITCHEN_BALL`` spots the ball nearest the head string on
-  the foot spot (``kitchen_spot_request``; equidistant balls: the lowest number).
+  the foot spot (``kitchen_spot_request``; equidistant balls: the player designates one,
+  ``ChooseOption(..., ball=k)`` among ``ActionSpec.spot_choices``).
 * SP-6.8 illegally pocketed balls (miss, safety, breaking violation) are spotted, no
   penalty. SP-6.9 jumped object balls: foul, spotted. SP-6.10 scratch / cue ball off the
   table: incoming player in hand behind the head string. SP-6.11 every foul -1, cue ball
@@ -405,10 +406,10 @@ class StraightPool(DisciplineBase):
         if state.phase is Phase.PLAY and not has_ball and not action.safety:
             raise IllegalActionError("call a ball and a pocket or declare a safety (SP-6.7.1, SP-6.7.4)")
 
-    def _kitchen_spot(self, state: GameState):
+    def _kitchen_spot(self, state: GameState, b: int):
         """SP-6.7.7: the object ball nearest the head string is spotted on the foot spot
-        (equidistant balls: the lowest number)."""
-        s, v = super()._kitchen_spot(state)
+        (equidistant balls: the one the player designates)."""
+        s, v = super()._kitchen_spot(state, b)
         return s, dataclasses.replace(v, rule_refs=("SP-6.7.7",) + v.rule_refs)
 
     # ------------------------------------------------------------------ helpers
@@ -520,14 +521,14 @@ class StraightPool(DisciplineBase):
             req2 = first is not None and cue_rail and len(f.object_balls_to_rail(rec.cue_ball)) >= 2
             if not (call_made or req2):
                 return self._breaking_violation(state, rec, pocketed, jumped_obj, cue_gone, table, R)
-            fouls = [_CUE_FOUL_MAP[f] for f in general.cue_ball_fouls(rec)]
+            fouls = list(general.stroke_fouls(action, cfg)) + [_CUE_FOUL_MAP[f] for f in general.cue_ball_fouls(rec)]
             if jumped_obj:
                 fouls.append(F_OBJ_OFF)
         else:
             kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
             fouls = [_CUE_FOUL_MAP.get(x, x) for x in general.standard_fouls(
                 rec, table, R, cfg, (), kitchen=kitchen, no_hit=F_NO_HIT, no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF,
-                facts=f)]
+                facts=f, stroke=action)]
             # SP-6.7.2 near-cushion rule.
             first, t0 = f.first, f.t0
             if cfg.near_cushion_rule and first is not None and not pocketed:

@@ -26,10 +26,10 @@ def _play(name, cue=(0.635, 1.0)):
     return make_state(name, balls, cue, **({"groups": (1, 2)} if name == "eight_ball" else {}))
 
 
-def _call(name, ball=1, pocket=2, **kw):
+def _call(name, ball=1, pocket=2, V0=3.0, **kw):
     if name == "nine_ball":
-        return ShotAction(3.0, 90.0, **kw)
-    return ShotAction(3.0, 90.0, called_ball=ball, called_pocket=pocket, **kw)
+        return ShotAction(V0, 90.0, **kw)
+    return ShotAction(V0, 90.0, called_ball=ball, called_pocket=pocket, **kw)
 
 
 def _cases(name):
@@ -52,7 +52,8 @@ def _cases(name):
         ("placement after the game ended", over.replace(cue_ball=CueBallPlacement.IN_HAND_ANYWHERE),
          PlaceCueBall(0.6, 0.6), "over"),
         ("miscue", play, _call(name, a=0.5, b=0.5), "miscue"),
-        ("dig under", play, _call(name, theta=45.0, b=-0.2), "G-3.26"),
+        ("tip offset beyond the ball", play, _call(name, theta=45.0, a=0.8, b=0.8), "misses"),
+        ("faster than the physics allows", play, _call(name, V0=50.001), "V0"),
     ]
     if name != "nine_ball":
         out += [

@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from poolgym.rules import (ChooseOption, Concede, CueBallPlacement, FoulKind, GameState, IllegalActionError, Option,
+from poolgym.rules import (ChooseOption, Concede, CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option,
                            Phase, PlaceCueBall, ShotAction, ShotRecord)
 from poolgym.rules import general, queries as q
 from poolgym.rules.game import get_discipline, physics_inputs
@@ -359,24 +359,56 @@ def test_G_3_24_push_shot_not_modelled():
     assert not v.fouls
 
 
-@pytest.mark.rule("G-3.26", "GB-22")
-def test_G_3_26_dig_under_jump_rejected_and_legal_jump_allowed():
-    """G-3.26 / GB-22 / C-55: an elevated cue below centre is an illegal jump (rejected);
-    elevated cue at or above centre is a legal jump (G-3.27)."""
-    s = play()
-    with pytest.raises(IllegalActionError, match="G-3.26"):
-        D.apply_shot_record(s, ShotAction(3.0, 90.0, theta=45.0, b=-0.3), record(s, hit=1, cue_rail=Rail.LEFT))
-    _, v = D.apply_shot_record(s, ShotAction(3.0, 90.0, theta=45.0, b=0.3), record(s, hit=1, cue_rail=Rail.LEFT))
-    assert not v.fouls
+@pytest.mark.rule("G-3.26")
+@pytest.mark.parametrize("theta,b,dig_under_theta,foul", [
+    (0.5, -0.3, 0.0, True), (10.0, -0.01, 0.0, True), (45.0, -0.3, 0.0, True), (90.0, -0.45, 0.0, True),
+    (0.0, -0.3, 0.0, False), (45.0, 0.0, 0.0, False), (45.0, 0.3, 0.0, False),
+    (20.0, -0.3, 30.0, False), (30.0, -0.3, 30.0, False), (30.5, -0.3, 30.0, True),
+], ids=lambda v: str(v))
+def test_G_3_26_elevated_stroke_below_centre_is_an_illegal_jump_foul(theta, b, dig_under_theta, foul):
+    """G-3.26 with C-55: a stroke with the cue elevated (theta above ``dig_under_theta``,
+    default 0) and the tip below centre (b < 0) is an illegal jump: a foul the referee calls
+    (ball in hand, the foul counted), never a refused action. Level strokes and elevated
+    strokes at or above centre are legal (G-3.27)."""
+    s = play(config=NineBallConfig(dig_under_theta=dig_under_theta))
+    s2, v = D.apply_shot_record(s, ShotAction(3.0, 90.0, theta=theta, b=b), record(s, hit=1, cue_rail=Rail.LEFT))
+    assert (Foul(FoulKind.ILLEGAL_JUMP, "G-3.26") in v.fouls) is foul
+    assert bool(v.fouls) is foul
+    if foul:
+        assert s2.cue_ball is CueBallPlacement.IN_HAND_ANYWHERE and s2.consecutive_fouls == (1, 0)
 
 
 @pytest.mark.rule("G-3.27")
-def test_G_3_27_miscue_offsets_rejected():
-    """G-3.27: a miscue on a jump is a foul; tip offsets beyond the miscue limit are not
-    in the action space, so miscues cannot happen (by construction)."""
+def test_G_3_27_miscue_on_a_jump_is_a_foul_and_the_stroke_is_played():
+    """G-3.27 with C-55: a miscue (tip offset beyond ``miscue_limit``) on an elevated stroke
+    is a foul the referee calls; the physics plays the stroke with the offset scaled back
+    onto the limit (`stroke_row`). A level stroke beyond the limit and any offset beyond 1
+    (the tip misses the ball) are refused."""
+    from poolgym.rules.game import stroke_row
+
     s = play()
-    with pytest.raises(IllegalActionError, match="miscue"):
-        D.apply_shot_record(s, ShotAction(3.0, 90.0, theta=40.0, a=0.5, b=0.4), record(s, hit=1))
+    jump_miscue = ShotAction(3.0, 90.0, theta=40.0, a=0.5, b=0.4)
+    s2, v = D.apply_shot_record(s, jump_miscue, record(s, hit=1, cue_rail=Rail.LEFT))
+    assert v.fouls == (Foul(FoulKind.MISCUE, "G-3.27"),) and s2.cue_ball is CueBallPlacement.IN_HAND_ANYWHERE
+    row = stroke_row(jump_miscue, s.config)
+    assert np.hypot(row[3], row[4]) <= s.config.miscue_limit and np.isclose(row[3] / row[4], 0.5 / 0.4)
+    assert np.array_equal(stroke_row(SHOT, s.config), SHOT.shot_array())
+    # both stroke fouls at once, listed first
+    _, v = D.apply_shot_record(s, ShotAction(3.0, 90.0, theta=40.0, a=0.3, b=-0.6), record(s, hit=1))
+    assert [f.rule for f in v.fouls][:2] == ["G-3.27", "G-3.26"]
+    for bad, msg in ((ShotAction(3.0, 90.0, a=0.5, b=0.4), "level stroke"),
+                     (ShotAction(3.0, 90.0, theta=40.0, a=0.8, b=0.8), "misses")):
+        with pytest.raises(IllegalActionError, match=msg):
+            D.apply_shot_record(s, bad, record(s, hit=1))
+
+
+@pytest.mark.rule("G-3.27")
+def test_G_3_27_miscue_on_a_jump_with_the_physics():
+    """G-3.27: the jump miscue is simulated (the cue ball moves) and called as a foul."""
+    s = play()
+    s2, v = D.apply(s, ShotAction(2.0, 90.0, theta=20.0, a=0.0, b=0.7))
+    assert Foul(FoulKind.MISCUE, "G-3.27") in v.fouls
+    assert s2.shot_number == s.shot_number + 1 and s2.cue_ball is CueBallPlacement.IN_HAND_ANYWHERE
 
 
 @pytest.mark.rule("G-3.28", "GB-23")
@@ -525,6 +557,32 @@ def test_GW_5_kitchen_spot_request():
         D.apply(s.replace(config=NineBallConfig()), ChooseOption(Option.SPOT_NEAREST_KITCHEN_BALL))
 
 
+@pytest.mark.rule("GW-5")
+@pytest.mark.parametrize("chosen", [None, 2, 4])
+def test_GW_5_equally_near_balls_the_player_designates_which_is_spotted(chosen):
+    """GW-5: "if two or more balls are equally distant from the line, the player may choose
+    any of them": the spec lists them (``spot_choices``) and ``ChooseOption(..., ball=k)``
+    designates one (None: the lowest); a ball farther from the line is refused."""
+    cfg = NineBallConfig(kitchen_spot_request=True)
+    s = make_state("nine_ball", {1: (0.3, 0.3), 2: (0.2, 0.5), 4: (0.9, 0.5)}, None, config=cfg,
+                   cue_ball=CueBallPlacement.IN_HAND_KITCHEN)
+    assert D.legal_actions(s).spot_choices == (2, 4)
+    s2, v = D.apply(s, ChooseOption(Option.SPOT_NEAREST_KITCHEN_BALL, ball=chosen))
+    b = 2 if chosen is None else chosen
+    assert v.spotted == (b,) and "GW-5" in v.rule_refs and np.allclose(s2.positions()[b], T.foot_spot)
+    before = s.to_json()
+    for bad in (1, 3, 9, True, 2.0):
+        with pytest.raises(IllegalActionError, match="GW-5"):
+            D.apply(s, ChooseOption(Option.SPOT_NEAREST_KITCHEN_BALL, ball=bad))
+    assert s.to_json() == before
+    # one nearest ball: the only choice
+    one = s.replace(pos=s.pos[:9] + (0.49,) + s.pos[10:])
+    assert D.legal_actions(one).spot_choices == (2,)
+    with pytest.raises(IllegalActionError, match="names no ball"):
+        D.apply(s.replace(phase=Phase.OPTION, options=(Option.ACCEPT_TABLE,)),
+                ChooseOption(Option.ACCEPT_TABLE, ball=2))
+
+
 @pytest.mark.rule("GW-11", "T-1.14")
 def test_GW_11_concession():
     """GW-11 / T-1.14: the seat to act may concede; the opponent wins."""
@@ -659,3 +717,34 @@ def test_G_3_19_frozen_other_ball_pushed_into_own_rail_is_not_a_new_contact():
     ev2 = ev + [(0.3, int(EventKind.BALL_BALL), 2, 9), (0.4, int(EventKind.BALL_CUSHION), 2, left)]
     _, v = D.apply_shot_record(s, SHOT, record(s, hit=1, extra_events=ev2))
     assert not v.fouls
+
+
+def test_every_declared_foul_kind_is_produced_by_a_referee():
+    """Every `FoulKind` member is produced by some referee (a kind no rule can call is not
+    declared): each is named outside its declaration in `poolgym`."""
+    import pathlib
+    import re
+
+    import poolgym
+
+    root = pathlib.Path(poolgym.__file__).parent
+    text = "\n".join(p.read_text() for p in root.rglob("*.py") if p.name != "core.py")
+    for kind in FoulKind:
+        assert re.search(rf"FoulKind\.{kind.name}\b", text), kind
+
+
+def test_shot_speed_limit_is_the_physics_limit():
+    """A stroke faster than the physics simulates (V0 > `MAX_CUE_SPEED`) is an illegal
+    action, refused before anything is simulated; the limit is the physics' own."""
+    import physics
+    from poolgym.rules.game import MAX_CUE_SPEED
+
+    s = play()
+    rvw, st = physics_inputs(s)
+    physics.simulate(T, rvw, physics.Shot(V0=MAX_CUE_SPEED, phi=90.0), s=st)
+    with pytest.raises(ValueError):
+        physics.simulate(T, rvw, physics.Shot(V0=np.nextafter(MAX_CUE_SPEED, 99.0), phi=90.0), s=st)
+    rng = np.random.default_rng(5)
+    for V0 in [100.0, np.nextafter(MAX_CUE_SPEED, 99.0)] + rng.uniform(MAX_CUE_SPEED, 1e6, 20).tolist():
+        with pytest.raises(IllegalActionError, match="V0"):
+            D.apply(s, ShotAction(float(V0), 90.0))

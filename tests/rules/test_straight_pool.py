@@ -573,6 +573,20 @@ def test_kitchen_spot_request():
 
 
 @pytest.mark.rule("SP-6.7.7")
+def test_SP_6_7_7_equidistant_balls_the_player_designates_which_is_spotted():
+    """SP-6.7.7: "if two or more balls are equidistant from the head string, the player may
+    designate which of them is spotted" -- ``ChooseOption(..., ball=k)`` among
+    ``ActionSpec.spot_choices``."""
+    s = kitchen_state(balls={3: (0.3, 0.5), 4: (0.8, 0.5), 9: (1.1, 0.2)})
+    assert D.legal_actions(s).spot_choices == (3, 4)
+    s2, v = D.apply(s, ChooseOption(Option.SPOT_NEAREST_KITCHEN_BALL, ball=4))
+    assert v.spotted == (4,) and np.allclose(s2.positions()[4], FOOT) and "SP-6.7.7" in v.rule_refs
+    assert s2.on_table[3] and np.allclose(s2.positions()[3], (0.3, 0.5))
+    with pytest.raises(IllegalActionError, match="SP-6.7.7"):
+        D.apply(s, ChooseOption(Option.SPOT_NEAREST_KITCHEN_BALL, ball=9))
+
+
+@pytest.mark.rule("SP-6.7.7")
 def test_kitchen_spot_request_not_offered():
     """SP-6.7.7: not offered when a ball lies outside the kitchen, nor when disabled."""
     s = kitchen_state(balls={3: (0.3, 0.3), 4: (0.8, 0.9)})
