@@ -31,12 +31,19 @@ N-seat games each seat's result from the rules (``returns``: the winning team +1
 others share the loss; point games their points); opt-in shaping as in `PoolEnv` (``reward="shaped"`` or weights), credited to the seat that
 shot. All agents are truncated after ``max_shots`` shots. ``info`` of the agent to act carries
 the last verdict.
+
+Errors, in PettingZoo's terms, each leaving the env unchanged: ``step`` before ``reset`` raises
+``RuntimeError("reset() needs to be called before step.")``; ``step(None)`` for a live agent
+``ValueError`` (None is the action of a terminated or truncated agent only, and such an agent
+accepts nothing else); an action outside the agent's action space ``ValueError``; an illegal
+typed decision `IllegalActionError`. Stepping once every agent is done only warns, as
+PettingZoo's order-enforcing wrapper does.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
+from gymnasium import logger, spaces
 
 try:
     from pettingzoo import AECEnv
@@ -117,15 +124,24 @@ class PoolAECEnv(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):
+        if not hasattr(self, "agent_selection"):
+            raise RuntimeError("reset() needs to be called before step.")
+        if not self.agents:
+            logger.warn("step() called after all agents are terminated or truncated; call reset()")
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise ValueError(f"{agent} is live (not terminated or truncated): step() needs an action from "
+                             f"action_space({agent!r}); None is only for a terminated or truncated agent")
         env = self._env
         s = env.session
         seat = self.agent_name_mapping[agent]
+        prepared = env._step_prepare(action)  # raises with nothing changed
         s.learner_seat = seat  # the acting seat is "the learner" for this decision
-        env._step_begin(action)
+        env._step_commit(prepared)
         env._run_pending()
         term, trunc, comps = s.finish_step()
         self._cumulative_rewards[agent] = 0.0

@@ -57,7 +57,9 @@ index  decoding
        rc rt): the masked argmax is called whenever the rules let the shooter call
 then   O option scores: in an OPTION phase the masked argmax offered option is chosen
        (the step ends there); when options are offered beside a shot (e.g. GW-5) the
-       option is taken instead of shooting only if its score > 0.5
+       option is taken instead of shooting only if its score > 0.5; the GW-5 / SP-6.7.7
+       request spots, of the balls equally near the head string, the one with the best
+       called-ball score
 =====  =========================================================================
 
 Macro action (``Discrete``): see `Codec.macro_table` — pots (target x pocket x 3 speeds x 3
@@ -66,7 +68,8 @@ placed behind the ghost ball when in hand), direct hits (target x 3 speeds, full
 centre; called with its best pocket when a call is required), declared safeties (target x 3
 speeds, legal where the rules allow a safety), 3 break shots (cue ball in hand placed on the
 head string at the centre / left / right, full speed at the head ball), 8 push-outs (soft rolls
-in 8 directions, legal only when 9B-5.6 allows), then one entry per `Option`.
+in 8 directions, legal only when 9B-5.6 allows), then one entry per `Option` (the GW-5 /
+SP-6.7.7 request spots the lowest of equally near balls: designating another is Box-only).
 `Codec.macro_mask` marks the legal ones; pots whose cut is >= 90 deg from the cue ball's
 current position are masked.
 """
@@ -80,6 +83,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from poolgym import planning
+from poolgym.rules.game import MAX_CUE_SPEED
 from poolgym.rules.core import (
     ActionSpec,
     ChooseOption,
@@ -107,6 +111,53 @@ BREAK_V0 = 7.5
 PUSH_V0 = 1.0
 N_PUSH = 8
 N_BREAK = 3
+
+
+def box_action(action, shape: tuple, *, batched: bool = False) -> np.ndarray:
+    """``action`` for a ``Box(-1, 1, shape, float32)`` space as a float64 array clipped to
+    [-1, 1], or ``ValueError`` saying what is wrong. Accepted: what Gymnasium's
+    ``Box.contains`` accepts (a real float or bool array of exactly ``shape``; a list or
+    tuple of real numbers of that shape), plus float64 arrays (numpy's and Stable-Baselines3's
+    default) and finite values out of [-1, 1] (clipped). Refused: another shape (no
+    reshaping, e.g. (1, D) for (D,)), complex, integer arrays, objects, strings, NaN / inf.
+    ``batched``: rows are tables (the native vector env): a NaN / inf names its table."""
+    if isinstance(action, (np.ndarray, np.generic)):
+        arr = np.asarray(action)
+        kinds = "fb"
+    else:
+        try:
+            arr = np.asarray(action)
+        except (ValueError, TypeError) as e:  # ragged nested lists
+            raise ValueError(f"action must be an array of shape {shape}: {e}") from None
+        kinds = "fbiu"
+    if arr.dtype.kind == "c":
+        raise ValueError(f"action is complex ({arr.dtype}); the action space holds real numbers")
+    if arr.dtype.kind not in kinds:
+        what = "integer array" if arr.dtype.kind in "iu" else f"{arr.dtype} value"
+        raise ValueError(f"action is an {what}; the action space is Box(-1, 1, {shape}, float32): pass floats")
+    if arr.shape != tuple(shape):
+        raise ValueError(f"action has shape {arr.shape}; the action space needs shape {tuple(shape)}")
+    arr = arr.astype(np.float64)
+    ok = np.isfinite(arr)
+    if not ok.all():
+        where = f"table {int(np.flatnonzero(~ok.reshape(arr.shape[0], -1).all(axis=1))[0])}: " if batched else ""
+        raise ValueError(f"{where}action contains NaN or inf")
+    return np.clip(arr, -1.0, 1.0)
+
+
+def discrete_action(action, n: int) -> int:
+    """``action`` for a ``Discrete(n)`` space as an int, or ``ValueError``: what Gymnasium's
+    ``Discrete.contains`` accepts (a Python int, a numpy integer scalar or 0-d integer
+    array, in [0, n)); floats, bools of numpy, arrays of another shape are refused."""
+    if isinstance(action, (int, np.integer)) or (isinstance(action, np.ndarray) and action.shape == ()
+                                                 and np.issubdtype(action.dtype, np.integer)):
+        k = int(action)
+        if not 0 <= k < n:
+            raise ValueError(f"macro action must be in [0, {n}), got {k}")
+        return k
+    shape = getattr(action, "shape", None)
+    raise ValueError(f"macro action must be one integer (a Python int or a numpy integer scalar) in [0, {n}), got "
+                     f"{type(action).__name__}{'' if shape is None else f' of shape {shape}'} {action!r}")
 
 
 @dataclass(frozen=True)
@@ -194,6 +245,11 @@ class Codec:
                  scores=None):
         if phi_mode not in ("relative", "absolute"):
             raise ValueError(f"phi_mode must be 'relative' or 'absolute', got {phi_mode!r}")
+        if not (0.0 < V0_min < V0_max <= MAX_CUE_SPEED):
+            raise ValueError(f"V0_min, V0_max must satisfy 0 < V0_min < V0_max <= {MAX_CUE_SPEED:g} m/s (the "
+                             f"physics' limit), got {V0_min!r}, {V0_max!r}")
+        if not (0.0 <= theta_max <= 90.0):
+            raise ValueError(f"theta_max must be in [0, 90] degrees, got {theta_max!r}")
         self.N = int(n_balls)
         self.P = int(n_players)
         self.table = table
@@ -489,7 +545,12 @@ class Codec:
         if spec.options:
             best = self._masked_argmax(u, [o0 + _OPTION_INDEX[o] for o in spec.options])
             if not spec.can_shoot or spec.phase is Phase.OPTION or u[best] > 0.5:
-                return [ChooseOption(OPTIONS[best - o0])]
+                opt = OPTIONS[best - o0]
+                if opt is Option.SPOT_NEAREST_KITCHEN_BALL and len(spec.spot_choices) > 1:
+                    # GW-5 / SP-6.7.7: of the equally near balls, the best called-ball score
+                    ball = self._masked_argmax(u, [8 + c for c in spec.spot_choices]) - 8
+                    return [ChooseOption(opt, ball=ball)]
+                return [ChooseOption(opt)]
         if not spec.can_shoot and not spec.must_place:
             return []
         out = []

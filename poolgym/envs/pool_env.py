@@ -10,12 +10,13 @@ import numpy as np
 from gymnasium import spaces
 
 from poolgym.envs import physics_io
-from poolgym.envs.codec import Codec
+from poolgym.envs.codec import Codec, box_action, discrete_action
 from poolgym.envs.opponents import make_opponent
 from poolgym.envs.seating import SeatBlock, seat_bar_args, seat_view, uses_seats
 from poolgym.envs.scoring import score_block
 from poolgym.envs.session import SHAPING_KEYS, Session, verdict_info
 from poolgym.rules.core import CueBallPlacement, GameState, Phase
+from poolgym.rules.game import MAX_CUE_SPEED
 
 ACTION_MODES = ("box", "macro")
 
@@ -233,11 +234,16 @@ class PoolEnv(gym.Env):
     the nearest legal ball by default), 2 elevation, 3-4 tip offsets a, b, 5-6 cue placement
     (used when in hand; moved to the nearest legal spot), 7 safety flag, 8 push-out flag,
     then called-ball, called-pocket and option scores (masked argmax). Out-of-range values
-    are clipped; NaN/inf raise ``ValueError``.
+    are clipped. An action the space does not hold raises ``ValueError`` (`codec.box_action`:
+    float or bool arrays of exactly this shape, float64 included; complex, integer arrays,
+    other shapes such as (1, D), NaN/inf are refused). With ``theta_max > 0`` every point of
+    the space is still a legal stroke or a foul the referee calls (C-55: an elevated stroke
+    with the tip below centre is the G-3.26 illegal jump).
     ``action_mode="macro"``: ``Discrete(M)`` of ghost-ball pots (ball x pocket x 3 speeds x
     3 spins), direct hits, declared safeties, break shots, push-outs and options (see
     `poolgym.envs.codec`); `action_masks()` gives the
-    legal ones (sb3-contrib MaskablePPO). A macro index outside the space raises ``ValueError``;
+    legal ones (sb3-contrib MaskablePPO). Anything but one integer in range (a Python int or a
+    numpy integer scalar, `codec.discrete_action`) raises ``ValueError``;
     a masked-out (illegal) one is replaced by the first legal macro and flagged with
     ``info["illegal_action"] = True`` (``illegal_macro="raise"`` raises ``ValueError`` instead).
     Structured API: ``env.unwrapped.step_action(actions)`` takes typed rules actions
@@ -261,7 +267,10 @@ class PoolEnv(gym.Env):
 
     ## Episode end
     Terminated when the game is over (``info["winner"]``); truncated after ``max_shots`` shots
-    (both seats). Stepping a finished episode raises ``RuntimeError``. A game the opponent
+    (both seats). Stepping a finished episode, or before ``reset``, raises ``RuntimeError``.
+    Every rejected input (a bad action, an illegal typed action, bad reset options or seed)
+    raises before anything changes: the state, the RNGs and the last step's info stay exactly
+    as they were. A game the opponent
     decides before the learner's first decision (a 9 on its break) is replaced by a new one
     at reset (unless the position came from reset options).
 
@@ -357,10 +366,15 @@ class PoolEnv(gym.Env):
         self._reset_with_options = False
         self._restarts = 0
         self.max_shots = max_shots
-        if not (len(V0_range) == 2 and 0 < V0_range[0] < V0_range[1]):
-            raise ValueError(f"V0_range must be (low, high) with 0 < low < high, got {V0_range!r}")
+        if not (len(V0_range) == 2 and 0 < V0_range[0] < V0_range[1] <= MAX_CUE_SPEED):
+            raise ValueError(f"V0_range must be (low, high) with 0 < low < high <= {MAX_CUE_SPEED:g} m/s (the "
+                             f"physics' limit), got {V0_range!r}")
         if not 0.0 <= theta_max <= 90.0:
             raise ValueError(f"theta_max must be in [0, 90] degrees, got {theta_max!r}")
+        cue_lim = getattr(self.models.cue, "miscue_limit", 0.5)
+        if self.config.miscue_limit > cue_lim:
+            raise ValueError(f"rules miscue_limit {self.config.miscue_limit} exceeds the physics cue's miscue_limit "
+                             f"{cue_lim}: strokes the rules allow would be refused by the physics")
         #: an N-seat game (`poolgym.envs.seating`): observations from the learner's view only
         self.seated = uses_seats(self.disc, self.config)
         seats = SeatBlock(self.disc, self.disc.n_balls, n_players) if self.seated else None
@@ -414,20 +428,49 @@ class PoolEnv(gym.Env):
         self.session.start(self.np_random, start)
 
     def _reset_begin(self, seed, options):
-        super().reset(seed=seed)
-        options = dict(options or {})
-        self._reset_with_options = bool(set(options) - {"learner_seat"})
+        self._reset_commit(self._reset_prepare(seed, options))
+
+    def _reset_prepare(self, seed, options) -> tuple:
+        """Seed the env's RNG and check ``options``, building the start position: the plan for
+        `_reset_commit`. A bad seed or option raises with the env exactly as before (its RNG
+        restored: `_reset_rollback`)."""
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"options must be a dict or None, got {type(options).__name__}")
+        saved = (self._np_random, self._np_random_seed,
+                 None if self._np_random is None else self._np_random.bit_generator.state)
+        try:
+            super().reset(seed=seed)
+            options = dict(options or {})
+            with_options = bool(set(options) - {"learner_seat"})
+            seat = options.pop("learner_seat", self.learner_seat_arg)
+            if isinstance(seat, str) and seat == "random":
+                seat = int(self.np_random.integers(self.config.n_players))
+            elif not (isinstance(seat, (int, np.integer)) and not isinstance(seat, bool)
+                      and 0 <= seat < self.config.n_players):
+                raise ValueError(f"options['learner_seat'] must be 'random' or in 0..{self.config.n_players - 1}, "
+                                 f"got {seat!r}")
+            start = runout_start(self.disc, self.config, self.np_random) if self.runout else None
+            if options:
+                base = start if start is not None else self.disc.initial_state(self.config, 0)
+                start = apply_reset_options(base, options, self.disc, self.table)
+        except BaseException:
+            self._reset_rollback(saved)
+            raise
+        return saved, with_options, int(seat), start
+
+    def _reset_rollback(self, saved) -> None:
+        """Undo the seeding and draws of a `_reset_prepare` (``saved`` = its first element)."""
+        gen, seed, bit_state = saved
+        self._np_random, self._np_random_seed = gen, seed
+        if gen is not None:
+            gen.bit_generator.state = bit_state
+
+    def _reset_commit(self, plan) -> None:
+        """Start the game a `_reset_prepare` planned."""
+        _, with_options, seat, start = plan
+        self._reset_with_options = with_options
         self._restarts = 0
-        seat = options.pop("learner_seat", self.learner_seat_arg)
-        if seat == "random":
-            seat = int(self.np_random.integers(self.config.n_players))
-        elif not (isinstance(seat, (int, np.integer)) and 0 <= seat < self.config.n_players):
-            raise ValueError(f"options['learner_seat'] must be in 0..{self.config.n_players - 1}")
-        self.session.learner_seat = int(seat)
-        start = runout_start(self.disc, self.config, self.np_random) if self.runout else None
-        if options:
-            base = start if start is not None else self.disc.initial_state(self.config, 0)
-            start = apply_reset_options(base, options, self.disc, self.table)
+        self.session.learner_seat = seat
         self.session.start(self.np_random, start)
 
     def _reset_end(self):
@@ -446,34 +489,50 @@ class PoolEnv(gym.Env):
         self._run_pending()
         return self._step_end()
 
-    def _decode(self, action):
+    def _check_started(self) -> None:
         s = self.session
+        if s.state is None:
+            raise RuntimeError("call reset() before step()")
         if s.done or not s.learner_to_act():
             raise RuntimeError("step() called on a finished episode; call reset() first")
+
+    def _decode(self, action):
+        """(typed actions, illegal macro substituted) for a space action; ``ValueError`` for
+        anything the action space does not hold (`codec.box_action`, `codec.discrete_action`)."""
+        self._check_started()
+        s = self.session
         if self.action_mode == "box":
-            return self.codec.decode_box(action, s.state, s.spec)
-        a = np.asarray(action)
-        if a.size != 1 or not (np.issubdtype(a.dtype, np.integer) or float(a.reshape(-1)[0]).is_integer()):
-            raise ValueError(f"macro action must be one integer, got {action!r}")
-        idx = int(a.reshape(-1)[0])
-        if not 0 <= idx < self.codec.n_macro:
-            raise ValueError(f"macro action must be in [0, {self.codec.n_macro}), got {idx}")
+            u = box_action(action, self.action_space.shape)
+            return self.codec.decode_box(u, s.state, s.spec), False
+        idx = discrete_action(action, self.codec.n_macro)
         mask = self.codec.macro_mask(s.state, s.spec)
-        self._illegal = not mask[idx]
-        if self._illegal:
+        illegal = not mask[idx]
+        if illegal:
             if self.illegal_macro == "raise":
                 raise ValueError(f"macro action {idx} is not legal now (see action_masks())")
             idx = int(np.flatnonzero(mask)[0])
-        return self.codec.decode_macro(idx, s.state, s.spec)
+        return self.codec.decode_macro(idx, s.state, s.spec), illegal
+
+    def _step_prepare(self, action, structured=False, placement_checked=False) -> tuple:
+        """Decode and check the learner's decision against the current state: the plan for
+        `_step_commit`. Raises (``ValueError`` for an action outside the space,
+        `IllegalActionError` for an illegal typed action, ``RuntimeError`` out of turn) with
+        nothing changed."""
+        if structured:
+            self._check_started()
+            acts, illegal = action, False
+        else:
+            acts, illegal = self._decode(action)
+        return self.session.plan_learner(acts, placement_checked), illegal
+
+    def _step_commit(self, prepared) -> None:
+        plan, illegal = prepared
+        self._illegal = illegal
+        self.session.begin_step()
+        self.session.commit(plan)
 
     def _step_begin(self, action, structured=False, placement_checked=False):
-        self._illegal = False
-        acts = action if structured else self._decode(action)
-        s = self.session
-        if s.done or not s.learner_to_act():
-            raise RuntimeError("step() called on a finished episode; call reset() first")
-        s.begin_step()
-        s.learner_act(acts, placement_checked)
+        self._step_commit(self._step_prepare(action, structured, placement_checked))
 
     def _step_end(self):
         s = self.session

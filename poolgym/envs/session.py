@@ -1,7 +1,9 @@
 """One table's game, driven step by step: the state machine shared by `PoolEnv` and the native
 vector env `PoolVectorEnv` (so both produce the same trajectories).
 
-A step is: the learner's typed actions are applied (`Session.learner_act`); a shot leaves a
+A step is: the learner's typed actions are checked and applied to a copy of the state
+(`Session.plan_learner`: raises `IllegalActionError` with nothing changed), then committed
+(`Session.begin_step`, `Session.commit`); a shot leaves a
 *pending* physics job (validated inputs from `DisciplineBase.shot_inputs`, noise already drawn
 from the session's RNG); the owner simulates every pending job (one `physics.simulate_batch`
 call for all tables), hands each record back with `Session.resolve`, which adjudicates it
@@ -17,7 +19,7 @@ import time
 import numpy as np
 
 from poolgym.envs.seating import seat_returns, seat_view
-from poolgym.rules.game import seeded_generator
+from poolgym.rules.game import MAX_CUE_SPEED, seeded_generator
 from poolgym.rules.core import (
     ActionSpec,
     CueBallPlacement,
@@ -167,25 +169,42 @@ class Session:
 
     def learner_act(self, actions, placement_checked: bool = False) -> None:
         """Apply the learner's typed actions (atomically: an `IllegalActionError` leaves the
-        state unchanged). A shot becomes the pending physics job. ``placement_checked``: a
-        leading `PlaceCueBall` was found legal on the current state by the owner's batched
-        `DisciplineBase.placement_errors` (the check is not repeated)."""
+        session unchanged): `plan_learner`, then `commit`. A shot becomes the pending physics
+        job."""
+        self.commit(self.plan_learner(actions, placement_checked))
+
+    def plan_learner(self, actions, placement_checked: bool = False) -> tuple:
+        """Check the learner's typed actions and apply them to a copy of the state: the plan
+        for `commit`. Raises `IllegalActionError` (or ``RuntimeError`` when the learner is not
+        to act) and changes nothing. ``placement_checked``: a leading `PlaceCueBall` was found
+        legal on the current state by the owner's batched `DisciplineBase.placement_errors`
+        (the check is not repeated)."""
         if not self.learner_to_act():
             raise RuntimeError("the learner is not to act (episode finished?)")
         if isinstance(actions, (ShotAction, PlaceCueBall)) or not isinstance(actions, (list, tuple)):
             actions = [actions]
-        seat = self.state.seat_to_act
-        self._apply_actions(seat, list(actions), self.spec, placement_checked)
+        return self.plan(self.state.seat_to_act, list(actions), self.spec, placement_checked)
 
     def _apply_actions(self, seat: int, actions: list, spec: ActionSpec | None = None,
                        placement_checked: bool = False) -> None:
-        """Apply ``actions`` of ``seat`` (``spec`` = its legal actions, if known: a shot's
-        ``pending_legal`` is then ``spec.target_balls``, the balls legal to hit first, with
-        which the batched shot facts are precomputed). The pending job's physics arrays are
-        left to the owner (None: `physics_io.simulate_sessions` builds them for all tables
-        at once), except for the lag's special inputs."""
+        """`plan`, then `commit` (an opponent's decision)."""
+        self.commit(self.plan(seat, actions, spec, placement_checked))
+
+    def plan(self, seat: int, actions: list, spec: ActionSpec | None = None,
+             placement_checked: bool = False) -> tuple:
+        """Validate ``actions`` of ``seat`` and apply them to a copy of the state; nothing of
+        the session changes (`IllegalActionError` on the first illegal one). Returns the plan
+        for `commit`: (state after the non-shot actions, their [(seat, Verdict)], the shot
+        job (seat, ShotAction, rvw, s, row) or None, ``spec``). ``spec`` = the seat's legal
+        actions, if known: a shot's ``pending_legal`` is then ``spec.target_balls``, the balls
+        legal to hit first, with which the batched shot facts are precomputed. The job's
+        physics arrays are left to the owner (None: `physics_io.simulate_sessions` builds
+        them for all tables at once), except for the lag's special inputs."""
+        if not actions:
+            raise IllegalActionError("no action given")
         st = self.state
         pending = None
+        verdicts = []
         t0 = time.perf_counter()
         for k, a in enumerate(actions):
             if pending is not None:
@@ -199,17 +218,29 @@ class Session:
             else:
                 st, v = self.disc.apply(st, a)
                 if v is not None:
-                    self._record(seat, v)
+                    verdicts.append((seat, v))
                 if st.phase is Phase.GAME_OVER or st.seat_to_act != seat:
                     if k + 1 < len(actions):
                         raise IllegalActionError("actions after the decision that ended the turn")
-        if not actions:
-            raise IllegalActionError("no action given")
+        if self.timer is not None:
+            self.timer.actions += time.perf_counter() - t0
+        return st, verdicts, pending, spec
+
+    def commit(self, plan: tuple) -> None:
+        """Carry out a `plan` made on the current state: record its verdicts, take its state,
+        make its shot the pending job (execution noise drawn now from the session's RNG, the
+        speed kept within the physics' `MAX_CUE_SPEED`), else let play continue."""
+        st, verdicts, pending, spec = plan
+        t0 = time.perf_counter()
+        for seat, v in verdicts:
+            self._record(seat, v)
         self.state = st
         if pending is not None:
             seat, a, rvw, s, row = pending
             if self.noise is not None:
                 row = np.asarray(self.noise.apply(row.reshape(1, 5), self.rng), float).reshape(5)
+                if row[0] > MAX_CUE_SPEED:
+                    row[0] = MAX_CUE_SPEED
             self.pending = (seat, a, rvw, s, row)
             self.pending_legal = None if spec is None or not spec.target_balls else tuple(spec.target_balls)
         if self.timer is not None:

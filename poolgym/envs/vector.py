@@ -56,6 +56,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from poolgym.envs import physics_io
+from poolgym.envs.codec import box_action, discrete_action
 from poolgym.envs.pool_env import PoolEnv
 from poolgym.envs.seating import seat_view
 from poolgym.envs.session import SHAPING_KEYS
@@ -234,6 +235,25 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                 self.envs[i]._restart()
             self._run_rounds(todo)
 
+    def _check_actions(self, actions):
+        """``actions`` if the batched action space holds them, else ``ValueError``: Box mode a
+        float (num_envs, D) array (`codec.box_action`, clipped), macro mode num_envs integers
+        (`codec.discrete_action` each)."""
+        e0 = self.envs[0]
+        if e0.action_mode == "box":
+            return box_action(actions, (self.num_envs,) + e0.action_space.shape, batched=True)
+        arr = np.asarray(actions) if isinstance(actions, (list, tuple)) else actions
+        if not isinstance(arr, np.ndarray) or arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.num_envs} integers (an integer array of shape "
+                             f"({self.num_envs},)), got {type(actions).__name__}"
+                             f"{'' if not hasattr(arr, 'shape') else f' of shape {arr.shape} ({arr.dtype})'}")
+        for i in range(self.num_envs):
+            try:
+                discrete_action(arr[i], e0.codec.n_macro)
+            except ValueError as err:
+                raise ValueError(f"table {i}: {err}") from None
+        return arr
+
     def _decode_all(self, actions, resetting):
         """Box actions of every stepping table decoded together (`Codec.decode_box_batch`:
         one compiled call places all cue balls in hand); None in macro mode (decoded per
@@ -246,12 +266,10 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         if not idx:
             return out
         sessions = [self.envs[i].session for i in idx]
-        for s in sessions:
+        for i, s in zip(idx, sessions):
             if s.done or not s.learner_to_act():
-                raise RuntimeError("step() called on a finished episode; call reset() first")
-        acts = np.asarray(actions)
-        if acts.shape[0] != self.num_envs:
-            raise ValueError(f"actions: need {self.num_envs} rows, got {acts.shape[0]}")
+                raise RuntimeError(f"table {i}: step() called on a finished episode; call reset() first")
+        acts = actions
         states = [s.state for s in sessions]
         dec = e0.codec.decode_box_batch(acts[idx], states, [s.spec for s in sessions])
         # `Session.learner_act` applies the checked placements without repeating the check
@@ -300,8 +318,17 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"seed: need {self.num_envs} seeds, got {len(seeds)}")
-        for i, e in enumerate(self.envs):
-            e._reset_begin(seeds[i], options)
+        # every table's seed and options are checked before any table changes
+        plans = []
+        try:
+            for i, e in enumerate(self.envs):
+                plans.append(e._reset_prepare(seeds[i], options))
+        except BaseException:
+            for e, plan in zip(self.envs[len(plans) - 1::-1], plans[::-1]):
+                e._reset_rollback(plan[0])
+            raise
+        for e, plan in zip(self.envs, plans):
+            e._reset_commit(plan)
         idx = list(range(self.num_envs))
         self._run_rounds(idx)
         self._restarts(idx)
@@ -319,14 +346,22 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         n = self.num_envs
         envs = self.envs
         resetting = self._needs_reset.copy()
+        actions = self._check_actions(actions)
         decoded = self._decode_all(actions, resetting)
+        # validate every table's decision, then apply them all: a bad action changes no table
+        prepared = {}
         for i, e in enumerate(envs):
             if resetting[i]:
                 continue
-            if decoded is not None:
-                e._step_begin(decoded[i], structured=True, placement_checked=True)
-            else:
-                e._step_begin(actions[i])
+            try:
+                if decoded is not None:
+                    prepared[i] = e._step_prepare(decoded[i], structured=True, placement_checked=True)
+                else:
+                    prepared[i] = e._step_prepare(actions[i])
+            except (ValueError, RuntimeError) as err:
+                raise type(err)(f"table {i}: {err}") from None
+        for i, plan in prepared.items():
+            envs[i]._step_commit(plan)
         reset_ids = np.flatnonzero(resetting).tolist()
 
         def reset_tables():
