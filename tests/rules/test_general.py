@@ -359,7 +359,7 @@ def test_G_3_24_push_shot_not_modelled():
     assert not v.fouls
 
 
-@pytest.mark.rule("G-3.26")
+@pytest.mark.rule("G-3.26", "GB-22")
 @pytest.mark.parametrize("theta,b,dig_under_theta,foul", [
     (0.5, -0.3, 0.0, True), (10.0, -0.01, 0.0, True), (45.0, -0.3, 0.0, True), (90.0, -0.45, 0.0, True),
     (0.0, -0.3, 0.0, False), (45.0, 0.0, 0.0, False), (45.0, 0.3, 0.0, False),

@@ -228,7 +228,7 @@ class Bowlliards(DisciplineBase):
                                               turn_continues=True, rule_refs=("BW-7",))
         kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
         fouls = general.standard_fouls(rec, table, R, cfg, (), kitchen=kitchen, jumped_is_foul=False,
-                                       no_hit=F_NO_HIT, no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF, facts=f)
+                                       no_hit=F_NO_HIT, no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF, facts=f, stroke=action)
         refs = ["BW-6"]
         if fouls:
             legal = ()

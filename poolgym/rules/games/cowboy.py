@@ -244,7 +244,7 @@ class Cowboy(DisciplineBase):
                                               rule_refs=("CW-5",))
         kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
         fouls = list(general.standard_fouls(rec, table, R, cfg, (), kitchen=kitchen, jumped_is_foul=False,
-                                            no_hit=F_NO_HIT, no_rail=F_NO_RAIL, facts=f))
+                                            no_hit=F_NO_HIT, no_rail=F_NO_RAIL, facts=f, stroke=action))
         refs = ["CW-5"]
         won = False
         gain = 0

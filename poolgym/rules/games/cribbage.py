@@ -160,7 +160,7 @@ class Cribbage(DisciplineBase):
         kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
         fouls = list(general.standard_fouls(rec, table, R, cfg, (), kitchen=kitchen, require_rail=not is_break,
                                             jumped_is_foul=True, no_hit=F_NO_HIT, no_rail=F_NO_RAIL,
-                                            obj_off=F_OBJ_OFF, facts=f))
+                                            obj_off=F_OBJ_OFF, facts=f, stroke=action))
         if ex.open and not any(partner(b) in pocketed for b in ex.open):
             fouls.append(F_UNCLOSED)  # CR-9.1 / CR-9.3
         pos, on = general.after_shot(state, rec)

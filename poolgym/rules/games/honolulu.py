@@ -214,7 +214,7 @@ class Honolulu(DisciplineBase):
         kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
         fouls = general.standard_fouls(rec, table, R, cfg, (), kitchen=kitchen, require_rail=not is_break,
                                        jumped_is_foul=True, no_hit=F_NO_HIT, no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF,
-                                       facts=f)
+                                       facts=f, stroke=action)
         pos, on = general.after_shot(state, rec)
         ch = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()}
         scores = list(state.scores)

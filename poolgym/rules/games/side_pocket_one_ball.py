@@ -191,7 +191,7 @@ class OneBallSide(DisciplineBase):
         jumped = tuple(b for b in f.jumped if b != 0)
         kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
         fouls = general.standard_fouls(rec, table, R, cfg, (), kitchen=kitchen, require_rail=not is_break,
-                                       jumped_is_foul=False, no_hit=F_NO_HIT, no_rail=F_NO_RAIL, facts=f)
+                                       jumped_is_foul=False, no_hit=F_NO_HIT, no_rail=F_NO_RAIL, facts=f, stroke=action)
         pos, on = general.after_shot(state, rec)
         ch = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()}
         scores = list(state.scores)

@@ -148,7 +148,7 @@ class SixBall(DisciplineBase):
         kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
         fouls = general.standard_fouls(rec, table, R, cfg, legal, kitchen=kitchen, require_rail=not is_break,
                                        jumped_is_foul=cfg.jumped_ball_is_foul, bad_hit=F_BAD_HIT, no_hit=F_NO_HIT,
-                                       no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF, facts=f)
+                                       no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF, facts=f, stroke=action)
         pocketed = f.pocketed
         jumped = tuple(b for b in f.jumped if b != 0)
         pos, on = general.after_shot(state, rec)
