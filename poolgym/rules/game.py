@@ -295,6 +295,12 @@ class DisciplineBase:
                     return (Option.SPOT_NEAREST_KITCHEN_BALL,)
         return ()
 
+    def spot_choices(self, state: GameState) -> tuple:
+        """The balls an `Option.SPOT_NEAREST_KITCHEN_BALL` request may spot now, ascending
+        (the first when the player designates none). Default GW-5 / SP-6.7.7: the balls
+        nearest the head string, several when equally near (`kitchen_spot_choices`)."""
+        return kitchen_spot_choices(state, self.table(state))
+
     def shot_spec(self, state: GameState) -> dict:
         """ActionSpec fields describing the shot now (override per discipline)."""
         return {"target_balls": state.balls_on_table()}
@@ -347,7 +353,7 @@ class DisciplineBase:
         if decl:
             fields["declarations"] = decl
         if Option.SPOT_NEAREST_KITCHEN_BALL in opts:
-            fields["spot_choices"] = kitchen_spot_choices(state, self.table(state))
+            fields["spot_choices"] = self.spot_choices(state)
         return _spec(fields)
 
     # ------------------------------------------------------------------ apply
@@ -567,7 +573,7 @@ class DisciplineBase:
             return self.apply_option(state, opt)
         if opt in self.extra_options(state):
             if opt is Option.SPOT_NEAREST_KITCHEN_BALL:
-                choices = kitchen_spot_choices(state, self.table(state))
+                choices = self.spot_choices(state)
                 ball = choices[0] if action.ball is None else action.ball
                 if ball not in choices or not isinstance(ball, (int, np.integer)) or isinstance(ball, bool):
                     raise IllegalActionError(f"ball {ball!r} may not be spotted: the balls nearest the head "

@@ -25,7 +25,7 @@ import numpy as np
 from .. import general, queries as q, serialize
 from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                     SeatEvent, EventType, ShotAction, Verdict)
-from ..game import DisciplineBase, draw_rng
+from ..game import DisciplineBase, draw_rng, kitchen_spot_choices
 from ..geometry import ball_radius, get_table, in_kitchen, triangle_slots
 from ..seats import next_in_order
 from .common import spot_into
@@ -118,6 +118,8 @@ class BCAGame(DisciplineBase):
       legal_shot_rule -- rule ID for a bad first contact / no rail (e.g. "41-9.4").
       jumped_is_foul / jumped_rule -- C-03 per the game's jumped-ball section.
       kitchen_rule -- rule ID of the game's kitchen spot request (C-10).
+      kitchen_spot_nearest -- the request spots the ball nearest the head string, so equally
+          near balls are the player's choice (GW-5); False where the game names the ball.
     """
 
     n_balls = 16
@@ -125,6 +127,7 @@ class BCAGame(DisciplineBase):
     jumped_is_foul = False
     jumped_rule = "G-3.28"
     kitchen_rule = "GW-5"
+    kitchen_spot_nearest = True
 
     # ------------------------------------------------------------------ shot legality
     def legal_first(self, state: GameState) -> tuple:
@@ -240,7 +243,7 @@ class BCAGame(DisciplineBase):
     def kitchen_spot_ball(self, state: GameState) -> Optional[int]:
         """The ball the shooter may have spotted now (C-10), or None. Default GW-5: every
         object ball behind the head string -> the one nearest the head string (ties: the
-        lowest number)."""
+        lowest number; `spot_choices` offers every tied ball)."""
         return self.nearest_if_all_in_kitchen(state, state.balls_on_table())
 
     def nearest_if_all_in_kitchen(self, state: GameState, group) -> Optional[int]:
@@ -273,10 +276,18 @@ class BCAGame(DisciplineBase):
             return (Option.SPOT_NEAREST_KITCHEN_BALL,)
         return ()
 
-    def _kitchen_spot(self, state: GameState):
-        """Spot the requested ball on the foot spot (G-3.32 if occupied); the shooter
-        keeps cue ball in hand behind the head string."""
+    def spot_choices(self, state: GameState) -> tuple:
+        """The game's ball (`kitchen_spot_ball`); with ``kitchen_spot_nearest``, every ball
+        as near the head string as it (GW-5: the player chooses among them)."""
         b = self.kitchen_spot_ball(state)
+        if b is None:
+            return ()
+        near = kitchen_spot_choices(state, self.table(state)) if self.kitchen_spot_nearest else ()
+        return near if b in near else (b,)
+
+    def _kitchen_spot(self, state: GameState, b: int):
+        """Spot the requested ball ``b`` (one of `spot_choices`) on the foot spot (G-3.32 if
+        occupied); the shooter keeps cue ball in hand behind the head string."""
         on = list(state.on_table)
         on[b] = False
         s = state.replace(on_table=tuple(on))

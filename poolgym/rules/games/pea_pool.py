@@ -121,6 +121,7 @@ class PeaPool(BCAGame):
     allowed_players = tuple(range(2, 16))
     legal_shot_rule = "C-43"
     kitchen_rule = "PP-9.3"
+    kitchen_spot_nearest = False  # PP-9.3 names the lowest-numbered ball
 
     def rack(self, config, rng):
         """PP-4: 1 apex, 2 right corner, 3 left corner, others random."""
