@@ -151,7 +151,7 @@ class BCAGame(DisciplineBase):
             raise IllegalActionError(f"{self.name} has no safety declaration")
 
     def analyse(self, state: GameState, action: ShotAction, rec) -> ShotOutcome:
-        """The stroke's fouls (G-3.18/G-3.19/G-3.20/G-3.28/G-3.38/G-3.39 with the game's
+        """The stroke's fouls (G-3.26/G-3.27 stroke fouls, G-3.18/G-3.19/G-3.20/G-3.28/G-3.38/G-3.39 with the game's
         legal first contact and rule IDs), pocketed and jumped balls, the open-break test
         (C-26) on a break, and the table after the stroke."""
         cfg = state.config
@@ -165,7 +165,7 @@ class BCAGame(DisciplineBase):
             require_rail=self.rail_required(state), jumped_is_foul=self.jumped_is_foul,
             bad_hit=Foul(FoulKind.WRONG_BALL_FIRST, rid), no_hit=Foul(FoulKind.NO_BALL_HIT, rid),
             no_rail=Foul(FoulKind.NO_RAIL_AFTER_CONTACT, rid),
-            obj_off=Foul(FoulKind.OBJECT_BALL_OFF_TABLE, self.jumped_rule), facts=f)
+            obj_off=Foul(FoulKind.OBJECT_BALL_OFF_TABLE, self.jumped_rule), facts=f, stroke=action)
         is_break = state.phase is Phase.BREAK
         open_break = is_break and len(f.object_balls_to_rail(rec.cue_ball)) >= cfg.open_break_min_rail_balls
         pos, on = general.after_shot(state, rec)
