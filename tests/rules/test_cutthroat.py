@@ -75,6 +75,14 @@ def test_CT_7_last_seat_with_balls_wins():
     assert r[0] == 1.0 and abs(sum(r)) < 1e-12
 
 
+@pytest.mark.rule("CT-7")
+def test_CT_7_every_last_ball_on_one_shot_is_a_draw():
+    s = st((2, 6, 11))
+    s1, v = D.apply_shot_record(s, SHOT, record(s, hit=6, pocketed={2: 1, 6: 2, 11: 3}))
+    assert v.game_over and v.winner is None and s1.game_over and returns(s1) == (0.0, 0.0, 0.0)
+    assert v.next_seat == s1.seat_to_act
+
+
 @pytest.mark.rule("CT-9.2")
 def test_CT_9_2_own_last_ball_eliminates_the_shooter():
     s = st((2, 6, 11))

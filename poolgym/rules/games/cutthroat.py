@@ -219,14 +219,16 @@ class CutThroat(BCAGame):
         return s, tuple(events), ("CT-9.3",)
 
     def _result(self, state: GameState, verdict: Verdict):
-        """CT-7: one seat left with balls on the table wins."""
+        """CT-7: one seat left with balls on the table wins. When the last balls of every
+        seat fall on one shot nobody kept a ball: a draw (derived)."""
         left = [k for k in range(state.n_players) if is_active(state, k)]
-        if len(left) != 1:
+        if len(left) > 1:
             return state, verdict
-        w = left[0]
-        s = self.finish(state, {"seat_to_act": w}, w)
+        w = left[0] if left else None
+        s = self.finish(state, {"seat_to_act": state.seat_to_act if w is None else w}, w)
         return s, Verdict(fouls=verdict.fouls, legal_pocketed=verdict.legal_pocketed, pocketed=verdict.pocketed,
-                          points=verdict.points, next_seat=w, spotted=verdict.spotted, game_over=True, winner=w,
+                          points=verdict.points, next_seat=s.seat_to_act, spotted=verdict.spotted, game_over=True,
+                          winner=w,
                           rule_refs=verdict.rule_refs + ("CT-7",), events=verdict.events)
 
     def next_game(self, state: GameState, seed: Optional[int] = None) -> GameState:
