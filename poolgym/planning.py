@@ -42,6 +42,7 @@ import numpy as np
 from numba import njit
 
 from poolgym.rules.geometry import DEFAULT_R
+from poolgym.rules.placement import placement_code
 
 POCKET_NAMES = ("lb", "lc", "lt", "rb", "rc", "rt")
 CORNER_POCKETS = (0, 2, 3, 5)
@@ -273,7 +274,15 @@ def segment_clear(a: np.ndarray, b: np.ndarray, balls: np.ndarray, clearance: fl
     balls = np.asarray(balls, float).reshape(-1, 2)
     if len(balls) == 0:
         return True
-    return bool(np.all(segment_point_distance(a, b, balls) >= clearance))
+    return bool(_segment_clear(float(a[0]), float(a[1]), float(b[0]), float(b[1]), balls, float(clearance)))
+
+
+@njit(cache=True)
+def _segment_clear(ax, ay, bx, by, balls, clearance):
+    for k in range(balls.shape[0]):
+        if _seg_dist(ax, ay, bx, by, balls[k, 0], balls[k, 1]) < clearance:
+            return False
+    return True
 
 
 def mirror_kick_phis(geom: TableGeom, cue: np.ndarray, obj: np.ndarray) -> list[float]:
@@ -388,11 +397,20 @@ def _seg_dist(px, py, qx, qy, x, y):
 
 
 @njit(cache=True)
-def _pot_kernel(w, l, R, aims, axes, half, limit, balls, obst, need, tg, Q, sig, max_cut, e_b, m, M, u_s, u_r,
-                g, arrival, v0_min, v0_max, ok, p, phi, cut, d1o, d2o, V0, ghost):
-    """Fill the (Q, T, 6) outputs of `pot_table` for target rows ``tg`` (T,), obstacle rows
-    ``obst`` (every ball on the table but the cue ball) with clearances ``need``, and cue
-    positions Q (nq, 2)."""
+def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, out, ghost):
+    """Fill the (Q, T, 6) outputs of `pot_table` (``out`` = p, phi, cut, d1, d2, V0) for target
+    rows ``tg`` (T,), obstacle rows ``obst`` (every ball on the table but the cue ball) with
+    clearances ``need``, and cue positions Q (nq, 2); ``consts`` = (w, l, R, sigma_phi rad,
+    max cut rad, e_b, m, M, u_s, u_r, g, arrival speed, V0 min, V0 max)."""
+    w, l, R, sig, max_cut, e_b, m, M = consts[0], consts[1], consts[2], consts[3], consts[4], consts[5], \
+        consts[6], consts[7]
+    u_s, u_r, g, arrival, v0_min, v0_max = consts[8], consts[9], consts[10], consts[11], consts[12], consts[13]
+    p = out[0]
+    phi = out[1]
+    cut = out[2]
+    d1o = out[3]
+    d2o = out[4]
+    V0 = out[5]
     nq = Q.shape[0]
     nt = tg.shape[0]
     no = obst.shape[0]
@@ -481,17 +499,19 @@ def pot_table(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: 
     if nt == 0:
         z = np.zeros(shape)
         return dict(ok=ok, p=z, phi=z, cut=z, d1=z, d2=z, V0=z, targets=tg, ghost=np.zeros((0, 6, 2)))
-    idx = np.arange(len(on))
-    obst = idx[on & (idx != cue_row)].astype(np.int64)
+    obst = np.flatnonzero(on)
+    obst = obst[obst != cue_row]
     need = np.full(len(obst), 2 * R * 0.999)
     if len(danger):
         need[np.isin(obst, np.asarray(list(danger), dtype=np.int64))] = danger_clearance * R
-    p, phi, cut, d1, d2, V0 = (np.empty(shape) for _ in range(6))
+    out = np.empty((6,) + shape)
     ghost = np.empty((nt, 6, 2))
-    _pot_kernel(geom.w, geom.l, R, geom.aims, geom.axes, geom.half_widths, APPROACH_LIMIT, balls, obst, need, tg,
-                Q, math.radians(max(sigma_phi_deg, 1e-3)), math.radians(max_cut_deg), DEFAULT_E_B, DEFAULT_M_BALL,
-                DEFAULT_M_CUE, DEFAULT_U_S, DEFAULT_U_R, G, ARRIVAL_SPEED, V0_MIN, V0_MAX, ok, p, phi, cut, d1, d2,
-                V0, ghost)
+    consts = np.array([geom.w, geom.l, R, math.radians(max(sigma_phi_deg, 1e-3)), math.radians(max_cut_deg),
+                       DEFAULT_E_B, DEFAULT_M_BALL, DEFAULT_M_CUE, DEFAULT_U_S, DEFAULT_U_R, G, ARRIVAL_SPEED, V0_MIN,
+                       V0_MAX])
+    _pot_kernel(consts, geom.aims, geom.axes, geom.half_widths, APPROACH_LIMIT, balls, obst, need, tg, Q, ok, out,
+                ghost)
+    p, phi, cut, d1, d2, V0 = out
     return dict(ok=ok, p=p, phi=phi, cut=cut, d1=d1, d2=d2, V0=V0, targets=tg, ghost=ghost)
 
 
@@ -550,34 +570,41 @@ def best_p_from(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy
 def placements_valid(geom: TableGeom, xy: np.ndarray, balls: np.ndarray, on_table: np.ndarray,
                      cue_row: int = 0, kitchen: bool = False, gap: float = 1e-3) -> np.ndarray:
     """(Q,) bool: the referee accepts the cue ball at each point of xy (Q, 2)
-    (`poolgym.rules.placement.placement_codes`: on the bed clear of cushions, jaws and pocket
+    (`poolgym.rules.placement.placement_code`: on the bed clear of cushions, jaws and pocket
     openings, not touching a ball (9B-5.10, G-3.22), behind the head string when ``kitchen``
     (G-3.10, G-3.16)), and the point keeps the player's margin ``gap`` from the cushion lines,
     the pocket circles, the head string and (beyond 2R) the other balls."""
-    from poolgym.rules.placement import placement_codes
-
     xy = np.ascontiguousarray(np.atleast_2d(np.asarray(xy, float)))
-    n = xy.shape[0]
-    ok = geom.in_bed(xy, margin=gap)
-    if kitchen:
-        ok &= xy[:, 1] < geom.head_string_y - gap
-    pk = geom.pockets
-    dp = np.hypot(xy[:, None, 0] - pk[None, :, 0], xy[:, None, 1] - pk[None, :, 1])
-    ok &= np.all(dp >= pk[None, :, 2] + gap, axis=1)
-    mask = np.asarray(on_table, bool).copy()
-    mask[cue_row] = False
-    P = np.asarray(balls, float).reshape(-1, 2)
-    others = P[mask]
-    if len(others):
-        db = np.hypot(xy[:, None, 0] - others[None, :, 0], xy[:, None, 1] - others[None, :, 1])
-        ok &= np.all(db >= 2.0 * geom.R + gap, axis=1)
-    if n:
-        codes, _ = placement_codes(xy[:, 0].copy(), xy[:, 1].copy(), np.broadcast_to(P, (n,) + P.shape),
-                                   np.broadcast_to(np.asarray(on_table, np.bool_), (n, len(mask))),
-                                   np.full(n, bool(kitchen)), np.zeros(n, np.bool_), int(cue_row), geom.w, geom.l,
-                                   geom.head_string_y, geom.pockets, geom.segments, geom.jaws, geom.R, 1e-9, 1e-9)
-        ok &= codes == 0
-    return ok
+    P = np.ascontiguousarray(np.asarray(balls, float).reshape(-1, 2))
+    on = np.ascontiguousarray(np.asarray(on_table, np.bool_))
+    out = np.zeros(xy.shape[0], np.bool_)
+    _placements_ok(xy, P, on, int(cue_row), bool(kitchen), float(gap), geom.w, geom.l, geom.head_string_y,
+                   geom.pockets, geom.segments, geom.jaws, geom.R, out)
+    return out
+
+
+@njit(cache=True)
+def _placements_ok(xy, P, on, cue_row, kitchen, gap, w, l, hs, pockets, segs, jaws, R, out):
+    m = R + gap
+    for q in range(xy.shape[0]):
+        x = xy[q, 0]
+        y = xy[q, 1]
+        ok = m <= x <= w - m and m <= y <= l - m and (not kitchen or y < hs - gap)
+        if ok:
+            for p in range(pockets.shape[0]):
+                if math.hypot(x - pockets[p, 0], y - pockets[p, 1]) < pockets[p, 2] + gap:
+                    ok = False
+                    break
+        if ok:
+            for k in range(P.shape[0]):
+                if k != cue_row and on[k] and math.hypot(x - P[k, 0], y - P[k, 1]) < 2.0 * R + gap:
+                    ok = False
+                    break
+        if ok:
+            code, _ = placement_code(x, y, P, on, kitchen, False, cue_row, w, l, hs, pockets, segs, jaws, R, 1e-9,
+                                     1e-9)
+            ok = code == 0
+        out[q] = ok
 
 
 def placement_is_valid(geom: TableGeom, xy: np.ndarray, balls: np.ndarray, on_table: np.ndarray,
@@ -600,19 +627,40 @@ def straight_in_placements(geom: TableGeom, balls: np.ndarray, on_table: np.ndar
     tg = [b for b in targets if on_table[b]]
     if not tg:
         return []
-    obj = np.asarray(balls, float)[tg]  # (T, 2)
-    u = unit(geom.aims[None, :, :] - obj[:, None, :])  # (T, 6, 2)
-    ghost = obj[:, None, :] - 2.0 * geom.R * u
-    ang = np.radians(np.asarray(angles_deg, float))[:, None, None, None]  # (A, 1, 1, 1)
-    c, s_ = np.cos(ang), np.sin(ang)
-    back = -u[None, None]  # (1, 1, T, 6, 2) -> rays rotated by each angle
-    dirv = np.stack([c * back[..., 0] - s_ * back[..., 1], s_ * back[..., 0] + c * back[..., 1]], -1)
-    d = np.asarray(distances, float)[None, :, None, None, None]  # (1, D, 1, 1, 1)
-    P = (ghost[None, None] + d * dirv).reshape(-1, 2)  # angle-major, then distance, then (T, 6)
+    obj = np.ascontiguousarray(np.asarray(balls, float).reshape(-1, 2)[tg])  # (T, 2)
+    ang = np.radians(np.asarray(angles_deg, float))
+    P = _straight_in_points(obj, geom.aims, geom.R, np.cos(ang), np.sin(ang), np.asarray(distances, float))
     P = P[placements_valid(geom, P, balls, on_table, cue_row, kitchen)]
     if len(P) > max_points:
-        P = P[np.linspace(0, len(P) - 1, max_points).astype(int)]
+        P = P[np.linspace(0, len(P) - 1, max_points).astype(np.int64)]
     return list(map(tuple, P.tolist()))
+
+
+@njit(cache=True)
+def _straight_in_points(obj, aims, R, cos_a, sin_a, dist):
+    """The candidate points of `straight_in_placements`, angle-major, then distance, then
+    (target, pocket)."""
+    T = obj.shape[0]
+    out = np.empty((cos_a.shape[0] * dist.shape[0] * T * 6, 2))
+    q = 0
+    for a in range(cos_a.shape[0]):
+        c = cos_a[a]
+        s_ = sin_a[a]
+        for di in range(dist.shape[0]):
+            d = dist[di]
+            for t in range(T):
+                for k in range(6):
+                    vx = aims[k, 0] - obj[t, 0]
+                    vy = aims[k, 1] - obj[t, 1]
+                    n = math.sqrt(vx * vx + vy * vy)
+                    ux = vx / n if n > 0 else 0.0
+                    uy = vy / n if n > 0 else 0.0
+                    bx = -ux
+                    by = -uy
+                    out[q, 0] = obj[t, 0] - 2.0 * R * ux + d * (c * bx - s_ * by)
+                    out[q, 1] = obj[t, 1] - 2.0 * R * uy + d * (s_ * bx + c * by)
+                    q += 1
+    return out
 
 
 def random_placement(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, rng: np.random.Generator,
