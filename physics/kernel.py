@@ -19,8 +19,8 @@ a ball into a third ball (frozen clusters) or into a cushion (a ball wedged betw
 a cushion) only one ball is moved, and if both are blocked
 (a jam) the contact is resolved at zero gap and, should it not separate, is given a small
 separation speed paid from spin energy (``_unjam``) so a friction-driven push cannot loop
-at zero time. A ball pushed back into its contacts again within ``T_HOLD`` of such a push, and
-within ``D_HOLD`` of where it was, is hemmed in (wedged in a pocket mouth, between a ball and
+at zero time. A ball pushed back into its contacts again sooner than friction alone could
+bring it back (``_held``), and within ``D_HOLD`` of where it was, is hemmed in (wedged in a pocket mouth, between a ball and
 a cushion): it is held, its slip dissipated at once (``_held``, ``_hold``), instead of an
 endless inelastic sequence of ever shorter bounces. Each collision leaves the
 balls involved SLIDING, as in pooltool (a held ball: STATIONARY or SPINNING).
@@ -200,25 +200,27 @@ def _blocked(rvw, s, b, ox, oy, skip, R, segs, normals, jaws):
 
 
 V_SEP = 5e-3  # m/s: least separation speed of a pushed contact (see _unjam)
-T_HOLD = 1e-3  # s: a ball pushed again this soon ...
+F_HOLD = 0.9  # a ball pushed again within F_HOLD V_SEP / (u_s g) (2.3 ms) ...
 D_HOLD = 1e-5  # m: ... and this close to where it was last pushed is held (see _held)
 
 
 @njit(cache=True)
-def _held(b, t, rvw, push_t, push_xy):
+def _held(b, t, rvw, push_t, push_xy, P):
     """Record a pushed contact of ball b (driven into the contact by its own cloth friction,
     separating slower than ``V_SEP``) at time t; True if the ball is held.
 
-    A ball that ``_unjam`` sent off at ``V_SEP`` and that its own friction (at most
-    ``u_s g``) brings back needs at least ``2 V_SEP / (u_s g)`` (5 ms) to return. Pushed
-    again within ``T_HOLD`` and ``D_HOLD`` of its last push, it was returned by the bodies it
-    pushes: it is hemmed in (a ball wedged between a ball and a cushion, in a pocket mouth, in
-    a cluster). Such a resting contact cannot be simulated as a sequence of collisions (an
-    inelastic Zeno sequence, ever shorter bounces, the event loop never ends); see
-    :func:`_hold`."""
+    Cloth friction decelerates a ball by at most ``u_s g``, so a contact that ``_unjam`` opened
+    at ``V_SEP`` cannot close again by friction alone in less than ``V_SEP / (u_s g)``
+    (2.55 ms; both bodies decelerating towards each other). Pushed again sooner (within
+    ``F_HOLD`` of that time) and within ``D_HOLD`` of where it was last pushed, the ball was
+    returned by the bodies around it: it is hemmed in (wedged between a ball and a cushion,
+    in a pocket mouth, in a cluster). Such a resting contact cannot be simulated as a
+    sequence of collisions (an inelastic Zeno sequence of ever shorter bounces, or a steady
+    kHz rattle); see :func:`_hold`."""
     x, y = rvw[b, 0, 0], rvw[b, 0, 1]
     dx, dy = x - push_xy[b, 0], y - push_xy[b, 1]
-    held = t - push_t[b] <= T_HOLD and dx * dx + dy * dy <= D_HOLD * D_HOLD
+    t_hold = F_HOLD * V_SEP / (P[P_US] * P[P_G])
+    held = t - push_t[b] <= t_hold and dx * dx + dy * dy <= D_HOLD * D_HOLD
     push_t[b] = t
     push_xy[b, 0] = x
     push_xy[b, 1] = y
@@ -334,7 +336,7 @@ def _cushion_push(b, t, rvw, nx, ny, P, jam, push_t, push_xy):
     if rv[1, 0] * nx + rv[1, 1] * ny < V_SEP:
         ax, ay = accel(rv, SLIDING, P)
         if jam or ax * nx + ay * ny < 0.0:
-            if ax * nx + ay * ny < 0.0 and _held(b, t, rvw, push_t, push_xy):
+            if ax * nx + ay * ny < 0.0 and _held(b, t, rvw, push_t, push_xy, P):
                 return _hold(rv)
             _unjam_cushion(rv, nx, ny, P)
     return SLIDING
@@ -600,8 +602,8 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
                 a2x, a2y = accel(r2, SLIDING, P)
                 if jam or (a2x - a1x) * nx + (a2y - a1y) * ny < 0.0:
                     # which ball does its own friction drive into the other?
-                    h1 = a1x * nx + a1y * ny > 0.0 and _held(ei, t, rvw, push_t, push_xy)
-                    h2 = a2x * nx + a2y * ny < 0.0 and _held(ej, t, rvw, push_t, push_xy)
+                    h1 = a1x * nx + a1y * ny > 0.0 and _held(ei, t, rvw, push_t, push_xy, P)
+                    h2 = a2x * nx + a2y * ny < 0.0 and _held(ej, t, rvw, push_t, push_xy, P)
                     if h1:
                         s1 = _hold(r1)
                     if h2:

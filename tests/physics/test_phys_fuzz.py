@@ -87,7 +87,8 @@ def _wedge_layout():
 def test_balls_wedged_in_pocket_mouth_settle(bb, cu):
     """Ball 0 spun into ball 1, which sits against the other jaw: each push returns it within
     microseconds (an inelastic Zeno sequence that used to hit MAX_ITER); a ball pushed back
-    into its contacts within ``T_HOLD`` is held (``physics.kernel._held``)."""
+    into its contacts sooner than its own friction could bring it back is held
+    (``physics.kernel._held``)."""
     rvw = _wedge_layout()
     res = physics.simulate(T8, rvw, physics.Shot(33.37, 118.466, 89.9, -0.2509, -0.3934),
                            ball_ball=bb, cushion=cu)
@@ -153,6 +154,23 @@ def test_ball_pressed_into_a_round_off_overlap_collides():
     assert res.status == physics.Status.OK and _valid_next_input(t7, res)
     r = physics.simulate(t7, rvw, shot, ball_ball="frictionless_elastic", t_final=2.5135)
     assert np.hypot(*(r.rvw[10, 0, :2] - r.rvw[12, 0, :2])) >= 2 * R - 1e-9
+
+
+# fuzz seed 0, batch 148, shot 2150: a massé cue ball frozen in the top-left corner-pocket
+# mouth next to ball 1 (frozen to the other jaw): pushed off jaw segment 7 at V_SEP it hits
+# ball 1 and is back on segment 7 1.7 ms later, a steady rattle of 15,782 events over 9 s
+RATTLE = [[0.05383208615683747, 2.32318669302962], [0.000532152997391136, 2.2987242405705888],
+          [0.03652977509235538, 2.2543362490134844], [0.6386718463704121, 0.7151827552485269],
+          [0.24638332641521782, 0.883165485990802], [1.0930349945677607, 0.9672976030138576]]
+RATTLE_SHOT = (46.52158633698449, 259.6017326195071, 90.0, -0.06780994756124464, -0.4953804709627149)
+
+
+def test_ball_rattling_in_a_pocket_mouth_is_held():
+    """Returned to the jaw by ball 1 in 1.7 ms, sooner than friction alone could bring it
+    back (V_SEP / (u_s g) = 2.55 ms), the cue ball is held."""
+    res = physics.simulate(T8, layout(RATTLE), physics.Shot(*RATTLE_SHOT), ball_ball="frictionless_elastic")
+    assert res.status == physics.Status.OK and res.n_events < 300
+    assert _valid_next_input(T8, res)
 
 
 # ---------------------------------------------------------------------------------------
