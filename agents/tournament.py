@@ -139,11 +139,11 @@ def play_game(discipline: str, agents: Sequence[Agent], *, seed: int, agent_seed
               max_shots: int = 300, table=None, on_step: Callable | None = None,
               labels: Sequence[str] = ("p0", "p1"), pair=(0, 1), game_index: int = 0) -> GameRecord:
     """Play one game; `agents[k]` sits at seat k (any number of seats the discipline allows;
-    in a game with secrets each agent is given its seat's view, `poolgym.rules.seats.observe`).
+    in a game with secrets each agent is given its seat's view, `poolgym.rules.observe`).
     Returns its `GameRecord`."""
     from poolgym.envs.physics_io import make_noise
     from poolgym.rules.core import IllegalActionError, Phase, ShotAction
-    from poolgym.rules.seats import observe
+    from poolgym.rules.game import observe
 
     disc = _discipline(discipline)
     name = canonical_discipline(discipline)

@@ -3,8 +3,9 @@
 The rules hold N seats, teams, per-seat secrets, a public event history and per-seat results
 (`poolgym.rules.seats`, rules API.md "Seats"). The envs read them only through:
 
-* `seat_view` -- `poolgym.rules.seats.observe`: the public state (other seats' secrets,
-  the hidden chance state and the RNG seed removed) plus the seat's own secret. Every
+* `seat_view` -- `poolgym.rules.observe`: the public state (other seats' secrets,
+  the hidden chance state and the RNG seed removed) plus the seat's own secret, as the
+  discipline shows it (a secret its rules make public, e.g. card ball's C-33 ``public_hands``). Every
   observation, opponent decision and rendered secret of a seated game is built from it, so a
   seat's observation cannot depend on another seat's secret (tested byte for byte).
 * `secret_balls` -- the object balls a seat's own secret names (the ball of its pea, the
@@ -25,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from poolgym.rules.core import Declaration, GameState, Phase
-from poolgym.rules.seats import observe
+from poolgym.rules.game import observe
 
 __all__ = ["DECLARATIONS", "uses_seats", "seat_view", "secret_balls", "SeatBlock", "seat_returns", "seat_bar_args"]
 
@@ -40,7 +41,7 @@ def uses_seats(disc, config) -> bool:
 
 
 def seat_view(state: GameState, seat: int):
-    """(public state as ``seat`` sees it, its own secret): `poolgym.rules.seats.observe`."""
+    """(public state as ``seat`` sees it, its own secret): `poolgym.rules.observe`."""
     v = observe(state, int(seat))
     return v.state, v.private
 
