@@ -35,12 +35,12 @@ from enum import Enum
 
 import numpy as np
 
-from .. import general, queries as q, serialize
+from .. import serialize
 from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                     ShotAction, Verdict)
 from ..game import DisciplineBase, draw_rng
 from ..geometry import ball_radius, get_table, triangle_slots
-from .common import hand_over, pocketed_in, spot_into
+from .common import game_fouls, hand_over, pocketed_in, spot_into, shot_opening
 
 __all__ = ["Bowlliards", "BowlliardsConfig", "BowlliardsExtra", "CueAfterMiss", "bowling_total", "RACK"]
 
@@ -209,15 +209,10 @@ class Bowlliards(DisciplineBase):
 
     def adjudicate(self, state: GameState, action: ShotAction, rec):
         cfg: BowlliardsConfig = state.config
-        table = self.table(state)
-        R = ball_radius()
         seat = state.seat_to_act
         ex: BowlliardsExtra = state.extra
-        f = q.shot_facts(rec, table, None, cfg.split_hit_eps)
+        f, jumped, ch = shot_opening(state, rec)
         pocketed = f.pocketed
-        jumped = tuple(b for b in f.jumped if b != 0)
-        pos, on = general.after_shot(state, rec)
-        ch = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()}
         n = state.n_players
         if state.phase is Phase.BREAK:  # BW-7 free break
             spotted = spot_into(state, ch, pocketed + jumped)
@@ -226,9 +221,8 @@ class Bowlliards(DisciplineBase):
             return state._evolve(ch), Verdict(pocketed=pocketed, points=(0,) * n, next_seat=seat,
                                               cue_ball=CueBallPlacement.IN_HAND_KITCHEN, spotted=spotted,
                                               turn_continues=True, rule_refs=("BW-7",))
-        kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
-        fouls = general.standard_fouls(rec, table, R, cfg, (), kitchen=kitchen, jumped_is_foul=False,
-                                       no_hit=F_NO_HIT, no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF, facts=f, stroke=action)
+        fouls = game_fouls(state, action, rec, f, jumped_is_foul=False, no_hit=F_NO_HIT, no_rail=F_NO_RAIL,
+                           obj_off=F_OBJ_OFF)
         refs = ["BW-6"]
         if fouls:
             legal = ()

@@ -1,5 +1,7 @@
-"""What the scoring and shot-type games share: handing the table to the next seat, putting
-the cue ball in hand, spotting, the balls pocketed in a called pocket. (Seats out of the game
+"""What the scoring and shot-type games share: the opening of a referee's ruling (the
+stroke's facts, jumped balls and table after it; the general.md 7.2 fouls with the game's
+rule IDs), handing the table to the next seat, putting the cue ball in hand, spotting, the
+balls pocketed in a called pocket. (Seats out of the game
 and the order of play are :mod:`poolgym.rules.seats`.)
 
 All functions are pure: they read a state and return new values; the referees build their
@@ -10,11 +12,34 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from .. import general
+from .. import general, queries as q
 from ..core import CueBallPlacement, GameState, Phase
 from ..geometry import ball_radius, get_table
 
-__all__ = ["hand_over", "spot_into", "pocketed_in"]
+__all__ = ["shot_opening", "game_fouls", "hand_over", "spot_into", "pocketed_in"]
+
+
+def shot_opening(state: GameState, rec, legal: Optional[tuple] = None) -> tuple:
+    """``(facts, jumped, changes)`` of the stroke ``rec`` played from ``state``: its
+    :func:`poolgym.rules.queries.shot_facts` (``legal``: the balls the cue ball may contact
+    first, None = any), the object balls that left the table (G-3.28) and a ``changes`` dict
+    holding the table after it (:func:`poolgym.rules.general.after_shot`), the next shot
+    number and no options."""
+    f = q.shot_facts(rec, get_table(state.config.table), legal, state.config.split_hit_eps)
+    jumped = tuple(b for b in f.jumped if b != 0)
+    pos, on = general.after_shot(state, rec)
+    return f, jumped, {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()}
+
+
+def game_fouls(state: GameState, action, rec, facts, legal: tuple = (), **rules) -> tuple:
+    """:func:`poolgym.rules.general.standard_fouls` of the stroke ``action`` / ``rec`` from
+    ``state`` with its ``facts`` (:func:`shot_opening`): the kitchen rules apply when the cue
+    ball was in hand behind the head string (G-3.10, G-3.39); ``legal`` and ``rules``
+    (``require_rail``, ``jumped_is_foul``, the game's ``no_hit`` / ``no_rail`` / ... fouls)
+    as there."""
+    return general.standard_fouls(rec, get_table(state.config.table), ball_radius(), state.config, legal,
+                                  kitchen=state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN, facts=facts,
+                                  stroke=action, **rules)
 
 
 def hand_over(state: GameState, changes: dict, seat: int, cue: CueBallPlacement, *, new_inning: bool = True,

@@ -40,7 +40,7 @@ from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionEr
 from ..game import DisciplineBase
 from ..geometry import ball_radius, get_table
 from ..seats import next_in_order, set_active
-from .common import hand_over
+from .common import game_fouls, hand_over, shot_opening
 
 __all__ = ["Cowboy", "CowboyConfig", "CowboyExtra", "CueAfterScratch", "Overshoot100", "BALLS", "home_spots"]
 
@@ -221,18 +221,13 @@ class Cowboy(DisciplineBase):
     # ------------------------------------------------------------------ shots
     def adjudicate(self, state: GameState, action: ShotAction, rec):
         cfg: CowboyConfig = state.config
-        table = self.table(state)
-        R = ball_radius()
         seat = state.seat_to_act
         ex: CowboyExtra = state.extra
         n = state.n_players
         s0, s = ex.inning_start, state.scores[seat]
-        f = q.shot_facts(rec, table, None, cfg.split_hit_eps)
+        f, jumped, ch = shot_opening(state, rec)
         pocketed = f.pocketed
-        jumped = tuple(b for b in f.jumped if b != 0)
         caroms = q.carom_sequence(rec)
-        pos, on = general.after_shot(state, rec)
-        ch = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()}
         zeros = (0,) * n
         nxt = next_in_order(state, seat)
         if state.phase is Phase.BREAK and f.first != 3:  # CW-5 opening shot
@@ -242,9 +237,7 @@ class Cowboy(DisciplineBase):
             ch["options"] = opts
             return state._evolve(ch), Verdict(pocketed=pocketed, points=zeros, next_seat=nxt, options=opts,
                                               rule_refs=("CW-5",))
-        kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
-        fouls = list(general.standard_fouls(rec, table, R, cfg, (), kitchen=kitchen, jumped_is_foul=False,
-                                            no_hit=F_NO_HIT, no_rail=F_NO_RAIL, facts=f, stroke=action))
+        fouls = list(game_fouls(state, action, rec, f, jumped_is_foul=False, no_hit=F_NO_HIT, no_rail=F_NO_RAIL))
         refs = ["CW-5"]
         won = False
         gain = 0

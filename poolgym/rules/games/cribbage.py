@@ -31,14 +31,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import general, queries as q, serialize
+from .. import general, serialize
 from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                     ShotAction, Verdict)
 from ..game import DisciplineBase
-from ..geometry import ball_radius
 from .bca import triangle_rack
 from ..seats import next_in_order
-from .common import hand_over, spot_into
+from .common import game_fouls, hand_over, spot_into, shot_opening
 
 __all__ = ["Cribbage", "CribbageConfig", "CribbageExtra", "partner", "FIFTEEN"]
 
@@ -149,22 +148,15 @@ class Cribbage(DisciplineBase):
 
     def adjudicate(self, state: GameState, action: ShotAction, rec):
         cfg: CribbageConfig = state.config
-        table = self.table(state)
-        R = ball_radius()
         seat = state.seat_to_act
         ex: CribbageExtra = state.extra
         is_break = state.phase is Phase.BREAK
-        f = q.shot_facts(rec, table, None, cfg.split_hit_eps)
+        f, jumped, ch = shot_opening(state, rec)
         pocketed = f.pocketed
-        jumped = tuple(b for b in f.jumped if b != 0)
-        kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
-        fouls = list(general.standard_fouls(rec, table, R, cfg, (), kitchen=kitchen, require_rail=not is_break,
-                                            jumped_is_foul=True, no_hit=F_NO_HIT, no_rail=F_NO_RAIL,
-                                            obj_off=F_OBJ_OFF, facts=f, stroke=action))
+        fouls = list(game_fouls(state, action, rec, f, require_rail=not is_break, jumped_is_foul=True,
+                                no_hit=F_NO_HIT, no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF))
         if ex.open and not any(partner(b) in pocketed for b in ex.open):
             fouls.append(F_UNCLOSED)  # CR-9.1 / CR-9.3
-        pos, on = general.after_shot(state, rec)
-        ch = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()}
         scores = list(state.scores)
         nxt = next_in_order(state, seat)
         zeros = (0,) * state.n_players

@@ -36,10 +36,9 @@ from .. import general, queries as q, serialize
 from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                     ShotAction, Verdict)
 from ..game import DisciplineBase
-from ..geometry import ball_radius
 from .bca import triangle_rack
 from ..seats import next_in_order
-from .common import hand_over, spot_into
+from .common import game_fouls, hand_over, spot_into, shot_opening
 
 __all__ = ["Honolulu", "HonoluluConfig", "HonoluluExtra", "DirectPots", "MultiCallShot", "pot_is_indirect",
            "calls_of"]
@@ -204,19 +203,13 @@ class Honolulu(DisciplineBase):
     def adjudicate(self, state: GameState, action: ShotAction, rec):
         cfg: HonoluluConfig = state.config
         table = self.table(state)
-        R = ball_radius()
         seat = state.seat_to_act
         ex: HonoluluExtra = state.extra
         is_break = state.phase is Phase.BREAK
-        f = q.shot_facts(rec, table, None, cfg.split_hit_eps)
+        f, jumped, ch = shot_opening(state, rec)
         pocketed = f.pocketed
-        jumped = tuple(b for b in f.jumped if b != 0)
-        kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
-        fouls = general.standard_fouls(rec, table, R, cfg, (), kitchen=kitchen, require_rail=not is_break,
-                                       jumped_is_foul=True, no_hit=F_NO_HIT, no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF,
-                                       facts=f, stroke=action)
-        pos, on = general.after_shot(state, rec)
-        ch = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()}
+        fouls = game_fouls(state, action, rec, f, require_rail=not is_break, jumped_is_foul=True, no_hit=F_NO_HIT,
+                           no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF)
         scores = list(state.scores)
         nxt = next_in_order(state, seat)
         calls = calls_of(action)

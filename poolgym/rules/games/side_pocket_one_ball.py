@@ -40,14 +40,13 @@ from enum import Enum
 
 import numpy as np
 
-from .. import general, queries as q, serialize
+from .. import general, serialize
 from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                     ShotAction, Verdict)
 from ..game import DisciplineBase
-from ..geometry import ball_radius
 from .bca import triangle_rack
 from ..seats import next_in_order
-from .common import hand_over, pocketed_in, spot_into
+from .common import game_fouls, hand_over, pocketed_in, spot_into, shot_opening
 
 __all__ = ["OneBallSide", "OneBallSideConfig", "OneBallSideExtra", "ScoringMode", "SIDE_POCKETS", "DEFAULTS"]
 
@@ -181,19 +180,13 @@ class OneBallSide(DisciplineBase):
 
     def adjudicate(self, state: GameState, action: ShotAction, rec):
         cfg: OneBallSideConfig = state.config
-        table = self.table(state)
-        R = ball_radius()
         seat = state.seat_to_act
         ex: OneBallSideExtra = state.extra
         is_break = state.phase is Phase.BREAK
-        f = q.shot_facts(rec, table, None, cfg.split_hit_eps)
+        f, jumped, ch = shot_opening(state, rec)
         pocketed = f.pocketed
-        jumped = tuple(b for b in f.jumped if b != 0)
-        kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
-        fouls = general.standard_fouls(rec, table, R, cfg, (), kitchen=kitchen, require_rail=not is_break,
-                                       jumped_is_foul=False, no_hit=F_NO_HIT, no_rail=F_NO_RAIL, facts=f, stroke=action)
-        pos, on = general.after_shot(state, rec)
-        ch = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()}
+        fouls = game_fouls(state, action, rec, f, require_rail=not is_break, jumped_is_foul=False, no_hit=F_NO_HIT,
+                           no_rail=F_NO_RAIL)
         scores = list(state.scores)
         nxt = next_in_order(state, seat)
         zeros = (0,) * state.n_players

@@ -31,13 +31,13 @@ from enum import Enum
 
 import numpy as np
 
-from .. import general, queries as q, serialize
+from .. import general, serialize
 from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                     ShotAction, Verdict)
 from ..game import DisciplineBase
 from ..geometry import ball_radius, get_table, triangle_slots
 from ..seats import next_in_order, set_active
-from .common import hand_over, spot_into
+from .common import game_fouls, hand_over, spot_into, shot_opening
 
 __all__ = ["SixBall", "SixBallConfig", "SixPosition"]
 
@@ -138,21 +138,15 @@ class SixBall(DisciplineBase):
     # ------------------------------------------------------------------ shots
     def adjudicate(self, state: GameState, action: ShotAction, rec):
         cfg: SixBallConfig = state.config
-        table = self.table(state)
-        R = ball_radius()
         seat = state.seat_to_act
         lowest = state.lowest_ball()
         is_break = state.phase is Phase.BREAK
         legal = (lowest,) if (lowest is not None and (cfg.break_must_hit_lowest or not is_break)) else ()
-        f = q.shot_facts(rec, table, legal or None, cfg.split_hit_eps)
-        kitchen = state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
-        fouls = general.standard_fouls(rec, table, R, cfg, legal, kitchen=kitchen, require_rail=not is_break,
-                                       jumped_is_foul=cfg.jumped_ball_is_foul, bad_hit=F_BAD_HIT, no_hit=F_NO_HIT,
-                                       no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF, facts=f, stroke=action)
+        f, jumped, ch = shot_opening(state, rec, legal or None)
+        fouls = game_fouls(state, action, rec, f, legal, require_rail=not is_break,
+                           jumped_is_foul=cfg.jumped_ball_is_foul, bad_hit=F_BAD_HIT, no_hit=F_NO_HIT,
+                           no_rail=F_NO_RAIL, obj_off=F_OBJ_OFF)
         pocketed = f.pocketed
-        jumped = tuple(b for b in f.jumped if b != 0)
-        pos, on = general.after_shot(state, rec)
-        ch = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()}
         refs = ["6B-7"] if is_break else []
         n = state.n_players
         zeros = (0,) * n
