@@ -29,7 +29,7 @@ import numpy as np
 
 from agents.rating import ranks_from_returns, ratings_from_games
 from agents.stats import wilson_interval
-from agents.tournament import AgentSpec, canonical_discipline, make_rules_config, play_game
+from agents.tournament import AgentSpec, canonical_discipline, check_entrants, make_rules_config, play_game
 
 
 @dataclass(frozen=True)
@@ -46,13 +46,7 @@ class SeatTournamentConfig:
     max_shots: int = 300
 
     def __post_init__(self):
-        if len(self.agents) < 2:
-            raise ValueError("agents: a tournament needs at least two agents")
-        if int(self.games) < 1:
-            raise ValueError(f"games: expected >= 1, got {self.games!r}")
-        labels = [a.display for a in self.agents]
-        if len(set(labels)) != len(labels):
-            raise ValueError(f"agents: labels must be unique, got {labels}; give each entry a label")
+        check_entrants(self.agents, "games", self.games)
         from poolgym.rules.game import get_discipline
 
         allowed = get_discipline(canonical_discipline(self.discipline)).allowed_players

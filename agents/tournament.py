@@ -228,6 +228,19 @@ def play_game(discipline: str, agents: Sequence[Agent], *, seed: int, agent_seed
                       break_and_run=b_and_r, runout=runout, scores=list(state.scores), error=error)
 
 
+def check_entrants(agents: tuple, games_field: str, games: int) -> None:
+    """A tournament's entrants and length, checked early: at least two agents (`AgentSpec`)
+    with distinct labels, and ``games`` (the config field ``games_field``) at least 1;
+    ValueError naming the field otherwise."""
+    if len(agents) < 2:
+        raise ValueError("agents: a tournament needs at least two agents")
+    if int(games) < 1:
+        raise ValueError(f"{games_field}: expected >= 1, got {games!r}")
+    labels = [a.display for a in agents]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"agents: labels must be unique, got {labels}; give each entry a label")
+
+
 @dataclass(frozen=True)
 class TournamentConfig:
     """A round robin: every pair of `agents` plays `games_per_pair` games on `discipline`.
@@ -246,13 +259,7 @@ class TournamentConfig:
     max_shots: int = 300
 
     def __post_init__(self):
-        if len(self.agents) < 2:
-            raise ValueError("agents: a tournament needs at least two agents")
-        if int(self.games_per_pair) < 1:
-            raise ValueError(f"games_per_pair: expected >= 1, got {self.games_per_pair!r}")
-        labels = [a.display for a in self.agents]
-        if len(set(labels)) != len(labels):
-            raise ValueError(f"agents: labels must be unique, got {labels}; give each entry a label")
+        check_entrants(self.agents, "games_per_pair", self.games_per_pair)
 
     def pairings(self) -> list[tuple[int, int]]:
         n = len(self.agents)
