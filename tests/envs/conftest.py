@@ -1,4 +1,5 @@
-"""Shared fixtures of the env tests: headless pygame, registered ids, small shot limits."""
+"""Shared fixtures of the env tests: headless pygame, registered ids, small shot limits, the
+native-vector-equals-single-envs check."""
 
 import os
 
@@ -24,3 +25,33 @@ def table9():
     from poolgym.rules.geometry import get_table
 
     return get_table("9ft")
+
+
+def assert_vector_matches_single(env_id: str, kwargs: dict, n: int, seed: int, steps: int) -> None:
+    """The native vector env of ``n`` copies of ``env_id`` (``kwargs``) gives, from
+    ``reset(seed=seed)``, the same observations, rewards and end flags as ``n`` single envs
+    in a SyncVectorEnv for ``steps`` steps of the same random actions (legal macro indices
+    under ``action_mode="macro"``), with the same autoreset mode (envpool run_align_check)."""
+    import gymnasium as gym
+    import numpy as np
+
+    native = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
+    sync = gym.vector.SyncVectorEnv([lambda: gym.make(env_id, **kwargs) for _ in range(n)])
+    try:
+        assert native.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"]
+        o1, _ = native.reset(seed=seed)
+        o2, _ = sync.reset(seed=seed)
+        np.testing.assert_array_equal(o1, o2)
+        rng = np.random.default_rng(0)
+        for t in range(steps):
+            if kwargs.get("action_mode") == "macro":
+                masks = native.unwrapped.action_masks()
+                a = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            else:
+                a = rng.uniform(-1, 1, native.action_space.shape).astype(np.float32)
+            r1, r2 = native.step(a), sync.step(a)
+            for k in range(4):
+                np.testing.assert_array_equal(r1[k], r2[k], err_msg=f"step {t}, output {k}")
+    finally:
+        native.close()
+        sync.close()

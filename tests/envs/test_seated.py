@@ -12,6 +12,8 @@ from poolgym.envs.disciplines import SEATED_IDS, seat_edges
 from poolgym.rules.core import CueBallPlacement, Declaration, Phase
 from poolgym.rules.testing import perturb_secrets
 
+from .conftest import assert_vector_matches_single
+
 #: (env id, discipline, seat count) at the smallest and the largest N each game allows
 EDGES = [(env_id, disc, n) for env_id, disc in SEATED_IDS.items() for n in seat_edges(disc)]
 
@@ -268,25 +270,7 @@ def test_opponents_decide_from_their_own_view_and_rewards_are_the_rules_returns(
     {"players": 4, "max_shots": 20, "opponent": None, "rules": {"variant_points": True, "auto_declare": False}},
 ])
 def test_native_vector_matches_single_envs_seated(kwargs):
-    env_id = "poolgym/PeaPool-v0"
-    n = 3
-    native = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
-    sync = gym.vector.SyncVectorEnv([lambda: gym.make(env_id, **kwargs) for _ in range(n)])
-    o1, _ = native.reset(seed=11)
-    o2, _ = sync.reset(seed=11)
-    np.testing.assert_array_equal(o1, o2)
-    rng = np.random.default_rng(0)
-    for t in range(15):
-        if kwargs.get("action_mode") == "macro":
-            masks = native.unwrapped.action_masks()
-            a = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        else:
-            a = rng.uniform(-1, 1, native.action_space.shape).astype(np.float32)
-        r1, r2 = native.step(a), sync.step(a)
-        for k in range(4):
-            np.testing.assert_array_equal(r1[k], r2[k], err_msg=f"step {t}, output {k}")
-    native.close()
-    sync.close()
+    assert_vector_matches_single("poolgym/PeaPool-v0", kwargs, n=3, seed=11, steps=15)
 
 
 @pytest.mark.parametrize("env_id", ["poolgym/NineBall-v0", "poolgym/EightBall-v0", "poolgym/StraightPool-v0",

@@ -5,7 +5,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from .conftest import ALL_IDS
+from .conftest import ALL_IDS, assert_vector_matches_single
 
 
 @pytest.mark.parametrize("env_id, kwargs", [
@@ -19,25 +19,7 @@ from .conftest import ALL_IDS
     ("poolgym/NineBall-v0", {"max_shots": 12, "opponent": None}),
 ])
 def test_native_vector_matches_single_envs_step_by_step(env_id, kwargs):
-    n = 4
-    native = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
-    sync = gym.vector.SyncVectorEnv([lambda: gym.make(env_id, **kwargs) for _ in range(n)])
-    assert native.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"]
-    o1, _ = native.reset(seed=7)
-    o2, _ = sync.reset(seed=7)
-    np.testing.assert_array_equal(o1, o2)
-    rng = np.random.default_rng(0)
-    for t in range(25):
-        if kwargs.get("action_mode") == "macro":
-            masks = native.unwrapped.action_masks()
-            a = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        else:
-            a = rng.uniform(-1, 1, native.action_space.shape).astype(np.float32)
-        r1, r2 = native.step(a), sync.step(a)
-        for k in range(4):
-            np.testing.assert_array_equal(r1[k], r2[k], err_msg=f"step {t}, output {k}")
-    native.close()
-    sync.close()
+    assert_vector_matches_single(env_id, kwargs, n=4, seed=7, steps=25)
 
 
 @pytest.mark.parametrize("env_id", ALL_IDS)
