@@ -262,6 +262,22 @@ def play_game(discipline: str, config=None, seed: int = 0, agent_seed: int = 0, 
     return s, log
 
 
+def write_golden(path, discipline: str, config, seed: int, agent_seed: int, *, aim: float) -> tuple:
+    """Play a golden game (:func:`play_game` with the real physics and ``record_log``) and
+    write it to ``path`` (a pathlib.Path) as compact JSON: {discipline, config, seed, log,
+    final_state}, the form the golden tests replay with :func:`replay_log`. Returns
+    (final state, log)."""
+    import json
+
+    from . import serialize
+
+    final, log = play_game(discipline, config, seed, agent_seed, aim=aim, record_log=True)
+    doc = {"discipline": discipline, "config": serialize.to_obj(config), "seed": seed, "log": log,
+           "final_state": serialize.to_obj(final)}
+    path.write_text(json.dumps(doc, separators=(",", ":")))
+    return final, log
+
+
 def replay_log(discipline: str, config, seed: int, log) -> tuple:
     """Replay a logged game through ``apply`` / ``apply_shot_record``; returns
     (final state, list of verdict objs) for comparison with the log."""

@@ -7,12 +7,11 @@ Each golden is a complete game played by the seeded random agent with the real p
 record and verdict, and the final state. ``test_bca_goldens.py`` replays the actions through
 the referee with the stored records and compares verdict by verdict.
 """
-import json
 import sys
 from pathlib import Path
 
-from poolgym.rules import get_discipline, serialize
-from poolgym.rules.testing import play_game
+from poolgym.rules import get_discipline
+from poolgym.rules.testing import write_golden
 
 OUT = Path(__file__).parent / "goldens"
 #: name -> (discipline, config keywords, seed, agent seed, aim)
@@ -32,10 +31,7 @@ def main(names=()):
         if names and name not in names:
             continue
         cfg = get_discipline(disc).config_cls(**kw)
-        final, log = play_game(disc, cfg, seed, agent_seed, aim=aim, record_log=True)
-        doc = {"discipline": disc, "config": serialize.to_obj(cfg), "seed": seed, "log": log,
-               "final_state": serialize.to_obj(final)}
-        (OUT / f"{name}.json").write_text(json.dumps(doc, separators=(",", ":")))
+        final, log = write_golden(OUT / f"{name}.json", disc, cfg, seed, agent_seed, aim=aim)
         print(name, len(log), "actions, winner", final.winner, "shots", final.shot_number)
 
 

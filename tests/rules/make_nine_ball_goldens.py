@@ -7,12 +7,10 @@ the file stores the config, the seed, every action with its shot record and verd
 the final state. ``test_nine_ball_goldens.py`` replays the actions through the referee
 (with the stored records, so physics changes do not matter) and compares the verdicts.
 """
-import json
 from pathlib import Path
 
-from poolgym.rules import serialize
 from poolgym.rules.nine_ball import NineBallConfig
-from poolgym.rules.testing import play_game
+from poolgym.rules.testing import write_golden
 
 OUT = Path(__file__).parent / "goldens"
 GAMES = [
@@ -26,10 +24,7 @@ GAMES = [
 def main():
     OUT.mkdir(exist_ok=True)
     for name, cfg, seed, agent_seed, aim in GAMES:
-        final, log = play_game("nine_ball", cfg, seed, agent_seed, aim=aim, record_log=True)
-        doc = {"discipline": "nine_ball", "config": serialize.to_obj(cfg), "seed": seed, "log": log,
-               "final_state": serialize.to_obj(final)}
-        (OUT / f"{name}.json").write_text(json.dumps(doc, separators=(",", ":")))
+        final, log = write_golden(OUT / f"{name}.json", "nine_ball", cfg, seed, agent_seed, aim=aim)
         print(name, len(log), "actions, winner", final.winner)
 
 

@@ -7,17 +7,15 @@ real physics; the file stores the config, the seed, every action with its shot r
 verdict, and the final state. ``test_scoring_goldens.py`` replays the actions through the
 referee (with the stored records) and compares the verdicts one by one.
 """
-import json
 from pathlib import Path
 
-from poolgym.rules import serialize
 from poolgym.rules.games.bowlliards import BowlliardsConfig
 from poolgym.rules.games.cowboy import CowboyConfig
 from poolgym.rules.games.cribbage import CribbageConfig
 from poolgym.rules.games.honolulu import HonoluluConfig
 from poolgym.rules.games.side_pocket_one_ball import OneBallSideConfig
 from poolgym.rules.games.six_ball import SixBallConfig
-from poolgym.rules.testing import play_game
+from poolgym.rules.testing import write_golden
 
 OUT = Path(__file__).parent / "goldens"
 #: (file stem, discipline, config, seed, agent seed, aim)
@@ -34,10 +32,7 @@ GAMES = [
 def main():
     OUT.mkdir(exist_ok=True)
     for stem, name, cfg, seed, agent_seed, aim in GAMES:
-        final, log = play_game(name, cfg, seed, agent_seed, aim=aim, record_log=True)
-        doc = {"discipline": name, "config": serialize.to_obj(cfg), "seed": seed, "log": log,
-               "final_state": serialize.to_obj(final)}
-        (OUT / f"{stem}.json").write_text(json.dumps(doc, separators=(",", ":")))
+        final, log = write_golden(OUT / f"{stem}.json", name, cfg, seed, agent_seed, aim=aim)
         print(stem, len(log), "actions, winner", final.winner, "scores", final.scores)
 
 
