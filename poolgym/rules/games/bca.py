@@ -183,6 +183,20 @@ class BCAGame(DisciplineBase):
         spot_into(state, ch, balls)
         return ch["pos"], ch["on_table"]
 
+    def ruling_start(self, state: GameState, out: ShotOutcome) -> tuple:
+        """``(cue, changes)`` a ruling on the stroke ``out`` starts from: the cue ball in hand
+        behind the head string after a scratch or a cue ball off the table (G-3.10), else in
+        position; ``changes`` holds the next shot number, no options and that cue ball, not
+        yet placed."""
+        cue = CueBallPlacement.IN_HAND_KITCHEN if out.cue_down else CueBallPlacement.IN_POSITION
+        return cue, {"shot_number": state.shot_number + 1, "options": (), "cue_placed": False, "cue_ball": cue}
+
+    def spotted_after(self, state: GameState, out: ShotOutcome, balls) -> tuple:
+        """(pos, on) of the table after the stroke ``out`` with ``balls`` spotted (G-3.32)
+        and the cue ball taken off the table when it went down (in hand)."""
+        pos, on = self.spotted(state, out.pos, out.on, balls)
+        return pos, (self.cue_off(on) if out.cue_down else on)
+
     @staticmethod
     def cue_off(on: tuple) -> tuple:
         """``on`` with the cue ball taken off the table (in hand)."""

@@ -32,7 +32,7 @@ from enum import Enum
 from typing import Optional
 
 from .. import serialize
-from ..core import CueBallPlacement, EventType, Foul, FoulKind, GameState, Option, Phase, SeatEvent, Verdict
+from ..core import EventType, Foul, FoulKind, GameState, Option, Phase, SeatEvent, Verdict
 from ..general import add_foul, clear_fouls
 from ..seats import is_active, order_of
 from .bca import (APEX_SLOT, LEFT_CORNER_SLOT, RIGHT_CORNER_SLOT, BCAConfig, BCAGame, triangle_rack)
@@ -132,14 +132,11 @@ class CutThroat(BCAGame):
         zeros = (0,) * n
         own = set(group_balls(state, seat))
         ex: CutThroatExtra = state.extra
-        cue = CueBallPlacement.IN_HAND_KITCHEN if out.cue_down else CueBallPlacement.IN_POSITION
+        cue, base = self.ruling_start(state, out)
         refs = []
-        base = {"shot_number": state.shot_number + 1, "options": (), "cue_placed": False, "cue_ball": cue}
         if out.is_break and not out.open_break:
             # CT-8: the balls pocketed stay down; jumped ones as CT-11
-            pos, on = self.spotted(state, out.pos, out.on, [b for b in out.jumped if b not in own])
-            if out.cue_down:
-                on = self.cue_off(on)
+            pos, on = self.spotted_after(state, out, [b for b in out.jumped if b not in own])
             s = state._evolve(dict(base, pos=pos, on_table=on))
             s, elim_ev, refs_e = self._eliminate(s)
             opts = (Option.ACCEPT_TABLE, Option.RERACK_AND_BREAK)

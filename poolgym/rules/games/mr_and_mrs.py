@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .. import serialize
-from ..core import CueBallPlacement, EventType, Foul, FoulKind, GameState, Option, Phase, SeatEvent, Verdict
+from ..core import EventType, Foul, FoulKind, GameState, Option, Phase, SeatEvent, Verdict
 from ..general import add_foul, clear_fouls
 from ..seats import active_seats, set_active
 from .bca import (APEX_SLOT, CENTRE_SLOT, LEFT_CORNER_SLOT, RIGHT_CORNER_SLOT, BCAConfig, BCAGame, triangle_rack)
@@ -127,14 +127,11 @@ class MrAndMrs(BCAGame):
         zeros = (0,) * n
         ex: MrAndMrsExtra = state.extra
         nxt = self.next_seat_of(state, seat)
-        cue = CueBallPlacement.IN_HAND_KITCHEN if out.cue_down else CueBallPlacement.IN_POSITION
-        base = {"shot_number": state.shot_number + 1, "options": (), "cue_placed": False, "cue_ball": cue,
-                "inning": state.inning + 1, "seat_to_act": nxt}
+        cue, base = self.ruling_start(state, out)
+        base.update(inning=state.inning + 1, seat_to_act=nxt)
         bad_break = out.is_break and out.first != 1
         if out.fouls or bad_break:
-            pos, on = self.spotted(state, out.pos, out.on, out.pocketed + out.jumped)  # MM-9, MM-10
-            if out.cue_down:
-                on = self.cue_off(on)
+            pos, on = self.spotted_after(state, out, out.pocketed + out.jumped)  # MM-9, MM-10
             spotted = tuple(sorted(out.pocketed + out.jumped))
             refs = ("MM-9",) + (("MM-10",) if out.jumped else ())
             fouls = tuple(f for f in out.fouls if not (bad_break and f.kind in (FoulKind.WRONG_BALL_FIRST,

@@ -128,13 +128,10 @@ class OddBall(BCAGame):
         zeros = (0,) * n
         ex: OddBallExtra = state.extra
         nxt = self.next_seat_of(state, seat)
-        cue = CueBallPlacement.IN_HAND_KITCHEN if out.cue_down else CueBallPlacement.IN_POSITION
-        base = {"shot_number": state.shot_number + 1, "options": (), "cue_placed": False, "cue_ball": cue}
+        cue, base = self.ruling_start(state, out)
         if (out.is_break and not out.open_break) or out.fouls:
             # OB-7 failed break / OB-12 foul: no points, balls spotted (OB-9, OB-10)
-            pos, on = self.spotted(state, out.pos, out.on, out.pocketed + out.jumped)
-            if out.cue_down:
-                on = self.cue_off(on)
+            pos, on = self.spotted_after(state, out, out.pocketed + out.jumped)
             base.update(pos=pos, on_table=on, seat_to_act=nxt, phase=Phase.OPTION, inning=state.inning + 1,
                         extra=OddBallExtra(offender=seat, team_points=ex.team_points, rack_sum=ex.rack_sum,
                                            bonus=ex.bonus, last_pocketer=ex.last_pocketer, rack=ex.rack))
