@@ -473,5 +473,5 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         return tuple(e.render() for e in self.envs)
 
     def close_extras(self, **kwargs):
-        for e in self.envs:
+        for e in getattr(self, "envs", ()):  # absent when __init__ rejected its arguments
             e.close()

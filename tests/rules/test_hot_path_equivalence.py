@@ -1,5 +1,5 @@
 """The referee's hot-path shortcuts (vector envs) give exactly what the plain definitions give:
-`general.after_shot` from a batch's precomputed rest state (`fast.BatchFacts.rest`, G-3.11,
+`general.after_shot` from a batch's precomputed rest state (`shot_facts.BatchFacts.rest`, G-3.11,
 G-3.28, C-19) vs the per-record kernel, `game.physics_inputs` vs `make_rvw` + the motion
 codes, and the private constructors of `Verdict` / `ActionSpec` / `ShotAction` / `PlaceCueBall` vs their dataclass ``__init__``
 (9B-5.2 racks, 9B-5.1 target ball)."""
@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from poolgym.rules import fast, general
+from poolgym.rules import general
+from poolgym.rules.shot_facts import BatchFacts
 from poolgym.rules.core import ActionSpec, CueBallPlacement, Phase, PlaceCueBall, ShotAction, Verdict
 from poolgym.rules.game import make_rvw, physics_inputs
 from poolgym.rules.geometry import ball_radius, get_table
@@ -47,7 +48,7 @@ def test_after_shot_from_batch_rest_equals_per_record(seed):
     """G-3.11 / G-3.28 / C-19: positions and on-table mask after the stroke are the same
     whether read from the batch's precomputed rest state or computed per record."""
     batch = _batch(np.random.default_rng(seed))
-    with_facts = ShotRecord.from_batch_all(batch, fast.BatchFacts(batch, TABLE))
+    with_facts = ShotRecord.from_batch_all(batch, BatchFacts(batch, TABLE))
     plain = ShotRecord.from_batch_all(batch)
     separated = 0
     for a, b in zip(with_facts, plain):
