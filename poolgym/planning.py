@@ -488,17 +488,26 @@ def pot_table(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: 
     ``p`` (make probability, 0 where not ok), ``phi``, ``cut`` (rad), ``d1``, ``d2``, ``V0``;
     plus ``targets`` (T,) and ``ghost`` (T, 6, 2).
     """
+    Q = np.ascontiguousarray(np.atleast_2d(np.asarray(cue_xy, float)))
+    ok, out, tg, ghost = _run_pot_kernel(geom, balls, on_table, Q, targets, sigma_phi_deg, max_cut_deg, cue_row,
+                                         danger, danger_clearance)
+    p, phi, cut, d1, d2, V0 = out
+    return dict(ok=ok, p=p, phi=phi, cut=cut, d1=d1, d2=d2, V0=V0, targets=tg, ghost=ghost)
+
+
+def _run_pot_kernel(geom: TableGeom, balls, on_table, Q: np.ndarray, targets, sigma_phi_deg: float,
+                    max_cut_deg: float, cue_row: int, danger, danger_clearance: float):
+    """`_pot_kernel` over cue positions Q (nq, 2, contiguous): (ok, out (6, nq, T, 6), target
+    rows (T,), ghost (T, 6, 2)); all zeros (not ok) when no target is on the table."""
     balls = np.ascontiguousarray(np.asarray(balls, float).reshape(-1, 2))
     on = np.asarray(on_table, bool)
-    Q = np.ascontiguousarray(np.atleast_2d(np.asarray(cue_xy, float)))
     tg = np.array([b for b in targets if on[b] and b != cue_row], dtype=np.int64)
     nq, nt = Q.shape[0], tg.shape[0]
     R = geom.R
     shape = (nq, nt, 6)
     ok = np.zeros(shape, np.bool_)
     if nt == 0:
-        z = np.zeros(shape)
-        return dict(ok=ok, p=z, phi=z, cut=z, d1=z, d2=z, V0=z, targets=tg, ghost=np.zeros((0, 6, 2)))
+        return ok, np.zeros((6,) + shape), tg, np.zeros((0, 6, 2))
     obst = np.flatnonzero(on)
     obst = obst[obst != cue_row]
     need = np.full(len(obst), 2 * R * 0.999)
@@ -511,8 +520,7 @@ def pot_table(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: 
                        V0_MAX])
     _pot_kernel(consts, geom.aims, geom.axes, geom.half_widths, APPROACH_LIMIT, balls, obst, need, tg, Q, ok, out,
                 ghost)
-    p, phi, cut, d1, d2, V0 = out
-    return dict(ok=ok, p=p, phi=phi, cut=cut, d1=d1, d2=d2, V0=V0, targets=tg, ghost=ghost)
+    return ok, out, tg, ghost
 
 
 @dataclass(frozen=True)
@@ -634,6 +642,54 @@ def straight_in_placements(geom: TableGeom, balls: np.ndarray, on_table: np.ndar
     if len(P) > max_points:
         P = P[np.linspace(0, len(P) - 1, max_points).astype(np.int64)]
     return list(map(tuple, P.tolist()))
+
+
+def best_straight_in_placement(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, targets,
+                               sigma_phi_deg: float = 0.125, cue_row: int = 0, kitchen: bool = False, danger=(),
+                               distances=(0.15, 0.3, 0.5), angles_deg=(0.0, 12.0, -12.0, 25.0, -25.0),
+                               max_points: int = 160):
+    """The `straight_in_placements` spot with the best make probability (`best_p_from` with the
+    cue ball lifted; the first of equals in candidate order), as (x, y); None when no candidate
+    is valid. One compiled pass makes and checks the candidates (the referee's
+    `placement_code` through `_placements_ok`), one `_pot_kernel` pass scores them."""
+    on = np.ascontiguousarray(np.asarray(on_table, np.bool_))
+    tg = [b for b in targets if on[b]]
+    if not tg:
+        return None
+    P = np.ascontiguousarray(np.asarray(balls, float).reshape(-1, 2))
+    ang = np.radians(np.asarray(angles_deg, float))
+    pts = _valid_straight_in_points(np.ascontiguousarray(P[tg]), geom.aims, geom.R, np.cos(ang), np.sin(ang),
+                                    np.asarray(distances, float), P, on, int(cue_row), bool(kitchen), 1e-3, geom.w,
+                                    geom.l, geom.head_string_y, geom.pockets, geom.segments, geom.jaws)
+    if len(pts) == 0:
+        return None
+    if len(pts) > max_points:
+        pts = np.ascontiguousarray(pts[np.linspace(0, len(pts) - 1, max_points).astype(np.int64)])
+    lifted = on.copy()
+    lifted[cue_row] = False
+    _, out, tg_rows, _ = _run_pot_kernel(geom, P, lifted, pts, targets, sigma_phi_deg, 80.0, cue_row, danger, 4.0)
+    if tg_rows.shape[0] == 0:
+        q = 0
+    else:
+        q = int(np.argmax(out[0].reshape(out.shape[1], -1).max(axis=1)))
+    return float(pts[q, 0]), float(pts[q, 1])
+
+
+@njit(cache=True)
+def _valid_straight_in_points(obj, aims, R, cos_a, sin_a, dist, P, on, cue_row, kitchen, gap, w, l, hs, pockets,
+                              segs, jaws):
+    """The `_straight_in_points` that `_placements_ok` accepts, in candidate order (k, 2)."""
+    pts = _straight_in_points(obj, aims, R, cos_a, sin_a, dist)
+    good = np.zeros(pts.shape[0], np.bool_)
+    _placements_ok(pts, P, on, cue_row, kitchen, gap, w, l, hs, pockets, segs, jaws, R, good)
+    out = np.empty((int(good.sum()), 2))
+    j = 0
+    for q in range(pts.shape[0]):
+        if good[q]:
+            out[j, 0] = pts[q, 0]
+            out[j, 1] = pts[q, 1]
+            j += 1
+    return out
 
 
 @njit(cache=True)

@@ -47,14 +47,13 @@ import numpy as np
 from poolgym.planning import (
     V0_MAX,
     PotCandidate,
-    best_p_from,
+    best_straight_in_placement,
     launch_speed_for,
     phi_deg,
     placement_is_valid,
     pot_candidates,
     random_placement,
     segment_clear,
-    straight_in_placements,
     v0_for_cue_speed,
     v0_for_pot,
 )
@@ -156,14 +155,8 @@ class GeometricPlayer:
 
         if v.is_break:
             return PlaceCueBall(*self.break_spot(v))
-        pts = straight_in_placements(v.geom, v.balls, v.on, v.pot_balls or v.targets, kitchen=v.kitchen)
-        best = None
-        if pts:
-            on = v.on.copy()
-            on[0] = False
-            ps = best_p_from(v.geom, v.balls, on, np.array(pts), v.pot_balls or v.targets, self.sigma_phi,
-                             danger=v.danger)
-            best = pts[int(np.argmax(ps))]
+        best = best_straight_in_placement(v.geom, v.balls, v.on, v.pot_balls or v.targets, self.sigma_phi,
+                                          kitchen=v.kitchen, danger=v.danger)
         if best is None:
             best = random_placement(v.geom, v.balls, v.on, self.rng, kitchen=v.kitchen)
             if best is None:  # pragma: no cover
