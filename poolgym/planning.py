@@ -397,11 +397,13 @@ def _seg_dist(px, py, qx, qy, x, y):
 
 
 @njit(cache=True)
-def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, out, ghost):
+def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, out, ghost, p_only):
     """Fill the (Q, T, 6) outputs of `pot_table` (``out`` = p, phi, cut, d1, d2, V0) for target
     rows ``tg`` (T,), obstacle rows ``obst`` (every ball on the table but the cue ball) with
     clearances ``need``, and cue positions Q (nq, 2); ``consts`` = (w, l, R, sigma_phi rad,
-    max cut rad, e_b, m, M, u_s, u_r, g, arrival speed, V0 min, V0 max)."""
+    max cut rad, e_b, m, M, u_s, u_r, g, arrival speed, V0 min, V0 max). With ``p_only`` only
+    ``ok`` and p are filled (the same values), and a (target, pocket) whose object path is
+    blocked skips its cue positions."""
     w, l, R, sig, max_cut, e_b, m, M = consts[0], consts[1], consts[2], consts[3], consts[4], consts[5], \
         consts[6], consts[7]
     u_s, u_r, g, arrival, v0_min, v0_max = consts[8], consts[9], consts[10], consts[11], consts[12], consts[13]
@@ -437,6 +439,11 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
                     if o != b and _seg_dist(ox, oy, aims[k, 0], aims[k, 1], balls[o, 0], balls[o, 1]) < need[oi]:
                         static_ok = False
                         break
+            if p_only and not static_ok:
+                for q in range(nq):
+                    ok[q, ti, k] = False
+                    p[q, ti, k] = 0.0
+                continue
             h_eff = max(half[k] * approach - 0.25 * R, 0.004)
             v_obj = _launch_speed(d2, arrival, u_s, u_r, g)
             for q in range(nq):
@@ -466,6 +473,8 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
                     p[q, ti, k] = _erf(h_eff / (max(d2, 1e-3) * sig_obj * math.sqrt(2.0)))
                 else:
                     p[q, ti, k] = 0.0
+                if p_only:
+                    continue
                 v_contact = v_obj / (0.5 * (1.0 + e_b) * max(cc, 0.08))
                 v_cue = _launch_speed(d1, v_contact, u_s, u_r, g)
                 V0[q, ti, k] = min(max(v_cue * (1.0 + m / M) / 2.0, v0_min), v0_max)
@@ -490,15 +499,16 @@ def pot_table(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: 
     """
     Q = np.ascontiguousarray(np.atleast_2d(np.asarray(cue_xy, float)))
     ok, out, tg, ghost = _run_pot_kernel(geom, balls, on_table, Q, targets, sigma_phi_deg, max_cut_deg, cue_row,
-                                         danger, danger_clearance)
+                                         danger, danger_clearance, False)
     p, phi, cut, d1, d2, V0 = out
     return dict(ok=ok, p=p, phi=phi, cut=cut, d1=d1, d2=d2, V0=V0, targets=tg, ghost=ghost)
 
 
 def _run_pot_kernel(geom: TableGeom, balls, on_table, Q: np.ndarray, targets, sigma_phi_deg: float,
-                    max_cut_deg: float, cue_row: int, danger, danger_clearance: float):
+                    max_cut_deg: float, cue_row: int, danger, danger_clearance: float, p_only: bool):
     """`_pot_kernel` over cue positions Q (nq, 2, contiguous): (ok, out (6, nq, T, 6), target
-    rows (T,), ghost (T, 6, 2)); all zeros (not ok) when no target is on the table."""
+    rows (T,), ghost (T, 6, 2)); all zeros (not ok) when no target is on the table. With
+    ``p_only`` only ``ok`` and ``out[0]`` (p) are filled."""
     balls = np.ascontiguousarray(np.asarray(balls, float).reshape(-1, 2))
     on = np.asarray(on_table, bool)
     tg = np.array([b for b in targets if on[b] and b != cue_row], dtype=np.int64)
@@ -519,7 +529,7 @@ def _run_pot_kernel(geom: TableGeom, balls, on_table, Q: np.ndarray, targets, si
                        DEFAULT_E_B, DEFAULT_M_BALL, DEFAULT_M_CUE, DEFAULT_U_S, DEFAULT_U_R, G, ARRIVAL_SPEED, V0_MIN,
                        V0_MAX])
     _pot_kernel(consts, geom.aims, geom.axes, geom.half_widths, APPROACH_LIMIT, balls, obst, need, tg, Q, ok, out,
-                ghost)
+                ghost, bool(p_only))
     return ok, out, tg, ghost
 
 
@@ -667,7 +677,8 @@ def best_straight_in_placement(geom: TableGeom, balls: np.ndarray, on_table: np.
         pts = np.ascontiguousarray(pts[np.linspace(0, len(pts) - 1, max_points).astype(np.int64)])
     lifted = on.copy()
     lifted[cue_row] = False
-    _, out, tg_rows, _ = _run_pot_kernel(geom, P, lifted, pts, targets, sigma_phi_deg, 80.0, cue_row, danger, 4.0)
+    _, out, tg_rows, _ = _run_pot_kernel(geom, P, lifted, pts, targets, sigma_phi_deg, 80.0, cue_row, danger, 4.0,
+                                         True)
     if tg_rows.shape[0] == 0:
         q = 0
     else:
