@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit
 
 from poolgym.rules.geometry import DEFAULT_R
-from poolgym.rules.placement import placement_code
+from poolgym.rules.placement import hypot_lt, placement_code
 
 POCKET_NAMES = ("lb", "lc", "lt", "rb", "rc", "rt")
 CORNER_POCKETS = (0, 2, 3, 5)
@@ -610,12 +610,12 @@ def _placements_ok(xy, P, on, cue_row, kitchen, gap, w, l, hs, pockets, segs, ja
         ok = m <= x <= w - m and m <= y <= l - m and (not kitchen or y < hs - gap)
         if ok:
             for p in range(pockets.shape[0]):
-                if math.hypot(x - pockets[p, 0], y - pockets[p, 1]) < pockets[p, 2] + gap:
+                if hypot_lt(x - pockets[p, 0], y - pockets[p, 1], pockets[p, 2] + gap):
                     ok = False
                     break
         if ok:
             for k in range(P.shape[0]):
-                if k != cue_row and on[k] and math.hypot(x - P[k, 0], y - P[k, 1]) < 2.0 * R + gap:
+                if k != cue_row and on[k] and hypot_lt(x - P[k, 0], y - P[k, 1], 2.0 * R + gap):
                     ok = False
                     break
         if ok:

@@ -26,7 +26,37 @@ import numpy as np
 from numba import njit
 
 __all__ = ["PlacementCode", "placement_code", "placement_codes", "placement_error", "placement_errors",
-           "rests_on_bed", "on_bed", "nearest_legal_spot", "nearest_legal_spots", "table_arrays"]
+           "hypot_lt", "hypot_le", "rests_on_bed", "on_bed", "nearest_legal_spot", "nearest_legal_spots", "table_arrays"]
+
+
+#: relative margin on squared distances beyond which `hypot_lt` / `hypot_le` decide without
+#: ``math.hypot`` (rounding of dx*dx + dy*dy and of hypot is ~1e-16 relative)
+_SQ_MARGIN = 1e-9
+
+
+@njit(cache=True)
+def hypot_lt(dx, dy, r):
+    """``math.hypot(dx, dy) < r`` (the same answer), deciding by the squared distance when it is
+    clear of r**2 by far more than rounding; ``math.hypot`` only near the boundary."""
+    d2 = dx * dx + dy * dy
+    r2 = r * r
+    if r >= 0.0 and d2 > r2 * (1.0 + _SQ_MARGIN):
+        return False
+    if r > 0.0 and d2 < r2 * (1.0 - _SQ_MARGIN):
+        return True
+    return math.hypot(dx, dy) < r
+
+
+@njit(cache=True)
+def hypot_le(dx, dy, r):
+    """``math.hypot(dx, dy) <= r`` (the same answer; see `hypot_lt`)."""
+    d2 = dx * dx + dy * dy
+    r2 = r * r
+    if r >= 0.0 and d2 > r2 * (1.0 + _SQ_MARGIN):
+        return False
+    if r > 0.0 and d2 < r2 * (1.0 - _SQ_MARGIN):
+        return True
+    return math.hypot(dx, dy) <= r
 
 
 @njit(cache=True)
@@ -34,7 +64,7 @@ def rests_on_bed(x, y, pockets, segs, jaws, R, tol):
     """A ball centred at (x, y) rests on the bed: outside every pocket circle, at least
     R - ``tol`` from every cushion segment and R + r - ``tol`` from every jaw circle."""
     for p in range(pockets.shape[0]):
-        if math.hypot(pockets[p, 0] - x, pockets[p, 1] - y) <= pockets[p, 2]:
+        if hypot_le(pockets[p, 0] - x, pockets[p, 1] - y, pockets[p, 2]):
             return False
     for q in range(segs.shape[0]):
         ax = segs[q, 0, 0]
@@ -43,10 +73,10 @@ def rests_on_bed(x, y, pockets, segs, jaws, R, tol):
         dy = segs[q, 1, 1] - ay
         u = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)
         u = min(max(u, 0.0), 1.0)
-        if math.hypot(ax + u * dx - x, ay + u * dy - y) < R - tol:
+        if hypot_lt(ax + u * dx - x, ay + u * dy - y, R - tol):
             return False
     for j in range(jaws.shape[0]):
-        if math.hypot(jaws[j, 0] - x, jaws[j, 1] - y) < R + jaws[j, 2] - tol:
+        if hypot_lt(jaws[j, 0] - x, jaws[j, 1] - y, R + jaws[j, 2] - tol):
             return False
     return True
 
@@ -79,7 +109,11 @@ def placement_code(x, y, pos, on, kitchen, may_touch, cue_ball, w, l, head_y, po
     for b in range(pos.shape[0]):
         if b == cue_ball or not on[b]:
             continue
-        d = math.hypot(pos[b, 0] - x, pos[b, 1] - y)
+        ex = pos[b, 0] - x
+        ey = pos[b, 1] - y
+        if ex * ex + ey * ey > dmin * dmin * (1.0 + _SQ_MARGIN):
+            continue  # certainly farther than the nearest so far
+        d = math.hypot(ex, ey)
         if d < dmin:
             dmin = d
             near = b
