@@ -1,5 +1,6 @@
 """Shared fixtures of the env tests: headless pygame, registered ids, small shot limits, the
-native-vector-equals-single-envs check."""
+Gymnasium / SB3 env checkers with warnings as errors, the native-vector-equals-single-envs
+check."""
 
 import os
 
@@ -55,3 +56,31 @@ def assert_vector_matches_single(env_id: str, kwargs: dict, n: int, seed: int, s
     finally:
         native.close()
         sync.close()
+
+
+def gym_check_env(env_id: str, *, skip_render_check: bool = False, **kwargs) -> None:
+    """Gymnasium's env checker on ``gym.make(env_id, **kwargs)`` (unwrapped), every warning
+    (from the make too) an error."""
+    import warnings
+
+    import gymnasium as gym
+    from gymnasium.utils.env_checker import check_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gym.make(env_id, **kwargs)
+        check_env(env.unwrapped, skip_render_check=skip_render_check)
+        env.close()
+
+
+def sb3_check_env(env_id: str, **kwargs) -> None:
+    """Stable-Baselines3's env checker on ``gym.make(env_id, **kwargs)``, every warning
+    (from the make too) an error."""
+    import warnings
+
+    import gymnasium as gym
+    from stable_baselines3.common.env_checker import check_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(gym.make(env_id, **kwargs), warn=True)

@@ -5,43 +5,27 @@ import warnings
 import gymnasium as gym
 import pytest
 
-from .conftest import ALL_IDS
+from .conftest import ALL_IDS, gym_check_env, sb3_check_env
 
 
 @pytest.mark.parametrize("mode", ["box", "macro"])
 @pytest.mark.parametrize("env_id", ALL_IDS)
 def test_gymnasium_check_env(env_id, mode):
     """Spaces, reset / step semantics and seeding (rendering: the next test)."""
-    from gymnasium.utils.env_checker import check_env
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        env = gym.make(env_id, action_mode=mode, max_shots=40)
-        check_env(env.unwrapped, skip_render_check=True)
-        env.close()
+    gym_check_env(env_id, skip_render_check=True, action_mode=mode, max_shots=40)
 
 
 @pytest.mark.parametrize("env_id", ALL_IDS)
 def test_gymnasium_check_env_render_modes(env_id):
     """Every render mode of the metadata ("human" needs pygame: the render extra)."""
     pytest.importorskip("pygame")
-    from gymnasium.utils.env_checker import check_env
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        env = gym.make(env_id, max_shots=40)
-        check_env(env.unwrapped)
-        env.close()
+    gym_check_env(env_id, max_shots=40)
 
 
 @pytest.mark.parametrize("env_id", ALL_IDS)
 def test_sb3_check_env(env_id):
     pytest.importorskip("stable_baselines3")  # the sb3 extra
-    from stable_baselines3.common.env_checker import check_env
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        check_env(gym.make(env_id, max_shots=40), warn=True)
+    sb3_check_env(env_id, max_shots=40)
 
 
 def test_registered_ids_have_vector_entry_points():

@@ -15,6 +15,8 @@ import poolgym  # noqa: F401  (registers the ids)
 from poolgym.rules import ShotAction
 from poolgym.rules.core import CueBallPlacement, Phase
 
+from .conftest import gym_check_env, sb3_check_env
+
 IDS = ("poolgym/SixBall-v0", "poolgym/Bowlliards-v0", "poolgym/Cowboy-v0", "poolgym/Honolulu-v0",
        "poolgym/Cribbage-v0", "poolgym/OneBallSide-v0")
 TWO_SEATS = ("honolulu", "cribbage", "one_ball_side")
@@ -23,35 +25,22 @@ TWO_SEATS = ("honolulu", "cribbage", "one_ball_side")
 @pytest.mark.parametrize("mode", ["box", "macro"])
 @pytest.mark.parametrize("env_id", IDS)
 def test_gymnasium_check_env(env_id, mode):
-    from gymnasium.utils.env_checker import check_env
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        env = gym.make(env_id, action_mode=mode, max_shots=20)
-        check_env(env.unwrapped)
-        env.close()
+    gym_check_env(env_id, action_mode=mode, max_shots=20)
 
 
 @pytest.mark.parametrize("env_id", IDS)
 def test_sb3_check_env(env_id):
-    from stable_baselines3.common.env_checker import check_env
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        check_env(gym.make(env_id, max_shots=20), warn=True)
+    sb3_check_env(env_id, max_shots=20)
 
 
 @pytest.mark.parametrize("mode", ["box", "macro"])
 @pytest.mark.parametrize("players", [2, 3])
 def test_cowboy_seated_checkers(players, mode):
-    from gymnasium.utils.env_checker import check_env
     from pettingzoo.test import api_test
 
     from poolgym.pettingzoo import env
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        check_env(gym.make("poolgym/Cowboy-v0", players=players, action_mode=mode, max_shots=60).unwrapped)
+    gym_check_env("poolgym/Cowboy-v0", players=players, action_mode=mode, max_shots=60)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         e = env("cowboy", players=players, action_mode=mode, max_shots=10)

@@ -12,7 +12,7 @@ from poolgym.envs.disciplines import SEATED_IDS, seat_edges
 from poolgym.rules.core import CueBallPlacement, Declaration, Phase
 from poolgym.rules.testing import perturb_secrets
 
-from .conftest import assert_vector_matches_single
+from .conftest import assert_vector_matches_single, gym_check_env, sb3_check_env
 
 #: (env id, discipline, seat count) at the smallest and the largest N each game allows
 EDGES = [(env_id, disc, n) for env_id, disc in SEATED_IDS.items() for n in seat_edges(disc)]
@@ -25,24 +25,14 @@ def _edge_id(p):
 @pytest.mark.parametrize("mode", ["box", "macro"])
 @pytest.mark.parametrize("case", EDGES, ids=_edge_id)
 def test_gymnasium_check_env_seated(case, mode):
-    from gymnasium.utils.env_checker import check_env
-
     env_id, _, n = case
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        env = gym.make(env_id, players=n, action_mode=mode, max_shots=20)
-        check_env(env.unwrapped)
-        env.close()
+    gym_check_env(env_id, players=n, action_mode=mode, max_shots=20)
 
 
 @pytest.mark.parametrize("case", EDGES, ids=_edge_id)
 def test_sb3_check_env_seated(case):
-    from stable_baselines3.common.env_checker import check_env
-
     env_id, _, n = case
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        check_env(gym.make(env_id, players=n, max_shots=20), warn=True)
+    sb3_check_env(env_id, players=n, max_shots=20)
 
 
 @pytest.mark.parametrize("mode", ["box", "macro"])
