@@ -522,7 +522,10 @@ def _run_pot_kernel(geom: TableGeom, balls, on_table, Q: np.ndarray, targets, si
     obst = obst[obst != cue_row]
     need = np.full(len(obst), 2 * R * 0.999)
     if len(danger):
-        need[np.isin(obst, np.asarray(list(danger), dtype=np.int64))] = danger_clearance * R
+        rows = {int(d) for d in danger}
+        for i, o in enumerate(obst.tolist()):
+            if o in rows:
+                need[i] = danger_clearance * R
     out = np.empty((6,) + shape)
     ghost = np.empty((nt, 6, 2))
     consts = np.array([geom.w, geom.l, R, math.radians(max(sigma_phi_deg, 1e-3)), math.radians(max_cut_deg),
