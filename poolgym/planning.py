@@ -402,8 +402,9 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
     rows ``tg`` (T,), obstacle rows ``obst`` (every ball on the table but the cue ball) with
     clearances ``need``, and cue positions Q (nq, 2); ``consts`` = (w, l, R, sigma_phi rad,
     max cut rad, e_b, m, M, u_s, u_r, g, arrival speed, V0 min, V0 max). With ``p_only`` only
-    ``ok`` and p are filled (the same values), and a (target, pocket) whose object path is
-    blocked skips its cue positions."""
+    ``ok`` and p are filled (the same values), a (target, pocket) whose object path is
+    blocked skips its cue positions and a cue position certainly beyond the cut limit skips
+    the rest of its checks."""
     w, l, R, sig, max_cut, e_b, m, M = consts[0], consts[1], consts[2], consts[3], consts[4], consts[5], \
         consts[6], consts[7]
     u_s, u_r, g, arrival, v0_min, v0_max = consts[8], consts[9], consts[10], consts[11], consts[12], consts[13]
@@ -416,6 +417,7 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
     nq = Q.shape[0]
     nt = tg.shape[0]
     no = obst.shape[0]
+    cos_cut = math.cos(max_cut) - 1e-12  # below it acos is certainly beyond max_cut (rounding ~1e-16)
     for ti in range(nt):
         b = tg[ti]
         ox = balls[b, 0]
@@ -456,6 +458,10 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
                 wx = vx / de
                 wy = vy / de
                 c = min(max(wx * ux + wy * uy, -1.0), 1.0)
+                if p_only and c < cos_cut:  # acos(c) > max_cut: too thin a cut
+                    ok[q, ti, k] = False
+                    p[q, ti, k] = 0.0
+                    continue
                 ct = math.acos(c)
                 good = static_ok and ct <= max_cut and d1 > 1e-6
                 if good:  # the cue ball's path clear, and the cue ball not in the object ball's way
