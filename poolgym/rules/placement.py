@@ -35,27 +35,34 @@ _SQ_MARGIN = 1e-9
 
 
 @njit(cache=True)
-def hypot_lt(dx, dy, r):
-    """``math.hypot(dx, dy) < r`` (the same answer), deciding by the squared distance when it is
-    clear of r**2 by far more than rounding; ``math.hypot`` only near the boundary."""
+def _clear_side(dx, dy, r):
+    """+1 when ``hypot(dx, dy)`` is certainly above ``r``, -1 when certainly below (the squared
+    distance clear of r**2 by far more than rounding), 0 near the boundary."""
     d2 = dx * dx + dy * dy
     r2 = r * r
     if r >= 0.0 and d2 > r2 * (1.0 + _SQ_MARGIN):
-        return False
+        return 1
     if r > 0.0 and d2 < r2 * (1.0 - _SQ_MARGIN):
-        return True
+        return -1
+    return 0
+
+
+@njit(cache=True)
+def hypot_lt(dx, dy, r):
+    """``math.hypot(dx, dy) < r`` (the same answer), deciding by the squared distance when it is
+    clear of r**2 by far more than rounding; ``math.hypot`` only near the boundary."""
+    side = _clear_side(dx, dy, r)
+    if side != 0:
+        return side < 0
     return math.hypot(dx, dy) < r
 
 
 @njit(cache=True)
 def hypot_le(dx, dy, r):
     """``math.hypot(dx, dy) <= r`` (the same answer; see `hypot_lt`)."""
-    d2 = dx * dx + dy * dy
-    r2 = r * r
-    if r >= 0.0 and d2 > r2 * (1.0 + _SQ_MARGIN):
-        return False
-    if r > 0.0 and d2 < r2 * (1.0 - _SQ_MARGIN):
-        return True
+    side = _clear_side(dx, dy, r)
+    if side != 0:
+        return side < 0
     return math.hypot(dx, dy) <= r
 
 
