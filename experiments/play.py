@@ -177,16 +177,26 @@ class Window:
         self.pg.display.quit()
 
 
-def frame(renderer, disc, state, trajectories=None) -> np.ndarray:
+def frame(renderer, disc, state, trajectories=None, shown: int | None = None) -> np.ndarray:
     """The frame of ``state``: the table, and for an N-seat game the seat bar with whose turn
-    it is and the acting seat's own secret only (`poolgym.render.seats.seat_bar`)."""
+    it is and the own secret of seat ``shown`` only (default: the acting seat;
+    `poolgym.render.seats.seat_bar`)."""
     from poolgym.envs.seating import seat_bar_args, uses_seats
     from poolgym.render.seats import seat_bar
 
     f = renderer.render(state.positions(), state.on_mask(), trajectories=trajectories)
     if uses_seats(disc, state.config):
-        f = seat_bar(renderer, f, *seat_bar_args(disc, state, state.seat_to_act))
+        seat = state.seat_to_act if shown is None else int(shown)
+        f = seat_bar(renderer, f, *seat_bar_args(disc, state, seat))
     return f
+
+
+def shown_seat(names) -> int | None:
+    """The seat whose secret the window may show: the human's seat when exactly one seat is
+    ``human`` (the person at the window must not see the agents' secrets), else None (the
+    acting seat: agents only, or humans sharing the window in turn)."""
+    humans = [k for k, n in enumerate(names) if n == "human"]
+    return humans[0] if len(humans) == 1 else None
 
 
 def play(discipline: str, names, seed: int = 0, noise: str = "icga", max_shots: int = 200, fps: int = 30,
@@ -210,14 +220,15 @@ def play(discipline: str, names, seed: int = 0, noise: str = "icga", max_shots: 
     table = get_table(cfg.table)
     r = TableRenderer(table, width=800, n_balls=disc.n_balls)
     state = disc.initial_state(cfg, seed)
-    win = Window(r, fps=fps, headless=headless, height=frame(r, disc, state).shape[0])
+    shown = shown_seat(names)
+    win = Window(r, fps=fps, headless=headless, height=frame(r, disc, state, shown=shown).shape[0])
     players = [HumanAgent(window=win) if n == "human" else agents.make(n, seed=seed + 1 + k)
                for k, n in enumerate(names)]
     nz = make_noise(noise)
     nrng = np.random.default_rng(seed)
     steps, shots = [], 0
     try:
-        win.show(frame(r, disc, state), 0.1)
+        win.show(frame(r, disc, state, shown=shown), 0.1)
         while not state.game_over and shots < max_shots:
             spec = disc.legal_actions(state)
             seat = state.seat_to_act
@@ -241,7 +252,7 @@ def play(discipline: str, names, seed: int = 0, noise: str = "icga", max_shots: 
             st = Step(state, a, new, verdict, holder.get("rec"))
             steps.append(st)
             path = cue_path(st)
-            win.show(frame(r, disc, new, trajectories=[path] if path is not None else None),
+            win.show(frame(r, disc, new, trajectories=[path] if path is not None else None, shown=shown),
                      hold_s if st.record is not None else 0.05)
             if verdict is not None and verdict.fouls:
                 print("  foul:", ", ".join(f"{f.kind.value} ({f.rule})" for f in verdict.fouls))

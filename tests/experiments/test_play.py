@@ -222,6 +222,28 @@ def test_seat_bar_shows_whose_turn_and_only_the_acting_seats_secret():
     assert not np.array_equal(f0, frame(r, d, st.replace(seat_to_act=(st.seat_to_act + 1) % 4)))
 
 
+def test_window_with_one_human_shows_only_the_humans_secret():
+    """With one human among agents, the window shows the human seat's secret only, also
+    while an agent's seat acts: the frame is byte-identical when every other seat's secret
+    changes (pea pool, PP-5)."""
+    from experiments.play import frame, shown_seat
+    from poolgym.render.table_view import TableRenderer
+    from poolgym.rules.game import get_discipline
+    from poolgym.rules.geometry import get_table
+    from poolgym.rules.testing import perturb_secrets
+
+    assert shown_seat(["geometric", "human", "random"]) == 1
+    assert shown_seat(["geometric", "random", "geometric"]) is None
+    assert shown_seat(["human", "human", "geometric"]) is None
+    d = get_discipline("pea_pool")
+    st = d.initial_state(d.config_cls(n_players=3), 7)
+    human = (st.seat_to_act + 1) % 3
+    r = TableRenderer(get_table("9ft"), width=400, n_balls=16)
+    f0 = frame(r, d, st, shown=human)
+    assert np.array_equal(f0, frame(r, d, perturb_secrets(st, human), shown=human))
+    assert not np.array_equal(f0, frame(r, d, st))  # not the acting agent's box and pea
+
+
 def test_play_headless_n_seat_game_with_agents():
     """``poolgym play`` runs a three-seat pea pool game between agents, headless."""
     from experiments.play import play
