@@ -35,10 +35,14 @@ class EventKind(IntEnum):
     SPINNING_STATIONARY = 8
     SLIDING_STATIONARY = 9
     SLIDING_SPINNING = 10
+    LIFTOFF = 11  # i = ball, j = -1: the ball leaves the bed (state -> AIRBORNE)
+    BALL_TABLE = 12  # i = ball, j = -1: an airborne ball lands on the bed and bounces or settles
+    LEAVE_TABLE = 13  # i = ball, j = cushion segment cleared or -1: state -> OFF_TABLE
 
     @property
     def is_transition(self) -> bool:
-        return self >= EventKind.SLIDING_ROLLING
+        """A motion-state transition of one ball (SLIDING_ROLLING .. SLIDING_SPINNING)."""
+        return EventKind.SLIDING_ROLLING <= self <= EventKind.SLIDING_SPINNING
 
 
 class BallBallModel(str, Enum):
