@@ -51,7 +51,8 @@ def record_game(discipline: str, agents: Sequence[Agent], seed: int, noise="icga
     shots = 0
     while not state.game_over and shots < max_shots:
         spec = disc.legal_actions(state)
-        action = agents[state.seat_to_act].act(Observation(state, spec, table, state.seat_to_act, name))
+        seat = state.seat_to_act  # the seat's view: no chance RNG, no other seat's secret
+        action = agents[seat].act(Observation(disc.observe(state, seat).state, spec, table, seat, name))
         holder = {}
         if isinstance(action, ShotAction):
             shots += 1

@@ -142,6 +142,11 @@ class SearchAgent(GeometricAgent):
     def act(self, obs: Observation):
         if declared(obs.spec) is not None:
             return super().act(obs)
+        if not obs.state.rng:
+            # a seat's view has no chance RNG (poolgym.rules.observe): outcomes that draw chance
+            # (14.1 / eight-ball re-racks) are simulated with one of the agent's own
+            obs = Observation(obs.state.replace(rng=(int(self.rng.integers(2**31)), 0)), obs.spec, obs.table,
+                              obs.seat, obs.discipline)
         v = view_of(obs)
         if v.decision is Decision.SHOOT and not v.is_break and not v.is_lag and not v.options:
             return self.search_shot(obs, v)

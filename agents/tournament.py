@@ -138,9 +138,9 @@ def play_game(discipline: str, agents: Sequence[Agent], *, seed: int, agent_seed
               noise=None, noise_rng: np.random.Generator | None = None, config=None,
               max_shots: int = 300, table=None, on_step: Callable | None = None,
               labels: Sequence[str] = ("p0", "p1"), pair=(0, 1), game_index: int = 0) -> GameRecord:
-    """Play one game; `agents[k]` sits at seat k (any number of seats the discipline allows;
-    in a game with secrets each agent is given its seat's view, `poolgym.rules.observe`).
-    Returns its `GameRecord`."""
+    """Play one game; `agents[k]` sits at seat k (any number of seats the discipline allows).
+    Each agent is given its seat's view (`poolgym.rules.observe`: the public state with the
+    seat's own secret and without the state's chance RNG). Returns its `GameRecord`."""
     from poolgym.envs.physics_io import make_noise
     from poolgym.rules.core import IllegalActionError, Phase, ShotAction
     from poolgym.rules.game import observe
@@ -168,9 +168,9 @@ def play_game(discipline: str, agents: Sequence[Agent], *, seed: int, agent_seed
     while not state.game_over and total_shots < max_shots:
         seat = state.seat_to_act
         spec = disc.legal_actions(state)
-        # a game with secrets: the seat sees the public state and its own secret only
-        seen = observe(state, seat).state if (state.private or state.hidden is not None) else state
-        obs = Observation(seen, spec, table, seat, name)
+        # the seat's view: the public state and its own secret, never the chance RNG (seed,
+        # counter) of the state nor another seat's secret
+        obs = Observation(observe(state, seat).state, spec, table, seat, name)
         try:
             action = agents[seat].act(obs)
         except Exception as e:  # noqa: BLE001 - an agent crash ends the game, recorded as an error
@@ -393,32 +393,43 @@ class TournamentResult:
 
 
 def _load_cache(path: str | None) -> dict[str, GameRecord]:
+    """The finished games of a cache file; a last line cut by a kill (no newline) is cut off the
+    file, so that the games appended next start on a line of their own."""
     done: dict[str, GameRecord] = {}
     if path and os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if not line:
-                    continue
-                try:
-                    d = json.loads(line)
-                except json.JSONDecodeError:  # a line cut by a kill: replay that game
-                    continue
-                d["pair"] = tuple(d["pair"])
-                d["players"] = tuple(d["players"])
-                r = GameRecord(**d)
-                done[r.key()] = r
+        with open(path, "rb+") as f:
+            data = f.read()
+            whole = data.rfind(b"\n") + 1
+            if whole < len(data):
+                f.truncate(whole)
+        for line in data[:whole].decode().splitlines():
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                d = json.loads(line)
+            except json.JSONDecodeError:  # a damaged line: replay that game
+                continue
+            d["pair"] = tuple(d["pair"])
+            d["players"] = tuple(d["players"])
+            r = GameRecord(**d)
+            done[r.key()] = r
     return done
 
 
 def run_tournament(cfg: TournamentConfig, *, cache: str | None = None, progress: bool = False,
-                   backend: str = "local", workers: int = 1) -> TournamentResult:
+                   workers: int = 1, run_jobs: Callable | None = None) -> TournamentResult:
     """Play every game of `cfg` and return the result.
 
     cache: a JSON-lines file of finished games; games already in it are not replayed (resume),
-        new games are appended as they finish.
-    backend: 'local' (this process, or `workers` processes) or 'ray' (one Ray task per game;
-        needs `pip install "ray[rllib]"`).
+        new games are appended as they finish, one whole line each (a line cut by a kill is
+        dropped on the next load and its game replayed).
+    workers: processes playing the games when `run_jobs` is None (1: this process).
+    run_jobs: a dispatcher ``run_jobs(play_job, cfg, jobs, progress=...)`` yielding
+        ``play_job(cfg, *job)`` for each job in job order, wherever it plays them (the Ray
+        tasks of `experiments.ray_backend.run_jobs_ray`); None: this process or `workers`
+        processes. Every game is a pure function of its job, so any dispatcher gives the same
+        result.
     """
     done = _load_cache(cache)
     todo = [job for job in cfg.jobs() if f"{job[0]}-{job[1]}-{job[2]}" not in done]
@@ -431,12 +442,10 @@ def run_tournament(cfg: TournamentConfig, *, cache: str | None = None, progress:
             sink.flush()
 
     try:
-        if backend == "ray":
-            from experiments.ray_backend import run_jobs_ray
-
-            for r in run_jobs_ray(play_job, cfg, todo, progress=progress):
+        if run_jobs is not None:
+            for r in run_jobs(play_job, cfg, todo, progress=progress):
                 record(r)
-        elif backend == "local":
+        else:
             bar = _progress(len(todo), progress, f"{canonical_discipline(cfg.discipline)} games")
             if workers > 1 and len(todo) > 1:
                 from concurrent.futures import ProcessPoolExecutor
@@ -451,8 +460,6 @@ def run_tournament(cfg: TournamentConfig, *, cache: str | None = None, progress:
                     record(play_job(cfg, *job))
                     bar.update(1)
             bar.close()
-        else:
-            raise ValueError(f"backend: expected 'local' or 'ray', got {backend!r}")
     finally:
         if sink is not None:
             sink.close()

@@ -143,7 +143,10 @@ def cmd_tournament(args) -> int:
         return _seat_tournament(args, specs)
     cfg = TournamentConfig(args.discipline, tuple(specs), args.games, args.seed, args.noise,
                            _parse_rules(args.rules), args.max_shots)
-    res = run_tournament(cfg, progress=not args.no_progress, backend=args.backend, workers=args.workers)
+    from experiments.ray_backend import dispatcher
+
+    res = run_tournament(cfg, progress=not args.no_progress, workers=args.workers,
+                         run_jobs=dispatcher(args.backend))
     s = res.summary()
     print(f"{cfg.discipline}: {args.games} games per pairing, seed {args.seed}, noise {args.noise}")
     print(f"{'agent':<14} {'W-L-D':>11} {'win rate':>9} {'Wilson 95%':>17} {'Elo':>7} {'fouls/shot':>10} "

@@ -233,8 +233,7 @@ def play(discipline: str, names, seed: int = 0, noise: str = "icga", max_shots: 
             spec = disc.legal_actions(state)
             seat = state.seat_to_act
             print(f"seat {seat} ({names[seat]}): {spec.phase.value}")
-            seen = observe(state, seat).state if (state.private or state.hidden is not None) else state
-            a = players[seat].act(Observation(seen, spec, table, seat, name))
+            a = players[seat].act(Observation(observe(state, seat).state, spec, table, seat, name))
             holder = {}
             if isinstance(a, ShotAction):
                 shots += 1

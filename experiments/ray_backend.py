@@ -7,7 +7,8 @@ called ``ray.init(...)`` (the tests: ``num_cpus=2``) keeps its instance. On a cl
 needs poolgym installed (the env creators and task functions are imported by module name).
 
 * `run_jobs_ray(fn, cfg, jobs)`: one remote task ``fn(cfg, *job)`` per job, results in job
-  order. Tournament games (`agents.tournament.play_job`) are pure functions of (config, pairing,
+  order; `dispatcher(backend)` hands it to `agents.tournament.run_tournament` as ``run_jobs``
+  (agents offer the plain functions, experiments choose where they run). Tournament games (`agents.tournament.play_job`) are pure functions of (config, pairing,
   game index), so a tournament gives the same games as with the local backend.
 * `train_rllib(cfg, out_dir, seed)`: RLlib PPO (new API stack: RLModule + Learner, EnvRunner +
   ConnectorV2) for ``training.total_timesteps`` env steps.
@@ -89,6 +90,14 @@ def run_jobs_ray(fn, cfg, jobs, progress: bool = False):
     refs = [remote.remote(cfg_ref, *job) for job in jobs]
     for r in refs:
         yield ray.get(r)
+
+
+def dispatcher(backend: str):
+    """The job dispatcher of `backend` for `agents.tournament.run_tournament`'s ``run_jobs``:
+    `run_jobs_ray` for 'ray', None (the local processes) for 'local'."""
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend: expected 'local' or 'ray', got {backend!r}")
+    return run_jobs_ray if backend == "ray" else None
 
 
 # ----------------------------------------------------------------------------- config checks

@@ -257,7 +257,10 @@ def _tournament(cfg, run: Run, seeds: dict, backend: str, progress: bool) -> dic
     os.makedirs(run.path("tournament"), exist_ok=True)
     tc = TournamentConfig(t.discipline, _agent_specs(t.agents, cfg, run), t.games_per_pair,
                           seeds["tournament"] if t.seed is None else t.seed, t.noise, dict(t.rules), t.max_shots)
-    res = run_tournament(tc, cache=run.path("tournament", "games.jsonl"), progress=progress, backend=backend)
+    from experiments.ray_backend import dispatcher
+
+    res = run_tournament(tc, cache=run.path("tournament", "games.jsonl"), progress=progress,
+                         run_jobs=dispatcher(backend))
     d = res.to_dict()
     # the trained model path depends on where the run folder is: keep results location-free
     for a in d["config"]["agents"]:

@@ -60,6 +60,53 @@ def test_resume_from_cache_gives_same_result(tmp_path):
     cache.write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2])
     resumed = run_tournament(small_cfg(games_per_pair=3), cache=str(cache)).to_dict()
     assert resumed == full
+    # the cut line was dropped and the replayed games appended on lines of their own
+    assert [json.loads(x)["game"] for x in cache.read_text().splitlines()] == [0, 1, 2]
+
+
+class SpyAgent:
+    """Wraps an agent and records the chance RNG and the secrets of every state it is shown."""
+
+    def __init__(self, inner, seen: list):
+        self.inner, self.seen = inner, seen
+
+    def reset(self, seed=None):
+        self.inner.reset(seed)
+
+    def act(self, obs):
+        self.seen.append((obs.state.rng, obs.state.hidden, obs.seat,
+                          tuple(k for k, p in enumerate(obs.state.private or ()) if p is not None)))
+        return self.inner.act(obs)
+
+
+@pytest.mark.parametrize("discipline, n", [("nine_ball", 2), ("straight_pool", 2), ("eight_ball", 2),
+                                           ("pea_pool", 3)])
+def test_agents_never_see_the_chance_rng(discipline, n):
+    """play_game hands every agent its seat's view (poolgym.rules.observe): the state's (seed,
+    counter) chance RNG is empty and only the seat's own secret is present, in games with and
+    without secrets."""
+    from agents.base import make
+    from agents.tournament import make_rules_config, play_game
+
+    seen: list = []
+    cfg = make_rules_config(discipline, {"n_players": n} if n != 2 else None, max_shots=12)
+    rec = play_game(discipline, [SpyAgent(make("geometric"), seen) for _ in range(n)], seed=5,
+                    agent_seeds=range(n), noise="icga", config=cfg, max_shots=12, labels=[f"p{k}" for k in range(n)])
+    assert rec.error is None and len(seen) >= 2
+    for rng, hidden, seat, secrets in seen:
+        assert rng == () and hidden is None and secrets in ((), (seat,))
+
+
+def test_play_hands_agents_the_seat_view(monkeypatch):
+    """``poolgym play`` (experiments.play) shows agents the seat's view too: no chance RNG."""
+    import agents.base as base
+    from agents.geometric import GeometricAgent
+    from experiments.play import play
+
+    seen: list = []
+    monkeypatch.setitem(base._REGISTRY, "spy", lambda seed=None: SpyAgent(GeometricAgent(seed=seed), seen))
+    play("nine_ball", ["spy", "spy"], seed=2, max_shots=6, headless=True, hold_s=0.0)
+    assert len(seen) >= 2 and all(rng == () and hidden is None for rng, hidden, _, _ in seen)
 
 
 def test_game_seeds_depend_on_every_index():
