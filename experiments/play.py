@@ -92,12 +92,10 @@ class Window:
     def __init__(self, renderer, fps: int = 30, headless: bool = False, height: int | None = None):
         if headless:
             os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-        try:
-            import pygame
-        except ImportError as e:  # pragma: no cover
-            raise ImportError('poolgym play needs pygame: pip install "poolgym[render]"') from e
+        from poolgym.render.display import init_display
+
+        pygame = init_display("poolgym play")
         self.pg = pygame
-        pygame.init()
         self.r = renderer
         self.screen = pygame.display.set_mode((renderer.width, height or renderer.height))
         pygame.display.set_caption("poolgym")

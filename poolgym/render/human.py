@@ -20,15 +20,10 @@ class HumanWindow:
     def show(self, frame: np.ndarray) -> None:
         """Display ``frame`` (H, W, 3) uint8 and process window events."""
         if self._pygame is None:
-            try:
-                import pygame
-            except ImportError as e:  # pragma: no cover - depends on the install
-                raise ImportError(
-                    'render_mode="human" needs pygame: pip install "poolgym[render]"'
-                ) from e
+            from poolgym.render.display import init_display
+
+            pygame = init_display('render_mode="human"')
             self._pygame = pygame
-            pygame.init()
-            pygame.display.init()
             pygame.display.set_caption(self.title)
             self._screen = pygame.display.set_mode((frame.shape[1], frame.shape[0]))
             self._clock = pygame.time.Clock()

@@ -1,0 +1,153 @@
+"""Cold start of the default environment (issue 16 item 3; measured, not asserted).
+
+    python benchmarks/cold_start.py [--env-id poolgym/NineBall-v0] [--top 25] [--json OUT]
+
+Runs, each in a NEW Python process, ``import gymnasium, poolgym``, ``gymnasium.make(id)``,
+``reset(seed=0)`` and one ``step`` of a seeded random action, twice:
+
+* cold: ``NUMBA_CACHE_DIR`` pointed at a fresh, empty temporary directory (what a newcomer's
+  first run in a fresh virtual environment pays: every numba kernel compiled);
+* warm: the same directory again, now filled by the cold run (every later run).
+
+Printed per run: wall and process CPU seconds of each phase (import, make, reset, step), and
+for the cold run the numba compilations, one line per compiled (function, signature), with the
+seconds spent compiling it: ``incl`` includes the functions it compiled on the way (its
+callees), ``self`` excludes them. The bar is <= 15 s wall cold and <= 2 s warm; on a shared
+machine compare the CPU seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _child(env_id: str) -> dict:
+    """Runs in the measured process: the phases, and a record of every numba compilation."""
+    t_wall0, t_cpu0 = time.perf_counter(), time.process_time()
+    from numba.core import event
+
+    class _Compiles(event.Listener):
+        """Inclusive and exclusive seconds per compiled (function, signature)."""
+
+        def __init__(self):
+            self.stack: list[list] = []  # [name, start, child seconds]
+            self.rows: list[dict] = []
+
+        def on_start(self, ev):
+            d = ev.data["dispatcher"]
+            name = f"{d.py_func.__module__}.{d.py_func.__qualname__}"
+            self.stack.append([name, time.perf_counter(), 0.0, str(ev.data["args"])])
+
+        def on_end(self, ev):
+            name, t0, child, sig = self.stack.pop()
+            dt = time.perf_counter() - t0
+            if self.stack:
+                self.stack[-1][2] += dt
+            self.rows.append({"function": name, "signature": sig, "incl_s": dt, "self_s": dt - child,
+                              "depth": len(self.stack)})
+
+    rec = _Compiles()
+    event.register("numba:compile", rec)
+
+    phases = {}
+
+    def mark(name, t_wall, t_cpu):
+        phases[name] = {"wall_s": time.perf_counter() - t_wall, "cpu_s": time.process_time() - t_cpu}
+        return time.perf_counter(), time.process_time()
+
+    import gymnasium
+    import numpy as np
+
+    import poolgym  # noqa: F401
+
+    tw, tc = mark("import", t_wall0, t_cpu0)
+    env = gymnasium.make(env_id)
+    tw, tc = mark("make", tw, tc)
+    env.reset(seed=0)
+    tw, tc = mark("reset", tw, tc)
+    env.action_space.seed(0)
+    a = env.action_space.sample()
+    env.step(a)
+    mark("step", tw, tc)
+    env.close()
+    total = {"wall_s": time.perf_counter() - t_wall0, "cpu_s": time.process_time() - t_cpu0}
+    return {"phases": phases, "total": total, "compiles": rec.rows,
+            "numba": __import__("numba").__version__, "np": np.__version__}
+
+
+def run_once(env_id: str, cache_dir: str) -> dict:
+    """One measured process with ``NUMBA_CACHE_DIR=cache_dir``; returns its report."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, __file__, "--child", env_id], env=env, capture_output=True,
+                         text=True, check=True)
+    rep = json.loads(out.stdout.strip().splitlines()[-1])
+    rep["process_wall_s"] = time.perf_counter() - t0  # interpreter start-up included
+    rep["stderr"] = out.stderr
+    return rep
+
+
+def _print_run(label: str, rep: dict) -> None:
+    ph = rep["phases"]
+    parts = "  ".join(f"{k} {v['wall_s']:6.2f}s ({v['cpu_s']:.2f} cpu)" for k, v in ph.items())
+    print(f"{label:5s} process {rep['process_wall_s']:6.2f} s wall; in-process {rep['total']['wall_s']:6.2f} s "
+          f"wall, {rep['total']['cpu_s']:6.2f} s cpu | {parts}")
+
+
+def _print_compiles(rows: list[dict], top: int) -> None:
+    if not rows:
+        print("  no numba compilation")
+        return
+    tot_self = sum(r["self_s"] for r in rows)
+    print(f"  {len(rows)} numba compilations, {tot_self:.2f} s in total (sum of self):")
+    print(f"  {'self s':>7} {'incl s':>7}  function (signature)")
+    for r in sorted(rows, key=lambda r: -r["self_s"])[:top]:
+        sig = r["signature"]
+        sig = sig if len(sig) <= 70 else sig[:67] + "..."
+        print(f"  {r['self_s']:7.2f} {r['incl_s']:7.2f}  {r['function']} {sig}")
+    if len(rows) > top:
+        rest = sorted(rows, key=lambda r: -r["self_s"])[top:]
+        print(f"  {sum(r['self_s'] for r in rest):7.2f}          ... {len(rest)} more")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--env-id", default="poolgym/NineBall-v0")
+    ap.add_argument("--top", type=int, default=25, help="compilations listed (by self seconds)")
+    ap.add_argument("--json", help="write both runs' reports here")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        print(json.dumps(_child(args.child)))
+        return 0
+    with tempfile.TemporaryDirectory(prefix="poolgym-numba-cache-") as d:
+        cold = run_once(args.env_id, d)
+        warm = run_once(args.env_id, d)
+    print(f"{args.env_id}: import + make + reset + step in a new process (numba {cold['numba']})")
+    _print_run("cold", cold)
+    _print_compiles(cold["compiles"], args.top)
+    _print_run("warm", warm)
+    if warm["compiles"]:
+        _print_compiles(warm["compiles"], args.top)
+    for label, rep in (("cold", cold), ("warm", warm)):
+        if rep["stderr"].strip():
+            print(f"{label} stderr:\n{rep['stderr']}")
+    print(f"bar: cold <= 15 s wall ({'met' if cold['process_wall_s'] <= 15 else 'NOT met'}), "
+          f"warm <= 2 s wall ({'met' if warm['process_wall_s'] <= 2 else 'NOT met'})")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"cold": cold, "warm": warm}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
