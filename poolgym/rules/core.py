@@ -380,8 +380,10 @@ class RulesConfig:
         Offsets beyond 1 (the tip misses the ball) are always refused.
     dig_under_theta: G-3.26 / C-55: a stroke with cue elevation > this (deg) and a
         below-centre tip offset (b < 0) is an illegal jump, a foul the referee calls.
-        Default 0: any elevation above level (C-55); a larger value tolerates slightly
-        elevated draw strokes.
+        Default 1 degree: C-55's "elevation > 0" read with a tolerance for a level stroke,
+        so that execution noise on the elevation (ICGA: sigma 0.1 deg, clipped at 0) does
+        not turn every other level draw stroke into a dig-under jump; 0 is the literal
+        reading.
     double_hit_gap: R-2.20 heuristic (no cue model): if the cue ball starts within this gap
         (m) of the ball it contacts first and ends more than half a ball diameter (R) further
         along the line toward that ball, the stroke is a double hit (G-3.23). 0 disables.
@@ -404,7 +406,7 @@ class RulesConfig:
     stalemate_innings: int = 0
     max_shots: int = 500
     miscue_limit: float = 0.5
-    dig_under_theta: float = 0.0
+    dig_under_theta: float = 1.0
     double_hit_gap: float = 0.0
     rack_gap: float = 1e-6
     spot_gap: float = 1e-3

@@ -74,7 +74,8 @@ def stroke_fouls(action: Optional[ShotAction], config: RulesConfig) -> tuple:
     * G-3.27: a miscue (tip offset beyond ``config.miscue_limit``) while executing a jump
       shot, i.e. with the cue elevated (theta > 0);
     * G-3.26: an elevated stroke with the tip below centre (b < 0), the illegal "dig under"
-      jump, at any elevation above ``config.dig_under_theta`` (default 0: above level).
+      jump, at any elevation above ``config.dig_under_theta`` (default 1 degree: a level
+      stroke's tolerance, see `RulesConfig`).
 
     ``action`` None (a record without its stroke) gives no stroke fouls.
     """

@@ -146,3 +146,34 @@ def test_seat_tournament_rotates_seats_rates_and_replays():
     with pytest.raises(ValueError, match="players"):
         SeatTournamentConfig("cutthroat", (AgentSpec("geometric"), AgentSpec("random")), players=4)
     assert np.isfinite(s["agents"]["random"]["rating"]["mu"])
+
+
+REAL_END_CASES = [("cutthroat", 3), ("cutthroat", 5), ("forty_one", 2), ("forty_one", 4)]
+
+
+@pytest.mark.rule("CT-7", "41-6")
+@pytest.mark.parametrize("name,n", REAL_END_CASES, ids=[f"{a}-{b}" for a, b in REAL_END_CASES])
+def test_geometric_games_reach_a_real_ending_not_the_shot_cap(name, n):
+    """Seeded games of geometric agents under ICGA noise and the real physics end as the
+    rules end them (CT-7: one group left; 41-9.6 / 41-9.8: 41 claimed or the table cleared)
+    -- not by the ``max_shots`` cap (GW-12) -- in a majority of seeds. (A level draw stroke
+    perturbed by the noise is not a G-3.26 dig-under jump: `RulesConfig.dig_under_theta`.)"""
+    from agents.base import make
+    from agents.tournament import make_rules_config, play_game
+
+    cap = 150
+    real = 0
+    seeds = (0, 1, 2)
+    for g in seeds:
+        last = {}
+        cfg = make_rules_config(name, {"n_players": n}, cap)
+        rec = play_game(name, [make("geometric", seed=10 * g + k) for k in range(n)], seed=g,
+                        agent_seeds=[10 * g + k for k in range(n)], noise="icga", config=cfg, max_shots=cap,
+                        labels=tuple(f"g{k}" for k in range(n)),
+                        on_step=lambda s, a, s2, v: last.update(state=s2, verdict=v))
+        assert rec.error is None and not any(rec.illegal), rec
+        v = last["verdict"]
+        if last["state"].game_over and v is not None and "GW-12" not in v.rule_refs:
+            real += 1
+            assert v.game_over and sum(rec.shots) < cap
+    assert real > len(seeds) // 2, f"{real} of {len(seeds)} games reached a real ending"
