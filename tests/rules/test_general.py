@@ -415,6 +415,7 @@ def test_G_3_27_miscue_on_a_jump_is_a_foul_and_the_stroke_is_played():
             D.apply_shot_record(s, bad, record(s, hit=1))
 
 
+@pytest.mark.rule("G-3.27")
 def test_G_3_27_miscue_on_a_jump_with_the_physics():
     """G-3.27: the jump miscue is simulated (the cue ball moves) and called as a foul."""
     s = play()
