@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from poolgym.envs.pool_env import PoolEnv
 from poolgym.envs.vector import PoolVectorEnv
+from poolgym.envs.workers import ShardedVectorEnv, check_num_threads, with_threads
 
 
 class NineBallEnv(PoolEnv):
@@ -425,13 +426,18 @@ class OneBallSideEnv(PoolEnv):
 
 
 def _vec(discipline, **fixed):
-    def make(num_envs: int = 1, **kwargs):
+    def make(num_envs: int = 1, num_workers: int = 1, num_threads: int | None = None, **kwargs):
         for k, v in fixed.items():
             kwargs.setdefault(k, v)
-        return PoolVectorEnv(discipline, num_envs=num_envs, **kwargs)
+        if num_workers != 1:  # tables sharded over worker processes (`poolgym.envs.workers`)
+            return ShardedVectorEnv(discipline, num_envs=num_envs, num_workers=num_workers,
+                                    num_threads=num_threads, **kwargs)
+        return PoolVectorEnv(discipline, num_envs=num_envs, **with_threads(kwargs, check_num_threads(num_threads)))
 
     make.__name__ = f"make_{discipline}_vector"
-    make.__doc__ = f"`PoolVectorEnv` of {discipline} (defaults {fixed})."
+    make.__doc__ = (f"`PoolVectorEnv` of {discipline} (defaults {fixed}); ``num_workers`` > 1: a "
+                    f"`ShardedVectorEnv` of that many processes; ``num_threads``: numba threads of the "
+                    f"batched physics (per worker).")
     return make
 
 

@@ -7,6 +7,7 @@ native vector env build identical inputs (and get bit-identical outputs, physics
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from enum import Enum
@@ -66,6 +67,10 @@ class PhysicsModels:
     #: results are the same bit for bit either way (each table is simulated and refereed on
     #: its own). Ignored when ``parallel`` is set.
     overlap: bool = True
+    #: numba threads of a ``parallel`` batched call (`numba.set_num_threads` around the call,
+    #: capped at ``NUMBA_NUM_THREADS``); None = numba's current setting. The env knob
+    #: ``num_threads`` (`poolgym.envs.workers`) sets it with ``parallel``.
+    num_threads: int | None = None
 
     def kwargs(self) -> dict:
         kw = dict(ball_ball=self.ball_ball, cushion=self.cushion, max_events=self.max_events)
@@ -135,6 +140,22 @@ def _records(res, table, legal, split_eps) -> list[ShotRecord]:
     return ShotRecord.from_batch_all(res, BatchFacts(res, table, legal, split_eps))
 
 
+@contextlib.contextmanager
+def _numba_threads(n: int | None):
+    """Run the block with ``n`` numba threads on this thread (restored after); None: as is."""
+    if n is None:
+        yield
+        return
+    import numba
+
+    was = numba.get_num_threads()
+    numba.set_num_threads(max(1, min(int(n), numba.config.NUMBA_NUM_THREADS)))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(was)
+
+
 def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: PhysicsModels,
                      timer: Timer | None = None, legal=None, split_eps: float = 0.0) -> list[ShotRecord]:
     """Simulate B shots (one per table state) in ONE `physics.simulate_batch` call and return
@@ -155,11 +176,12 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
     kw["parallel"] = bool(models.parallel and B >= PARALLEL_MIN_BATCH)
     kw["grow_log"] = True  # the referee reads the whole event log: never a truncated one
     args = (table, rvw, shots, np.zeros(B, np.int64))
-    try:
-        res = physics.simulate_batch(*args, s=s, **kw)
-    except TypeError:  # a physics build without the `parallel` switch (not in CONTRACT.md)
-        kw.pop("parallel", None)
-        res = physics.simulate_batch(*args, s=s, **kw)
+    with _numba_threads(models.num_threads if kw["parallel"] else None):
+        try:
+            res = physics.simulate_batch(*args, s=s, **kw)
+        except TypeError:  # a physics build without the `parallel` switch (not in CONTRACT.md)
+            kw.pop("parallel", None)
+            res = physics.simulate_batch(*args, s=s, **kw)
     t1 = time.perf_counter()
     if timer is not None:
         timer.physics += t1 - t0

@@ -341,9 +341,15 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         return self._obs.copy(), self._infos(np.zeros(self.num_envs))
 
     def _step(self, actions):
+        return self._step_run(*self._step_prepare(actions))
+
+    def _step_prepare(self, actions) -> tuple:
+        """Check and decode every table's action and plan it on the table's state: the plan
+        for `_step_run`. Raises (``ValueError``, `IllegalActionError`, ``RuntimeError``,
+        naming the table) with no table changed: a bad action changes nothing. The sharded
+        env (`poolgym.envs.workers`) prepares every worker's slice before any runs."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        n = self.num_envs
         envs = self.envs
         resetting = self._needs_reset.copy()
         actions = self._check_actions(actions)
@@ -360,6 +366,12 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                     prepared[i] = e._step_prepare(actions[i])
             except (ValueError, RuntimeError) as err:
                 raise type(err)(f"table {i}: {err}") from None
+        return resetting, prepared
+
+    def _step_run(self, resetting, prepared):
+        """Carry out a `_step_prepare` plan: the step proper (see the module docstring)."""
+        n = self.num_envs
+        envs = self.envs
         for i, plan in prepared.items():
             envs[i]._step_commit(plan)
         reset_ids = np.flatnonzero(resetting).tolist()

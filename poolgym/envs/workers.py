@@ -1,0 +1,339 @@
+"""`ShardedVectorEnv`: the native vector env's tables split over worker processes.
+
+``gym.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point", num_workers=W)``
+(W > 1) splits the N tables into W contiguous slices; worker w runs its slice end to end in
+its own process as a `PoolVectorEnv` (batched physics, referee, opponent, observations and
+resets), so the per-table Python that a single process runs on one core runs on W cores.
+Table i is seeded exactly as in the single-process env (``reset(seed=s)``: table i gets
+``s + i``) and every table has its own RNG, so the trajectories are bit-identical to
+``num_workers=1`` and to N single envs (tested).
+
+Knobs (both documented in the README, "Many cores"):
+
+* ``num_workers``: processes; each owns ``N / W`` tables (the first ``N % W`` one more).
+  1 (default) runs everything in this process (`PoolVectorEnv`).
+* ``num_threads``: numba threads per worker (the ``NUMBA_NUM_THREADS`` of the worker process,
+  default 1 so that W workers use W cores); above 1 the worker's batched physics runs
+  numba-parallel (`PhysicsModels.parallel`). With ``num_workers=1`` it sets the numba
+  threads of the batched physics of this process the same way.
+
+The observations and actions travel through shared memory (one (N, obs) float32 and one
+(N, action) block, written in place), everything else (rewards, flags, infos) through one
+pipe per worker. A step is two-phase so that a bad action still changes nothing: every
+worker first checks and plans its slice (`PoolVectorEnv._step_prepare`); only when all
+accepted do they run, else all drop their plans and the first error is raised with its
+table's global index.
+
+Processes are started with the ``"spawn"`` method by default (a fresh interpreter: safe with
+the physics' worker threads; the calling script needs the usual ``if __name__ ==
+"__main__":`` guard); ``mp_context`` picks another.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import re
+import traceback
+from multiprocessing import shared_memory
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector.utils import batch_space
+
+_TABLE_PREFIX = re.compile(r"^table (\d+): ")
+
+
+def shard_bounds(num_envs: int, num_workers: int) -> list[tuple[int, int]]:
+    """[(lo, hi)] table slices of the workers: contiguous, in order, sizes differing by at
+    most one (the first ``num_envs % num_workers`` slices one larger)."""
+    if not isinstance(num_workers, int) or isinstance(num_workers, bool) or num_workers < 1:
+        raise ValueError(f"num_workers must be a positive int, got {num_workers!r}")
+    if num_workers > num_envs:
+        raise ValueError(f"num_workers ({num_workers}) must not exceed num_envs ({num_envs})")
+    q, r = divmod(num_envs, num_workers)
+    out, lo = [], 0
+    for w in range(num_workers):
+        hi = lo + q + (1 if w < r else 0)
+        out.append((lo, hi))
+        lo = hi
+    return out
+
+
+def check_num_threads(num_threads) -> int | None:
+    """``num_threads`` as an int >= 1 (None = the default), or ``ValueError``."""
+    if num_threads is None:
+        return None
+    if not isinstance(num_threads, int) or isinstance(num_threads, bool) or num_threads < 1:
+        raise ValueError(f"num_threads must be a positive int or None, got {num_threads!r}")
+    return num_threads
+
+
+def with_threads(kwargs: dict, num_threads: int | None) -> dict:
+    """``kwargs`` with the physics set to run numba-parallel on ``num_threads`` threads when
+    ``num_threads`` > 1 (`PhysicsModels.parallel`, `PhysicsModels.num_threads`; a ``physics``
+    dict or `PhysicsModels` given is kept, with those two fields set)."""
+    if num_threads is None or num_threads <= 1:
+        return kwargs
+    import dataclasses
+
+    from poolgym.envs.physics_io import PhysicsModels
+
+    out = dict(kwargs)
+    phys = out.get("physics")
+    if phys is None or isinstance(phys, dict):
+        out["physics"] = dict(phys or {}, parallel=True, num_threads=num_threads)
+    elif isinstance(phys, PhysicsModels):
+        out["physics"] = dataclasses.replace(phys, parallel=True, num_threads=num_threads)
+    return out
+
+
+def _global_error(err: BaseException, lo: int) -> tuple:
+    """(exception class, message) of a worker's error, its leading ``table i:`` made global."""
+    msg = str(err)
+    m = _TABLE_PREFIX.match(msg)
+    if m:
+        msg = f"table {int(m.group(1)) + lo}: " + msg[m.end():]
+    return type(err), msg
+
+
+def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, obs_shape, act_shape,
+            act_dtype):
+    """Worker process: a `PoolVectorEnv` over tables [lo, hi), driven by commands on ``conn``."""
+    if num_threads is not None:  # before numba is first imported in this process
+        os.environ["NUMBA_NUM_THREADS"] = str(num_threads)
+    obs_shm = shared_memory.SharedMemory(name=obs_name)
+    act_shm = shared_memory.SharedMemory(name=act_name)
+    obs = np.ndarray(obs_shape, np.float32, buffer=obs_shm.buf)[lo:hi]
+    act = np.ndarray(act_shape, act_dtype, buffer=act_shm.buf)[lo:hi]
+    env = None
+    plan = None
+    try:
+        from poolgym.envs.vector import PoolVectorEnv, _gc_paused
+
+        env = PoolVectorEnv(discipline, num_envs=hi - lo, **with_threads(kwargs, num_threads))
+        conn.send(("ok", None))
+        while True:
+            cmd, arg = conn.recv()
+            try:
+                if cmd == "reset":
+                    seeds, options = arg
+                    o, info = env.reset(seed=seeds, options=options)
+                    obs[...] = o
+                    conn.send(("ok", info))
+                elif cmd == "prepare":
+                    with _gc_paused(env.pause_gc):
+                        plan = env._step_prepare(act.copy())
+                    conn.send(("ok", None))
+                elif cmd == "run":
+                    p, plan = plan, None
+                    with _gc_paused(env.pause_gc):
+                        o, r, te, tr, info = env._step_run(*p)
+                    obs[...] = o
+                    conn.send(("ok", (r, te, tr, info)))
+                elif cmd == "abort":
+                    plan = None
+                    conn.send(("ok", None))
+                elif cmd == "call":
+                    name, args = arg
+                    conn.send(("ok", getattr(env, name)(*args)))
+                elif cmd == "timer":
+                    conn.send(("ok", env.timer))
+                elif cmd == "close":
+                    conn.send(("ok", None))
+                    break
+                else:
+                    raise ValueError(f"unknown worker command {cmd!r}")
+            except Exception as err:  # reported to the caller, which raises it
+                conn.send(("err", _global_error(err, lo)))
+    except Exception as err:  # construction failed
+        conn.send(("err", (type(err), f"{err}\n{traceback.format_exc()}")))
+    finally:
+        if env is not None:
+            env.close()
+        del obs, act
+        obs_shm.close()
+        act_shm.close()
+        conn.close()
+
+
+class ShardedVectorEnv(gym.vector.VectorEnv):
+    """``num_envs`` tables of ``discipline`` split over ``num_workers`` processes, each a
+    `PoolVectorEnv` over its slice (see module docstring). Every other keyword argument is
+    passed to `PoolVectorEnv` (same meaning, same spaces and infos)."""
+
+    def __init__(self, discipline="nine_ball", num_envs: int = 1, num_workers: int = 2,
+                 num_threads: int | None = None, mp_context: str = "spawn", **kwargs):
+        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        self.bounds = shard_bounds(num_envs, num_workers)
+        num_threads = check_num_threads(num_threads)
+        self.num_envs = num_envs
+        self.num_workers = num_workers
+        self.num_threads = num_threads
+        self._conns, self._procs, self._shms = [], [], []
+        self._closed_workers = False
+        # spaces and metadata from one table built here (cheap, no physics)
+        from poolgym.envs.vector import PoolVectorEnv
+
+        probe = PoolVectorEnv(discipline, num_envs=1, **kwargs)
+        self.metadata = dict(probe.metadata)
+        self.autoreset_mode = probe.autoreset_mode
+        self.render_mode = probe.render_mode
+        self.single_observation_space = probe.single_observation_space
+        self.single_action_space = probe.single_action_space
+        probe.close()
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        obs_shape = (num_envs,) + self.single_observation_space.shape
+        box = isinstance(self.single_action_space, gym.spaces.Box)
+        act_shape = (num_envs,) + (self.single_action_space.shape if box else ())
+        act_dtype = np.float64 if box else np.int64
+        self._box = box
+        self._single_action_shape = self.single_action_space.shape
+        obs_shm = shared_memory.SharedMemory(create=True, size=max(1, int(np.prod(obs_shape)) * 4))
+        act_shm = shared_memory.SharedMemory(create=True, size=max(1, int(np.prod(act_shape)) * 8))
+        self._shms = [obs_shm, act_shm]
+        self._obs = np.ndarray(obs_shape, np.float32, buffer=obs_shm.buf)
+        self._act = np.ndarray(act_shape, act_dtype, buffer=act_shm.buf)
+        ctx = mp.get_context(mp_context)
+        try:
+            for lo, hi in self.bounds:
+                parent, child = ctx.Pipe()
+                p = ctx.Process(target=_worker, daemon=True, name=f"poolgym-shard-{lo}-{hi}",
+                                args=(child, discipline, lo, hi, kwargs, num_threads, obs_shm.name, act_shm.name,
+                                      obs_shape, act_shape, act_dtype))
+                p.start()
+                child.close()
+                self._conns.append(parent)
+                self._procs.append(p)
+            self._gather()  # every worker built its env
+        except BaseException:
+            self.close()
+            raise
+        self._started = False
+
+    # ------------------------------------------------------------------ plumbing
+    def _gather(self, conns=None) -> list:
+        """Every worker's reply (in order); the first error is raised after all replied."""
+        out, first_err = [], None
+        for c in (self._conns if conns is None else conns):
+            try:
+                status, val = c.recv()
+            except EOFError:
+                status, val = "err", (RuntimeError, "a worker process ended unexpectedly")
+            if status == "err" and first_err is None:
+                first_err = val
+            out.append(val if status == "ok" else None)
+        if first_err is not None:
+            cls, msg = first_err
+            try:
+                err = cls(msg)
+            except Exception:  # an exception class with another signature
+                err = RuntimeError(f"{cls.__name__}: {msg}")
+            raise err
+        return out
+
+    def _send_all(self, cmd, args=None) -> list:
+        for c, a in zip(self._conns, args if args is not None else [None] * len(self._conns)):
+            c.send((cmd, a))
+        return self._gather()
+
+    def _merge(self, infos: list) -> dict:
+        """The workers' info dicts joined along the tables (arrays concatenated, dicts merged
+        key by key). A key only some workers report (``final_obs`` / ``final_info`` and their
+        ``_`` masks: only where an episode ended) is filled for the others as the
+        single-process env fills its tables without one (None, mask False)."""
+        keys = list(dict.fromkeys(k for d in infos for k in d))
+        out = {}
+        for k in keys:
+            have = [d[k] for d in infos if k in d]
+            if isinstance(have[0], dict):
+                out[k] = self._merge(have)
+                continue
+            parts = []
+            for d, (lo, hi) in zip(infos, self.bounds):
+                if k in d:
+                    parts.append(np.asarray(d[k]))
+                elif k.startswith("_"):
+                    parts.append(np.zeros(hi - lo, bool))
+                else:
+                    parts.append(np.empty(hi - lo, object))
+            out[k] = np.concatenate(parts)
+        return out
+
+    # ------------------------------------------------------------------ API
+    def reset(self, *, seed=None, options=None):
+        if seed is None:
+            seeds = [None] * self.num_envs
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            seeds = [int(seed) + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"seed: need {self.num_envs} seeds, got {len(seeds)}")
+        infos = self._send_all("reset", [(seeds[lo:hi], options) for lo, hi in self.bounds])
+        self._started = True
+        return self._obs.copy(), self._merge(infos)
+
+    def step(self, actions):
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        from poolgym.envs.codec import box_action
+
+        if self._box:  # checked here, so that no worker sees an action array it must refuse
+            self._act[...] = box_action(actions, (self.num_envs,) + self._single_action_shape, batched=True)
+        else:
+            arr = np.asarray(actions) if isinstance(actions, (list, tuple)) else actions
+            if not isinstance(arr, np.ndarray) or arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu":
+                raise ValueError(f"actions must be {self.num_envs} integers (an integer array of shape "
+                                 f"({self.num_envs},)), got {type(actions).__name__}"
+                                 f"{'' if not hasattr(arr, 'shape') else f' of shape {arr.shape} ({arr.dtype})'}")
+            self._act[...] = arr
+        try:
+            self._send_all("prepare")
+        except BaseException:
+            self._send_all("abort")
+            raise
+        replies = self._send_all("run")
+        rewards = np.concatenate([r[0] for r in replies])
+        terms = np.concatenate([r[1] for r in replies])
+        truncs = np.concatenate([r[2] for r in replies])
+        return self._obs.copy(), rewards, terms, truncs, self._merge([r[3] for r in replies])
+
+    def call_workers(self, name: str, *args) -> list:
+        """``getattr(worker_env, name)(*args)`` of every worker's `PoolVectorEnv`, in order."""
+        return self._send_all("call", [(name, args)] * len(self._conns))
+
+    def action_masks(self) -> np.ndarray:
+        """(num_envs, n_macro) legal macro actions (``action_mode="macro"``)."""
+        return np.concatenate(self.call_workers("action_masks"))
+
+    def render(self):
+        if self.render_mode != "rgb_array":
+            return None
+        return tuple(f for frames in self.call_workers("render") for f in frames)
+
+    def timers(self) -> list:
+        """Every worker's `physics_io.Timer` (the benchmark's time split)."""
+        return self._send_all("timer")
+
+    def close_extras(self, **kwargs):
+        for c in getattr(self, "_conns", ()):
+            try:
+                c.send(("close", None))
+                c.recv()
+            except (OSError, EOFError, BrokenPipeError):
+                pass
+        for p in getattr(self, "_procs", ()):
+            p.join(timeout=5)
+            if p.is_alive():
+                p.terminate()
+        for c in getattr(self, "_conns", ()):
+            c.close()
+        self._conns, self._procs = [], []
+        self._obs = self._act = None
+        for shm in getattr(self, "_shms", ()):
+            shm.close()
+            shm.unlink()
+        self._shms = []

@@ -1,0 +1,118 @@
+"""Tables sharded over worker processes (`poolgym.envs.workers.ShardedVectorEnv`,
+``num_workers``): the same trajectories as one process and as N single envs, a bad action
+changes no table, errors name the global table, and the ``num_threads`` knob."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from poolgym.envs.workers import ShardedVectorEnv, shard_bounds, with_threads
+
+
+def test_shard_bounds_cover_the_tables_in_order():
+    assert shard_bounds(7, 3) == [(0, 3), (3, 5), (5, 7)]
+    assert shard_bounds(4, 4) == [(0, 1), (1, 2), (2, 3), (3, 4)]
+    assert shard_bounds(5, 1) == [(0, 5)]
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="num_workers"):
+            shard_bounds(4, bad)
+    with pytest.raises(ValueError, match="must not exceed"):
+        shard_bounds(2, 3)
+
+
+def test_num_threads_switches_the_batched_physics_to_parallel():
+    from poolgym.envs.physics_io import PhysicsModels
+
+    assert with_threads({"max_shots": 3}, None) == {"max_shots": 3}
+    assert with_threads({}, 1) == {}
+    assert with_threads({"physics": {"overlap": False}}, 4)["physics"] == {"overlap": False, "parallel": True,
+                                                                            "num_threads": 4}
+    pm = with_threads({"physics": PhysicsModels(max_events=99)}, 2)["physics"]
+    assert (pm.parallel, pm.num_threads, pm.max_events) == (True, 2, 99)
+    with pytest.raises(ValueError, match="num_threads"):
+        gym.make_vec("poolgym/NineBall-v0", num_envs=2, vectorization_mode="vector_entry_point", num_threads=0)
+
+
+def _run(venv, seed, steps, macro=False):
+    rng = np.random.default_rng(11)
+    out = [venv.reset(seed=seed)[0]]
+    for _ in range(steps):
+        if macro:
+            a = np.array([rng.choice(np.flatnonzero(m)) for m in venv.unwrapped.action_masks()])
+        else:
+            a = rng.uniform(-1, 1, venv.action_space.shape).astype(np.float32)
+        o, r, te, tr, info = venv.step(a)
+        out += [o, r, te, tr, info["shots"], info["winner"], info["seat_to_act"],
+                *(info["reward_components"][k] for k in sorted(info["reward_components"]))]
+        if "final_obs" in info:
+            out += [info["_final_obs"], np.stack([x if x is not None else np.zeros_like(o[0])
+                                                  for x in info["final_obs"]])]
+    return out
+
+
+@pytest.mark.parametrize("env_id, kwargs", [
+    ("poolgym/NineBall-v0", {"max_shots": 12, "noise": "icga"}),
+    ("poolgym/NineBall-v0", {"max_shots": 6, "opponent": None, "autoreset_mode": "same_step"}),
+    ("poolgym/EightBall-v0", {"max_shots": 8, "action_mode": "macro"}),
+])
+def test_sharded_env_equals_one_process(env_id, kwargs):
+    n, steps = 5, 12
+    runs = []
+    for workers in (1, 2):
+        venv = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", num_workers=workers,
+                            **kwargs)
+        try:
+            assert venv.observation_space == gym.vector.utils.batch_space(venv.single_observation_space, n)
+            runs.append(_run(venv, 17, steps, macro=kwargs.get("action_mode") == "macro"))
+        finally:
+            venv.close()
+    assert len(runs[0]) == len(runs[1])
+    for t, (a, b) in enumerate(zip(*runs)):
+        np.testing.assert_array_equal(a, b, err_msg=f"item {t}")
+
+
+def test_sharded_env_bad_action_changes_nothing_and_names_the_global_table():
+    kw = dict(max_shots=10, opponent=None)
+    venv = ShardedVectorEnv("nine_ball", num_envs=4, num_workers=2, **kw)
+    ref = gym.make_vec("poolgym/NineBall-v0", num_envs=4, vectorization_mode="vector_entry_point", **kw)
+    try:
+        o1, _ = venv.reset(seed=3)
+        o2, _ = ref.reset(seed=3)
+        bad = np.zeros(venv.action_space.shape)
+        bad[3, 1] = np.nan
+        with pytest.raises(ValueError, match="table 3: action contains NaN"):
+            venv.step(bad)
+        with pytest.raises(ValueError, match="shape"):
+            venv.step(bad[:3])
+        rng = np.random.default_rng(0)
+        for _ in range(4):
+            a = rng.uniform(-1, 1, venv.action_space.shape)
+            r1, r2 = venv.step(a), ref.step(a)
+            for k in range(4):
+                np.testing.assert_array_equal(r1[k], r2[k])
+    finally:
+        venv.close()
+        ref.close()
+
+
+def test_sharded_env_refusal_in_one_worker_leaves_every_worker_unchanged():
+    """Without autoreset a finished table refuses a step (``RuntimeError``, its global index):
+    the workers whose tables accepted drop their plans (two-phase step)."""
+    kw = dict(max_shots=1, opponent=None, autoreset_mode="disabled")
+    venv = ShardedVectorEnv("nine_ball", num_envs=4, num_workers=2, **kw)
+    try:
+        venv.reset(seed=0)
+        a = np.zeros(venv.action_space.shape)
+        _, _, te, tr, info = venv.step(a)
+        assert (te | tr).all()
+        with pytest.raises(RuntimeError, match="table 0: step"):
+            venv.step(a)
+        # a new episode on every table plays as a fresh env's
+        ref = gym.make_vec("poolgym/NineBall-v0", num_envs=4, vectorization_mode="vector_entry_point", **kw)
+        np.testing.assert_array_equal(venv.reset(seed=9)[0], ref.reset(seed=9)[0])
+        r1, r2 = venv.step(a), ref.step(a)
+        for k in range(4):
+            np.testing.assert_array_equal(r1[k], r2[k])
+        ref.close()
+    finally:
+        venv.close()
