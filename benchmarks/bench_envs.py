@@ -1,6 +1,7 @@
 """Env throughput (nine-ball by default): single env, SyncVectorEnv of single envs, native vector env.
 
-    python benchmarks/bench_envs.py [--steps 3000] [--sizes 64 256] [--opponent none geometric] [--repeat 3] [--discipline nine_ball]
+    python benchmarks/bench_envs.py [--steps 3000] [--sizes 64 256] [--opponent none geometric] [--repeat 3] [--discipline nine_ball] [--workers W]
+    python benchmarks/bench_envs.py --scaling 1024 [--steps 20480] [--repeat 2] [--workers 2]
 
 Two configurations, in one run (``--opponent`` lists them, the first is the headline):
 
@@ -27,7 +28,15 @@ runs interleaved, best of ``--repeat``; prints steps/s of each, shots/s and the 
 (bar, issue 14: the seated game within 20% of nine-ball, ratio >= 0.8).
 
 Bars (issue 5): native N=256 >= 5,000 steps/s on 2 cores, >= 3x SyncVectorEnv, time outside
-physics <= time inside; rgb_array frame < 2 ms.
+physics <= time inside; rgb_array frame < 2 ms. Issue 16: self-play >= 25,000 steps/s at N=256
+on 2 cores, outside/inside <= 1, and the 1 -> 2 core scaling >= 1.7x at N >= 1024.
+
+Workers (``--workers W``): the native env's tables sharded over W processes
+(`poolgym.envs.workers.ShardedVectorEnv`, ``num_workers``); the split and the CPU are summed
+over the workers. ``--scaling N``: only the 1 -> 2 core scaling at N tables (`run_scaling`:
+one process pinned to one CPU against ``--workers`` processes, default 2, pinned to two),
+with steps per CPU-second and outside/inside physics (CPU outside the kernel over the
+kernel's) of each.
 
 Overlap (`PhysicsModels.overlap`, on by default; ``--no-overlap`` turns it off): the native env
 runs the kernel on a worker thread while this thread referees finished tables and resets ended
@@ -88,21 +97,118 @@ def bench_sync(N, steps, kwargs):
     return n / dt, n / cpu
 
 
-def bench_native(N, steps, kwargs):
+def bench_native(N, steps, kwargs, workers=1):
+    """(steps/s, wall s, timer, steps per CPU-second) of the native vector env; ``workers`` >
+    1: sharded over that many processes (`ShardedVectorEnv`), the timer and CPU summed over
+    the workers (``main_cpu`` = the workers' CPU time outside the physics kernel's thread)."""
+    from poolgym.envs.physics_io import Timer
     from poolgym.envs.vector import PoolVectorEnv
+    from poolgym.envs.workers import ShardedVectorEnv
 
-    venv = PoolVectorEnv(DISCIPLINE[0], num_envs=N, **kwargs)
+    if workers > 1:
+        venv = ShardedVectorEnv(DISCIPLINE[0], num_envs=N, num_workers=workers, **kwargs)
+    else:
+        venv = PoolVectorEnv(DISCIPLINE[0], num_envs=N, **kwargs)
     rng = np.random.default_rng(0)
     venv.reset(seed=0)
-    venv.timer.reset()
+    if workers > 1:
+        before = venv.worker_stats()
+    else:
+        venv.timer.reset()
     t0, c0, m0 = time.perf_counter(), time.process_time(), time.thread_time()
     n = 0
     while n < steps:
         venv.step(_actions(venv.single_action_space, N, rng))
         n += N
     dt, cpu, main = time.perf_counter() - t0, time.process_time() - c0, time.thread_time() - m0
-    venv.timer.main_cpu = main
-    return n / dt, dt, venv.timer, n / cpu
+    if workers > 1:
+        after = venv.worker_stats()
+        tm = Timer()
+        for (t_a, c_a), (t_b, c_b) in zip(after, before):
+            for f in ("physics", "rules", "actions", "obs", "other", "calls", "shots", "overlapped"):
+                setattr(tm, f, getattr(tm, f) + getattr(t_a, f) - getattr(t_b, f))
+            cpu += c_a - c_b
+        main = cpu - tm.physics
+        venv.close()
+    else:
+        tm = venv.timer
+    tm.main_cpu = main
+    return n / dt, dt, tm, n / cpu
+
+
+def bench_cores(N, steps, cores, workers, kwargs, discipline="nine_ball"):
+    """(steps/s, steps per CPU-second, outside/inside) of the native env of N tables run on
+    ``cores`` CPUs (this process's affinity, inherited by its worker processes) with
+    ``workers`` worker processes (1: `PoolVectorEnv` in this process). CPU = this process
+    plus its workers; outside/inside = that CPU outside the physics kernel over the kernel's."""
+    import os
+
+    from poolgym.envs.vector import PoolVectorEnv
+    from poolgym.envs.workers import ShardedVectorEnv
+
+    avail = sorted(os.sched_getaffinity(0))
+    if cores > len(avail):
+        raise SystemExit(f"--scaling needs {cores} CPUs, this process may use {len(avail)}")
+    os.sched_setaffinity(0, avail[:cores])
+    try:
+        if workers == 1:
+            venv = PoolVectorEnv(discipline, num_envs=N, **kwargs)
+        else:
+            venv = ShardedVectorEnv(discipline, num_envs=N, num_workers=workers, **kwargs)
+        try:
+            rng = np.random.default_rng(0)
+            venv.reset(seed=0)
+            for _ in range(3):
+                venv.step(_actions(venv.single_action_space, N, rng))
+
+            def cpu_phys():
+                if workers == 1:
+                    return time.process_time(), venv.timer.physics
+                st = venv.worker_stats()
+                return time.process_time() + sum(c for _, c in st), sum(t.physics for t, _ in st)
+
+            c0, p0 = cpu_phys()
+            t0 = time.perf_counter()
+            n = 0
+            while n < steps:
+                venv.step(_actions(venv.single_action_space, N, rng))
+                n += N
+            dt = time.perf_counter() - t0
+            c1, p1 = cpu_phys()
+        finally:
+            venv.close()
+    finally:
+        os.sched_setaffinity(0, avail)
+    cpu, phys = c1 - c0, p1 - p0
+    return n / dt, n / cpu, (cpu - phys) / max(phys, 1e-9)
+
+
+def run_scaling(args) -> float:
+    """The whole env's 1 -> 2 core scaling (issue 16, item 4): native vector env, N =
+    ``--scaling`` tables, self-play unless ``--opponent`` says otherwise. 1 core: one process
+    (`PoolVectorEnv`) pinned to one CPU; 2 cores: ``--workers`` processes (default 2) pinned to
+    two CPUs. Runs interleaved, best of ``--repeat``. Returns the ratio."""
+    N = args.scaling
+    opp = args.opponent[0]
+    kwargs = {"opponent": None if opp == "none" else opp, "max_shots": args.max_shots,
+              "physics": {"parallel": args.parallel, "overlap": not args.no_overlap}}
+    W = args.workers if args.workers > 1 else 2
+    one, two = [], []
+    for _ in range(args.repeat):
+        one.append(bench_cores(N, args.steps, 1, 1, kwargs, args.discipline))
+        two.append(bench_cores(N, args.steps, 2, W, kwargs, args.discipline))
+    a, b = max(one), max(two)
+    ratio = b[0] / a[0]
+    print(f"--- scaling: {args.discipline}, native vector N={N}, opponent={opp}, best of {args.repeat}")
+    # cores obtained = wall throughput / per-CPU-second throughput: below 1 (2) the machine's
+    # other jobs took the rest, and the wall-clock scaling understates the env's own
+    print(f"1 core , 1 process  : {a[0]:9.0f} steps/s ({a[1]:7.0f} per CPU-second, {a[0] / a[1]:4.2f} cores "
+          f"obtained; outside/inside physics {a[2]:4.2f})")
+    print(f"2 cores, {W} workers : {b[0]:9.0f} steps/s ({b[1]:7.0f} per CPU-second, {b[0] / b[1]:4.2f} cores "
+          f"obtained; outside/inside physics {b[2]:4.2f})")
+    print(f"scaling 1 -> 2 cores = {ratio:4.2f}x (bar >= 1.7: {'PASS' if ratio >= 1.7 else 'FAIL'}); "
+          f"per CPU-second 2 cores / 1 core = {b[1] / a[1]:4.2f} (1.00 = no overhead from sharding)")
+    return ratio
 
 
 def bench_native_of(discipline, N, steps, kwargs):
@@ -167,7 +273,7 @@ def run_config(opponent, args):
         syncs, nats = [], []
         for _ in range(args.repeat):
             syncs.append(bench_sync(N, args.steps, kwargs))
-            nats.append(bench_native(N, args.steps, kwargs))
+            nats.append(bench_native(N, args.steps, kwargs, args.workers))
         sync, sync_cpu = max(syncs)
         nat, dt, tm, nat_cpu = max(nats, key=lambda r: r[0])
         outside = dt - tm.physics
@@ -199,12 +305,22 @@ def main(argv=None):
     ap.add_argument("--no-overlap", action="store_true",
                     help="run the physics kernel on this thread (PhysicsModels.overlap=False)")
     ap.add_argument("--repeat", type=int, default=3, help="vector-env runs per size; the best is reported")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="native env sharded over this many worker processes (num_workers); with --scaling: "
+                         "the processes of the 2-core run (default 2)")
+    ap.add_argument("--scaling", type=int, default=None, metavar="N",
+                    help="only measure the 1 -> 2 core scaling of the native env at N tables (see run_scaling)")
     ap.add_argument("--seated", default=None,
                     help="only compare this N-seat discipline (e.g. pea_pool) with nine-ball (see module doc)")
     ap.add_argument("--players", type=int, default=6, help="seats of the --seated game")
     args = ap.parse_args(argv)
     if args.seated is not None:
         run_seated(args)
+        return
+    if args.scaling is not None:
+        DISCIPLINE[0] = args.discipline
+        bench_native(8, 16, {"opponent": None, "max_shots": args.max_shots})  # warm-up
+        run_scaling(args)
         return
     DISCIPLINE[0] = args.discipline
     import numba

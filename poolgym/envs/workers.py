@@ -34,6 +34,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import re
+import time
 import traceback
 from multiprocessing import shared_memory
 
@@ -137,8 +138,8 @@ def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, o
                 elif cmd == "call":
                     name, args = arg
                     conn.send(("ok", getattr(env, name)(*args)))
-                elif cmd == "timer":
-                    conn.send(("ok", env.timer))
+                elif cmd == "stats":
+                    conn.send(("ok", (env.timer, time.process_time())))
                 elif cmd == "close":
                     conn.send(("ok", None))
                     break
@@ -314,9 +315,10 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
             return None
         return tuple(f for frames in self.call_workers("render") for f in frames)
 
-    def timers(self) -> list:
-        """Every worker's `physics_io.Timer` (the benchmark's time split)."""
-        return self._send_all("timer")
+    def worker_stats(self) -> list:
+        """[(`physics_io.Timer`, process CPU seconds)] of every worker (the benchmark's time
+        split and CPU count)."""
+        return self._send_all("stats")
 
     def close_extras(self, **kwargs):
         for c in getattr(self, "_conns", ()):
