@@ -5,6 +5,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+from poolgym.envs.disciplines import ENV_IDS
+
 from .conftest import ALL_IDS, assert_vector_matches_single
 
 
@@ -190,3 +192,10 @@ def test_overlapped_physics_changes_nothing(env_id, kwargs, monkeypatch):
     ref_items = [x for k, x in enumerate(runs[0]) if k == 0 or (k - 1) % 7 < 4]
     for t, (a, b) in enumerate(zip(ref_items, ref)):
         np.testing.assert_array_equal(a, b, err_msg=f"native vs Sync, item {t}")
+
+
+@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+def test_every_id_native_vector_matches_single_envs(env_id):
+    """Every registered id: the native vector env equals N single envs over seeded random
+    episodes (observations, rewards, end flags step by step, autoresets included)."""
+    assert_vector_matches_single(env_id, {"max_shots": 6}, n=3, seed=5, steps=10)
