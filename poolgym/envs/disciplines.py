@@ -279,7 +279,9 @@ class CardBallEnv(PoolEnv):
     ## Observation space
     `PoolEnv`'s vector from the learner's view only (public state and its own hand: the balls of its cards), then the seat
     block of `poolgym.envs.seating.SeatBlock` (own secret as balls, open declarations, seats in
-    the game, teammates, the seat to act).
+    the game, teammates, the seat to act), then the block of `CardBall.score_features`: every
+    seat's card count, and the ranks in the other seats' hands when ``rules={"public_hands":
+    True}`` (C-33; zeros while the hands are hidden).
 
     ## Action space
     `PoolEnv`'s plus one Box score / macro entry per `Declaration`, masked outside its window.
@@ -315,7 +317,8 @@ class MrAndMrsEnv(PoolEnv):
     ## Observation space
     `PoolEnv`'s vector from the learner's view only (public state and no secret), then the seat
     block of `poolgym.envs.seating.SeatBlock` (own secret as balls, open declarations, seats in
-    the game, teammates, the seat to act).
+    the game, teammates, the seat to act), then every seat's handicap, observer first
+    (`MrAndMrs.score_features`: +1 stronger, -1 weaker).
 
     ## Action space
     `PoolEnv`'s plus one Box score / macro entry per `Declaration`, masked outside its window.

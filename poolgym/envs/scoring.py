@@ -2,7 +2,8 @@
 
 A discipline whose result depends on more than the scores of `poolgym.envs.codec` (tanh of
 each seat's score) -- bowlliards' frame and attempt, cowboy's distance to 90 and 101,
-Honolulu's owed points, cribbage's open pairs, the one-ball side pocket -- declares
+Honolulu's owed points, cribbage's open pairs, the one-ball side pocket; Mr. and Mrs.'
+handicaps, card ball's card counts and, when public (C-33), the others' hands -- declares
 ``n_score_features`` and ``score_features(state, seat) -> tuple of floats in [-1, 1]`` (the
 observer's view). The block is appended at the end of the observation (after the seat
 block of an N-seat game); disciplines without the hook (the WPA games) have none, so their

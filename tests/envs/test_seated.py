@@ -311,3 +311,56 @@ def test_batched_seat_block_equals_the_single_encoder(discipline, n):
     env.codec.encode_batch([a[0] for a in args], [a[1] for a in args], [a[2] for a in args], [3] * len(args), out,
                            secrets=[a[3] for a in args])
     np.testing.assert_array_equal(out, np.stack(rows))
+
+
+@pytest.mark.rule("MM-2", "MM-8")
+def test_mr_and_mrs_handicaps_are_in_the_observation():
+    """MM-2 / MM-8: every seat's public handicap is in the learner's observation (observer
+    first: +1 stronger, -1 weaker, 0 no seat), not only in the mask -- swapping the
+    handicaps changes the observation of a state where the mask is the same."""
+    from poolgym.rules.games.mr_and_mrs import Skill
+
+    S, W = Skill.STRONGER, Skill.WEAKER
+    obs = {}
+    for skill in ((S, W, S), (S, S, W)):
+        env = gym.make("poolgym/MrAndMrs-v0", players=3, rules={"skill": skill}).unwrapped
+        o, _ = env.reset(seed=4)
+        k = env.codec.score0
+        obs[skill] = o[k : k + 6]
+        env.close()
+    # the learner is seat 0 (the breaker); observer first, then seats 1 and 2
+    np.testing.assert_array_equal(obs[(S, W, S)], [1, -1, 1, 0, 0, 0])
+    np.testing.assert_array_equal(obs[(S, S, W)], [1, 1, -1, 0, 0, 0])
+
+
+@pytest.mark.rule("CB-8")
+@pytest.mark.parametrize("public", [False, True])
+def test_card_ball_public_hands_are_encoded_only_when_public_C_33(public):
+    """C-33: with ``public_hands`` the ranks in the other seats' hands are in the learner's
+    observation (a changed hand changes it, and the block decodes to the hands); without it
+    the block is zeros and the observation is byte-identical when the others' hands change
+    (the hidden hands never leak)."""
+    from poolgym.rules.games.card_ball import rank
+
+    n = 3
+    env = gym.make("poolgym/CardBall-v0", players=n, rules={"public_hands": public}).unwrapped
+    st = _decision_states("card_ball", n, 2, 1, {"public_hands": public})[0]
+    seat = st.seat_to_act
+    o1, _ = env.reset(seed=0, options={"state": st, "learner_seat": seat})
+    others = st.replace(private=tuple(p if j == seat else _own_secret_changed(p) for j, p in enumerate(st.private)))
+    o2, _ = env.reset(seed=0, options={"state": others, "learner_seat": seat})
+    k = env.codec.score0
+    np.testing.assert_allclose(o1[k : k + n], [c / 7 for c in (st.extra.card_counts[(seat + i) % n] for i in range(n))])
+    hands = o1[k + 6 : k + 6 + 5 * 13].reshape(5, 13)
+    if public:
+        assert o1.tobytes() != o2.tobytes()
+        for i in range(1, n):
+            want = np.zeros(13)
+            for c in st.private[(seat + i) % n].cards:
+                want[rank(c) - 1] += 0.25
+            np.testing.assert_allclose(hands[i - 1], want)
+        assert not hands[n - 1 :].any()
+    else:
+        assert o1.tobytes() == o2.tobytes()
+        assert not hands.any()
+    env.close()

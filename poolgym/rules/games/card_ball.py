@@ -141,6 +141,29 @@ class CardBall(BCAGame):
     def rail_required(self, state):
         return False  # CB-9 replaces G-3.19 (checked in adjudicate)
 
+    #: observation block (`poolgym.envs.scoring`): card counts of six seats, then the
+    #: ranks held by the five others
+    n_score_features = 6 + 5 * 13
+
+    def score_features(self, state: GameState, seat: int) -> tuple:
+        """Observation block, from ``seat``'s view (:meth:`observe`): the number of cards of
+        every seat (public, CB-8.4; / HAND_SIZE), observer first then the next seats by
+        number (0 for no such seat); then for each of the next five seats, per rank 1-13
+        (ace ... king, CB-6) the cards of that rank in its hand / 4 -- known only when the
+        hands are public (C-33 ``public_hands``); a hidden hand reads as zeros."""
+        state = self.observe(state, seat).state  # never more than the seat may see
+        n = state.n_players
+        counts = state.extra.card_counts
+        out = [counts[(seat + i) % n] / HAND_SIZE if i < n else 0.0 for i in range(6)]
+        for i in range(1, 6):
+            row = [0.0] * 13
+            hand = state.private[(seat + i) % n] if i < n and state.private else None
+            if hand is not None:
+                for c in hand.cards:
+                    row[rank(c) - 1] += 0.25
+            out += row
+        return tuple(out)
+
     def observe(self, state: GameState, seat: int) -> SeatView:
         """C-33: hands are private unless ``public_hands``."""
         v = observe(state, seat)

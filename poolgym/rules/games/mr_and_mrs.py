@@ -96,6 +96,17 @@ class MrAndMrs(BCAGame):
     def initial_extra(self, config):
         return MrAndMrsExtra()
 
+    #: observation block (`poolgym.envs.scoring`): one entry per possible seat (MM-2: six)
+    n_score_features = 6
+
+    def score_features(self, state: GameState, seat: int) -> tuple:
+        """Observation block: the public handicap of every seat (MM-8 / C-45), observer
+        first then the next seats by number: +1 stronger, -1 weaker, 0 no such seat."""
+        n = state.n_players
+        sk = state.config.skill
+        return tuple((1.0 if sk[(seat + i) % n] is Skill.STRONGER else -1.0) if i < n else 0.0
+                     for i in range(self.n_score_features))
+
     def stronger(self, state: GameState, seat: int) -> bool:
         return state.config.skill[seat] is Skill.STRONGER
 
