@@ -100,6 +100,8 @@ from poolgym.envs.seating import DECL_INDEX, DECLARATIONS, SeatBlock
 PHASES = tuple(Phase)
 PLACEMENTS = tuple(CueBallPlacement)
 OPTIONS = tuple(Option)
+#: options that name a ball of `ActionSpec.spot_choices` (the Box picks it by its called-ball score)
+_BALL_OPTIONS = (Option.SPOT_NEAREST_KITCHEN_BALL, Option.SPOT_PENALTY_BALL)
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 _PLACEMENT_INDEX = {p: i for i, p in enumerate(PLACEMENTS)}
 _OPTION_INDEX = {o: i for i, o in enumerate(OPTIONS)}
@@ -546,8 +548,9 @@ class Codec:
             best = self._masked_argmax(u, [o0 + _OPTION_INDEX[o] for o in spec.options])
             if not spec.can_shoot or spec.phase is Phase.OPTION or u[best] > 0.5:
                 opt = OPTIONS[best - o0]
-                if opt is Option.SPOT_NEAREST_KITCHEN_BALL and len(spec.spot_choices) > 1:
-                    # GW-5 / SP-6.7.7: of the equally near balls, the best called-ball score
+                if opt in _BALL_OPTIONS and len(spec.spot_choices) > 1:
+                    # GW-5 / SP-6.7.7: of the equally near balls, 41-13 / C-41: of the fouler's
+                    # pocketed balls, the one with the best called-ball score
                     ball = self._masked_argmax(u, [8 + c for c in spec.spot_choices]) - 8
                     return [ChooseOption(opt, ball=ball)]
                 return [ChooseOption(opt)]

@@ -161,6 +161,7 @@ class Option(str, Enum):
     SIDE_POCKET_LEFT = "side_pocket_left"  # 1S-7.3 breaker's target pocket for the 1: left side pocket (lc)
     SIDE_POCKET_RIGHT = "side_pocket_right"  # 1S-7.3 breaker's target pocket for the 1: right side pocket (rc)
     OFFENDER_SHOOTS_AGAIN = "offender_shoots_again"  # PP-13 / OB-12 the offender shoots again from the position
+    SPOT_PENALTY_BALL = "spot_penalty_ball"  # 41-13 / C-41 player_choice: the fouler designates the pocketed ball to spot
 
 
 class BreakOrder(str, Enum):
@@ -237,8 +238,9 @@ class ChooseOption:
     """Choose one of the offered :class:`Option` values.
 
     ball: the object ball the option names, where the rules let the player designate one
-    (GW-5 / SP-6.7.7: of the balls equally near the head string, the one to spot, one of
-    `ActionSpec.spot_choices`; None there = the lowest-numbered of them); None otherwise.
+    (GW-5 / SP-6.7.7: of the balls equally near the head string, the one to spot; 41-13 /
+    C-41: of the fouler's pocketed balls, the one to spot -- one of
+    `ActionSpec.spot_choices`; None there = the first of them); None otherwise.
     """
 
     option: Option
@@ -591,8 +593,10 @@ class ActionSpec:
     safety_allowed / push_out_allowed: declarations allowed on this shot.
     declarations: :class:`Declaration` values legal now (their window is open; N-seat games).
     spot_choices: the balls `Option.SPOT_NEAREST_KITCHEN_BALL` may spot (GW-5, SP-6.7.7):
-        the object balls nearest the head string; when more than one, the player designates
-        one with ``ChooseOption(option, ball=k)``. Empty when the option is not offered.
+        the object balls nearest the head string; or, in :attr:`Phase.OPTION`, the balls an
+        offered option names (`Option.SPOT_PENALTY_BALL`, 41-13 / C-41: the fouler's pocketed
+        balls). When more than one, the player designates one with
+        ``ChooseOption(option, ball=k)``. Empty when no such option is offered.
     """
 
     seat: int

@@ -301,6 +301,16 @@ class DisciplineBase:
         nearest the head string, several when equally near (`kitchen_spot_choices`)."""
         return kitchen_spot_choices(state, self.table(state))
 
+    def option_balls(self, state: GameState) -> tuple:
+        """In :attr:`Phase.OPTION`: the balls the offered option lets the player designate
+        (``ChooseOption(option, ball=k)``, :meth:`apply_ball_option`), ascending; empty when
+        the options name no ball (default)."""
+        return ()
+
+    def apply_ball_option(self, state: GameState, option: Option, ball: int):  # pragma: no cover - per discipline
+        """Apply ``option`` naming ``ball`` (one of :meth:`option_balls`)."""
+        raise IllegalActionError(f"option {option.value} names no ball (ball must be None)")
+
     def shot_spec(self, state: GameState) -> dict:
         """ActionSpec fields describing the shot now (override per discipline)."""
         return {"target_balls": state.balls_on_table()}
@@ -335,7 +345,8 @@ class DisciplineBase:
         if ph is Phase.GAME_OVER:
             return ActionSpec(seat=state.seat_to_act, phase=ph)
         if ph is Phase.OPTION:
-            return ActionSpec(seat=state.seat_to_act, phase=ph, options=tuple(state.options))
+            return ActionSpec(seat=state.seat_to_act, phase=ph, options=tuple(state.options),
+                              spot_choices=self.option_balls(state))
         if ph is Phase.LAG:
             return ActionSpec(seat=state.seat_to_act, phase=ph, can_shoot=True)
         if ph is Phase.DECLARE:
@@ -563,11 +574,17 @@ class DisciplineBase:
         if not isinstance(opt, Option):
             raise IllegalActionError(f"ChooseOption.option must be an Option, got {opt!r}")
         if state.phase is Phase.OPTION:
-            if action.ball is not None:
-                raise IllegalActionError(f"option {opt.value} names no ball (ball must be None)")
             if opt not in state.options:
                 raise IllegalActionError(f"option {opt.value} is not offered (offered: "
                                          f"{[o.value for o in state.options]})")
+            choices = self.option_balls(state)
+            if choices:
+                ball = choices[0] if action.ball is None else action.ball
+                if isinstance(ball, bool) or not isinstance(ball, (int, np.integer)) or ball not in choices:
+                    raise IllegalActionError(f"option {opt.value}: ball {ball!r} is not one of {list(choices)}")
+                return self.apply_ball_option(state, opt, int(ball))
+            if action.ball is not None:
+                raise IllegalActionError(f"option {opt.value} names no ball (ball must be None)")
             if opt in (Option.BREAK, Option.CEDE_BREAK) and state.lag_results:
                 return self._lag_choice(state, opt)
             return self.apply_option(state, opt)

@@ -47,7 +47,7 @@ def _zero_sum(name, cfg) -> bool:
 #: extra configurations played at two and six seats (declarations by hand)
 VARIANTS = {
     "pea_pool": {"variant_points": True, "auto_declare": False},
-    "forty_one": {"auto_declare": False},
+    "forty_one": {"auto_declare": False, "penalty_ball": "player_choice"},
 }
 
 

@@ -100,6 +100,39 @@ def test_41_10_41_13_foul_spots_shot_balls_and_one_of_his(choice, spot):
     assert v.fouls and "41-13" not in v.rule_refs and s1.scores == (0, 0, 0)  # nothing to spot
 
 
+@pytest.mark.rule("41-13", "41-10")
+@pytest.mark.parametrize("manual", [False, True])
+@pytest.mark.parametrize("ball", [8, 1, 3])
+def test_41_13_C_41_player_choice_the_fouler_designates_his_penalty_ball(ball, manual):
+    """41-13 / C-41 ``player_choice``: after a foul the fouler (two or more pocketed balls)
+    chooses which one to spot: `Option.SPOT_PENALTY_BALL` naming one of them (offered to him
+    alone, ``spot_choices`` = his balls); its points leave his total, then the next seat
+    plays (or, without ``auto_declare``, his declaration window opens first)."""
+    cfg = FortyOneConfig(n_players=3, penalty_ball=PenaltyBall.PLAYER_CHOICE, auto_declare=not manual)
+    s = st(cfg=cfg, mine=((8, 1, 3), (), ()))
+    s1, v = D.apply_shot_record(s, SHOT, record(s, hit=5, pocketed={9: 2}, scratch=3))
+    assert v.fouls and v.spotted == (9,) and s1.on_table[9] and s1.scores == (12, 0, 0)
+    assert s1.phase is Phase.OPTION and s1.seat_to_act == 0 and v.next_seat == 0
+    spec = D.legal_actions(s1)
+    assert spec.options == (Option.SPOT_PENALTY_BALL,) and spec.spot_choices == (1, 3, 8)
+    assert s1.cue_ball is CueBallPlacement.IN_HAND_KITCHEN  # for the next seat (41-12)
+    with pytest.raises(IllegalActionError):
+        D.apply(s1, ChooseOption(Option.SPOT_PENALTY_BALL, ball=9))  # not one of his balls
+    s2, v2 = D.apply(s1, ChooseOption(Option.SPOT_PENALTY_BALL, ball=ball))
+    assert v2.spotted == (ball,) and s2.on_table[ball] and v2.points == (-ball, 0, 0)
+    assert s2.scores == (12 - ball, 0, 0) and sorted(s2.extra.pocketed_by[0]) == sorted({8, 1, 3} - {ball})
+    if manual:
+        assert s2.phase is Phase.DECLARE and s2.seat_to_act == 0 and s2.pending == (1,)
+        s3, _ = D.apply(s2, Declare(Declaration.PASS))
+        assert s3.seat_to_act == 1 and s3.phase is Phase.PLAY
+    else:
+        assert s2.phase is Phase.PLAY and s2.seat_to_act == 1 and s2.pending == ()
+    # one pocketed ball: nothing to choose, it is spotted at once
+    s = st(cfg=cfg, mine=((8,), (), ()))
+    s1, v = D.apply_shot_record(s, SHOT, record(s, hit=5))
+    assert v.fouls and v.spotted == (8,) and s1.phase is not Phase.OPTION and s1.scores == (0, 0, 0)
+
+
 @pytest.mark.rule("41-11")
 def test_41_11_jumped_spotted_no_penalty():
     s = st()

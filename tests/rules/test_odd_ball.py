@@ -30,6 +30,28 @@ def test_OB_2_two_teams_alternating():
             D.initial_state(OddBallConfig(n_players=n), seed=0)
 
 
+@pytest.mark.rule("OB-2", "OB-8", "OB-12", "OB-5")
+def test_OB_8_5_C_47_consecutive_team_order():
+    """OB-8.5 / C-47 ``team_order="consecutive"``: A1, A2, B1, B2 (the first half of the seats
+    is team A); a miss passes to the next seat in the fixed order (a teammate here), a foul
+    to the incoming opponent (the next seat of the other team, OB-12), who also wins for his
+    team on a third foul (OB-8.7)."""
+    cfg = OddBallConfig(n_players=4, team_order="consecutive")
+    assert D.initial_state(cfg, seed=0).teams == (0, 0, 1, 1)
+    assert D.initial_state(OddBallConfig(n_players=6, team_order="consecutive"), seed=0).teams == (0, 0, 0, 1, 1, 1)
+    s = st((2, 5, 7), cfg=cfg, teams=(0, 0, 1, 1))
+    s1, v = D.apply_shot_record(s, SHOT, record(s, hit=2, obj_rails=(2,)))  # a miss
+    assert not v.fouls and s1.seat_to_act == 1
+    s1, v = D.apply_shot_record(s, SHOT, record(s, hit=5, obj_rails=(5,)))  # wrong ball first: a foul
+    assert v.fouls and s1.seat_to_act == 2 and s1.phase is Phase.OPTION
+    assert set(s1.options) == {Option.ACCEPT_TABLE, Option.OFFENDER_SHOOTS_AGAIN}
+    s = st((2, 5, 7), cfg=cfg, teams=(0, 0, 1, 1), seat=1, consecutive_fouls=(0, 2, 0, 0))
+    s1, v = D.apply_shot_record(s, SHOT, record(s, hit=5, obj_rails=(5,)))
+    assert v.game_over and v.winner == 2 and returns(s1) == (-1.0, -1.0, 1.0, 1.0)
+    with pytest.raises(ValueError):
+        OddBallConfig(n_players=4, team_order="random")
+
+
 @pytest.mark.rule("OB-3", "OB-4")
 def test_OB_4_rack():
     s = D.initial_state(CFG, seed=5)

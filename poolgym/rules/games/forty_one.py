@@ -15,7 +15,10 @@
   string; 41-9.5 DECL kitchen request: every ball in the kitchen -> the one nearest the
   head string is spotted.
 * 41-13 for a foul the shooter spots one ball he pocketed before (C-41
-  ``penalty_ball``: most recent | lowest | highest), none if he has none.
+  ``penalty_ball``: most recent | lowest | highest | player_choice), none if he has none.
+  With ``player_choice`` and two or more such balls the fouler designates it: the foul
+  opens :attr:`Phase.OPTION` for him with `Option.SPOT_PENALTY_BALL` naming one of his
+  pocketed balls (``ActionSpec.spot_choices``); then play goes on as after any foul.
 * 41-9.6 / 41-9.7 claims. ``auto_declare`` (default): exactly 41 wins at once (the pea is
   revealed); over 41 is a bust -- his balls are spotted, his total is 0 and he takes a new
   pea (C-40 ``return_old_pea_on_bust``; ``new_pea_on_bust``). Without it, after each of
@@ -32,7 +35,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .. import serialize
-from ..core import (CueBallPlacement, Declaration, EventType, Foul, FoulKind, GameState, Phase, SeatEvent, Verdict)
+from ..core import (CueBallPlacement, Declaration, EventType, Foul, FoulKind, GameState, IllegalActionError, Option,
+                    Phase, SeatEvent, Verdict)
 from ..general import add_foul, clear_fouls
 from ..seats import active_seats, draw_from, is_active, set_active, set_private
 from .bca import OBJECT_BALLS, BCAConfig, BCAGame, triangle_rack
@@ -49,6 +53,7 @@ class PenaltyBall(str, Enum):
     MOST_RECENT = "most_recent"
     LOWEST = "lowest"
     HIGHEST = "highest"
+    PLAYER_CHOICE = "player_choice"
 
 
 @dataclass(frozen=True)
@@ -130,6 +135,8 @@ class FortyOne(BCAGame):
             spot = out.pocketed + out.jumped  # 41-9.3 / 41-10, 41-11
             refs += ["41-10"] + (["41-11"] if out.jumped else [])
             mine = list(pocketed_by[seat])
+            if cfg.penalty_ball is PenaltyBall.PLAYER_CHOICE and len(mine) > 1:
+                return self._penalty_choice(state, out, fouls, spot, refs, pocketed_by)
             if mine:  # 41-13
                 b = self._penalty_ball(cfg, mine)
                 mine.remove(b)
@@ -186,6 +193,61 @@ class FortyOne(BCAGame):
                           points=tuple(pts), next_seat=s.seat_to_act, cue_ball=s.cue_ball,
                           spotted=tuple(sorted(spot)), game_over=s.game_over, winner=s.winner,
                           rule_refs=tuple(refs), events=tuple(events))
+
+    def _penalty_choice(self, state, out, fouls, spot, refs, pocketed_by):
+        """41-13 / C-41 ``player_choice``: the shot's balls spotted, the cue ball as after
+        any foul, and the fouler to designate his penalty ball (:attr:`Phase.OPTION`,
+        `Option.SPOT_PENALTY_BALL`); the next seat waits in ``pending``."""
+        seat = out.seat
+        pos, on = self.spotted(state, out.pos, out.on, spot)
+        cue = CueBallPlacement.IN_POSITION
+        if out.cue_down:
+            cue = CueBallPlacement.IN_HAND_KITCHEN
+            on = self.cue_off(on)
+            refs = refs + ["41-12"]
+        nxt = self.next_seat_of(state, seat)
+        opts = (Option.SPOT_PENALTY_BALL,)
+        s = state._evolve({"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": opts,
+                           "consecutive_fouls": add_foul(state.consecutive_fouls, seat), "cue_ball": cue,
+                           "cue_placed": False, "phase": Phase.OPTION, "seat_to_act": seat,
+                           "inning": state.inning + 1, "pending": (nxt,),
+                           "extra": FortyOneExtra(pocketed_by=tuple(pocketed_by))})
+        return s, Verdict(fouls=fouls, pocketed=out.pocketed, points=(0,) * state.n_players, next_seat=seat,
+                          cue_ball=cue, options=opts, spotted=tuple(sorted(spot)),
+                          rule_refs=tuple(refs) + ("41-13",))
+
+    def option_balls(self, state: GameState) -> tuple:
+        """41-13 / C-41: the fouler's pocketed balls, one of which he spots."""
+        if Option.SPOT_PENALTY_BALL in state.options:
+            return tuple(sorted(state.extra.pocketed_by[state.seat_to_act]))
+        return ()
+
+    def apply_ball_option(self, state: GameState, option: Option, ball: int):
+        """41-13 / C-41: spot the designated ``ball`` (its points leave the fouler's
+        total), then the fouler's declaration window (without ``auto_declare``) or the next
+        seat in order (41-9.2)."""
+        if option is not Option.SPOT_PENALTY_BALL:
+            raise IllegalActionError(f"option {option.value} names no ball (ball must be None)")
+        seat = state.seat_to_act
+        n = state.n_players
+        pocketed_by = list(state.extra.pocketed_by)
+        mine = list(pocketed_by[seat])
+        mine.remove(ball)
+        pocketed_by[seat] = tuple(mine)
+        pts = [0] * n
+        pts[seat] = -ball
+        pos, on = self.spotted(state, state.pos, state.on_table, (ball,))
+        nxt = state.pending[0]
+        scores = tuple(a + b for a, b in zip(state.scores, pts))
+        fields = {"pos": pos, "on_table": on, "options": (), "scores": scores,
+                  "extra": FortyOneExtra(pocketed_by=tuple(pocketed_by))}
+        if state.config.auto_declare:
+            fields.update(phase=Phase.PLAY, seat_to_act=nxt, pending=())
+        else:
+            fields.update(phase=Phase.DECLARE, seat_to_act=seat)
+        s = state._evolve(fields)
+        return s, Verdict(points=tuple(pts), next_seat=s.seat_to_act, cue_ball=s.cue_ball, spotted=(ball,),
+                          rule_refs=("41-13", "41-9.2"))
 
     @staticmethod
     def _penalty_ball(cfg: FortyOneConfig, mine: list) -> int:

@@ -1,15 +1,18 @@
 """Odd ball («Нечет», shared/rules/odd_ball.md, OB-n): two teams, 2, 4 or 6 seats.
 
 * OB-1 / OB-2 two teams (``state.teams``), best two against two, one on one allowed;
-  OB-8.5 / C-47 the order of play is fixed for the game, teams alternating (A1, B1, A2,
-  B2: seat k plays for team k % 2; C-47's other interleavings are not offered).
+  OB-8.5 / C-47 the order of play is fixed for the game (seat order); ``team_order``
+  (:class:`TeamOrder`) says how the teams interleave in it: ``alternating`` (default, A1,
+  B1, A2, B2: seat k plays for team k % 2) or ``consecutive`` (A1, A2, B1, B2: the first
+  half of the seats is team A).
 * OB-3 balls 1-15; OB-4 rack: 1 on the foot spot, 2 right corner, 3 left corner (C-24), 15
   in the centre, the rest random; re-racked for every rack of the game.
 * OB-5 / OB-6 each legally pocketed odd ball scores one point for the team; a team whose
   pocketed ball numbers reach 61 in a rack scores 2 bonus points at once (C-48), 60-60
   gives each team 1 at the end of the rack; the first team to 21 wins (checked after every
   scoring event). ``state.scores[seat]`` is the seat's team's points.
-* OB-7 open break (C-26) on every rack; otherwise the incoming opponent makes the breaker
+* OB-7 open break (C-26) on every rack; otherwise the incoming opponent (the next seat of
+  the other team, :meth:`OddBall.next_opponent`) makes the breaker
   re-break a new rack, accepts the table, or re-racks and breaks himself.
 * OB-8.1 legal shot: the lowest-numbered ball first, then G-3.19 pocket or cushion; a
   legally pocketed ball continues the inning (OB-8.2: no safety-and-spot, safety rejected).
@@ -25,28 +28,38 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from .. import serialize
 from ..core import CueBallPlacement, Foul, FoulKind, GameState, Option, Phase, Verdict
 from ..general import add_foul, clear_fouls
-from ..seats import team_of
+from ..seats import order_of, team_of
 from .bca import (APEX_SLOT, CENTRE_SLOT, LEFT_CORNER_SLOT, RIGHT_CORNER_SLOT, BCAConfig, BCAGame, triangle_rack)
 
-__all__ = ["OddBall", "OddBallConfig", "OddBallExtra"]
+__all__ = ["OddBall", "OddBallConfig", "OddBallExtra", "TeamOrder"]
+
+
+class TeamOrder(str, Enum):
+    """C-47: how the two teams' members interleave in the fixed order of play (OB-8.5)."""
+
+    ALTERNATING = "alternating"    # A1, B1, A2, B2, ... (default)
+    CONSECUTIVE = "consecutive"    # A1, A2, ..., B1, B2, ...
 
 
 @dataclass(frozen=True)
 class OddBallConfig(BCAConfig):
     """Odd ball knobs. n_players 2, 4 or 6 (OB-2); target_points 21 (OB-5); bonus_sum 61
-    (OB-6); three_foul_loss (OB-8.7)."""
+    (OB-6); three_foul_loss (OB-8.7); team_order (C-47, :class:`TeamOrder`)."""
 
     n_players: int = 4
     target_points: int = 21
     bonus_sum: int = 61
     three_foul_loss: bool = True
+    team_order: TeamOrder = TeamOrder.ALTERNATING
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        object.__setattr__(self, "team_order", TeamOrder(self.team_order))
         for name in ("target_points", "bonus_sum"):
             v = getattr(self, name)
             if not isinstance(v, int) or v < 1:
@@ -69,14 +82,14 @@ class OddBallExtra:
     rack: int = 0
 
 
-serialize.register(OddBallConfig, OddBallExtra)
+serialize.register(TeamOrder, OddBallConfig, OddBallExtra)
 
 F_OPEN_BREAK = Foul(FoulKind.ILLEGAL_BREAK, "OB-7")
 F_THIRD = Foul(FoulKind.THIRD_CONSECUTIVE_FOUL, "OB-8")
 
 
 class OddBall(BCAGame):
-    """Odd ball referee (module docstring). Seats alternate teams: team = seat % 2."""
+    """Odd ball referee (module docstring). Teams by seat as ``team_order`` says (C-47)."""
 
     name = "odd_ball"
     rules_file = "odd_ball.md"
@@ -98,8 +111,11 @@ class OddBall(BCAGame):
         return OddBallExtra()
 
     def setup_seats(self, state: GameState) -> GameState:
-        """OB-2 / C-47: teams alternate in the order of play."""
-        return state.replace(teams=tuple(k % 2 for k in range(state.n_players)))
+        """OB-2 / C-47: the team of each seat in the order of play (``team_order``)."""
+        n = state.n_players
+        if state.config.team_order is TeamOrder.CONSECUTIVE:
+            return state.replace(teams=tuple(0 if k < n // 2 else 1 for k in range(n)))
+        return state.replace(teams=tuple(k % 2 for k in range(n)))
 
     def legal_first(self, state):
         low = state.lowest_ball()
@@ -116,6 +132,20 @@ class OddBall(BCAGame):
         return state.replace(extra=OddBallExtra(team_points=ex.team_points, rack=ex.rack + 1,
                                                 last_pocketer=ex.last_pocketer))
 
+    def next_opponent(self, state: GameState, seat: int) -> int:
+        """The first seat of the other team after ``seat`` in the order of play: the
+        "incoming opponent" who rules on a foul or failed break (OB-7, OB-12) and the seat
+        named winner for the other team (OB-5, OB-8.7). With alternating teams (C-47
+        default) it is simply the next seat."""
+        order = order_of(state)
+        i = order.index(seat)
+        mine = team_of(state, seat)
+        for k in range(1, len(order)):
+            c = order[(i + k) % len(order)]
+            if team_of(state, c) != mine:
+                return c
+        raise ValueError("odd ball needs two teams")
+
     def _seat_scores(self, state: GameState, team_points: tuple) -> tuple:
         return tuple(team_points[team_of(state, k)] for k in range(state.n_players))
 
@@ -128,11 +158,12 @@ class OddBall(BCAGame):
         zeros = (0,) * n
         ex: OddBallExtra = state.extra
         nxt = self.next_seat_of(state, seat)
+        opp = self.next_opponent(state, seat)
         cue, base = self.ruling_start(state, out)
         if (out.is_break and not out.open_break) or out.fouls:
             # OB-7 failed break / OB-12 foul: no points, balls spotted (OB-9, OB-10)
             pos, on = self.spotted_after(state, out, out.pocketed + out.jumped)
-            base.update(pos=pos, on_table=on, seat_to_act=nxt, phase=Phase.OPTION, inning=state.inning + 1,
+            base.update(pos=pos, on_table=on, seat_to_act=opp, phase=Phase.OPTION, inning=state.inning + 1,
                         extra=OddBallExtra(offender=seat, team_points=ex.team_points, rack_sum=ex.rack_sum,
                                            bonus=ex.bonus, last_pocketer=ex.last_pocketer, rack=ex.rack))
             spotted = tuple(sorted(out.pocketed + out.jumped))
@@ -141,20 +172,20 @@ class OddBall(BCAGame):
                 opts = (Option.OPPONENT_REBREAKS, Option.ACCEPT_TABLE, Option.RERACK_AND_BREAK)
                 base["options"] = opts
                 return state._evolve(base), Verdict(
-                    fouls=(F_OPEN_BREAK,), pocketed=out.pocketed, points=zeros, next_seat=nxt, cue_ball=cue,
+                    fouls=(F_OPEN_BREAK,), pocketed=out.pocketed, points=zeros, next_seat=opp, cue_ball=cue,
                     options=opts, spotted=spotted, rule_refs=("OB-7",) + tuple(refs))
             cf = add_foul(state.consecutive_fouls, seat)
             base["consecutive_fouls"] = cf
             fouls = out.fouls + ((F_OPEN_BREAK,) if out.is_break and not out.open_break else ())
             if cfg.three_foul_loss and cf[seat] >= 3:  # OB-8.7
-                s = self.finish(state, base, nxt)
-                return s, Verdict(fouls=fouls + (F_THIRD,), pocketed=out.pocketed, points=zeros, next_seat=nxt,
-                                  spotted=spotted, game_over=True, winner=nxt, rule_refs=("OB-8",) + tuple(refs))
+                s = self.finish(state, base, opp)
+                return s, Verdict(fouls=fouls + (F_THIRD,), pocketed=out.pocketed, points=zeros, next_seat=opp,
+                                  spotted=spotted, game_over=True, winner=opp, rule_refs=("OB-8",) + tuple(refs))
             opts = ((Option.OPPONENT_REBREAKS, Option.ACCEPT_TABLE, Option.RERACK_AND_BREAK)
                     if out.is_break and not out.open_break else (Option.ACCEPT_TABLE, Option.OFFENDER_SHOOTS_AGAIN))
             base["options"] = opts
             return state._evolve(base), Verdict(
-                fouls=fouls, pocketed=out.pocketed, points=zeros, next_seat=nxt, cue_ball=cue, options=opts,
+                fouls=fouls, pocketed=out.pocketed, points=zeros, next_seat=opp, cue_ball=cue, options=opts,
                 spotted=spotted, rule_refs=tuple(refs) + ("OB-12",))
         # legal shot: OB-6 scoring, OB-10 jumped balls spotted
         pos, on = self.spotted(state, out.pos, out.on, out.jumped)
@@ -187,7 +218,7 @@ class OddBall(BCAGame):
                              rack=ex.rack)
         base.update(pos=pos, on_table=on, consecutive_fouls=cf, scores=scores, extra=extra, phase=Phase.PLAY)
         if max(tp) >= cfg.target_points:  # OB-5
-            w = seat if tp[team] >= cfg.target_points else nxt
+            w = seat if tp[team] >= cfg.target_points else opp
             s = self.finish(state, base, w)
             return s, Verdict(legal_pocketed=out.pocketed, pocketed=out.pocketed, points=pts, next_seat=w,
                               spotted=tuple(sorted(out.jumped)), game_over=True, winner=w,
