@@ -35,7 +35,9 @@ secret as balls, the declarations open now, seats in the game, teammates, the se
 one Box score per `Declaration` after the option scores and one macro entry per
 `Declaration` after the option entries; the WPA layouts are unchanged. The scoring games
 (`poolgym.envs.scoring`) then append their score block (bowlliards' frame and attempt,
-cowboy's distance to 90 and 101, Honolulu's owed points, ...).
+cowboy's distance to 90 and 101, Honolulu's owed points, ...). The parameterised action modes
+(`poolgym.envs.param`) end it with their candidate block (choice mask, per pot choice its cut,
+distances and make probability).
 
 Box action (float32 in [-1, 1]; values outside are clipped, NaN raises ``ValueError``):
 
@@ -244,7 +246,7 @@ class Codec:
     def __init__(self, n_balls: int, n_players: int, table, R: float = planning.BALL_RADIUS,
                  V0_min: float = 0.1, V0_max: float = 8.0, theta_max: float = 0.0,
                  phi_mode: str = "relative", max_shots: int = 100, seats: SeatBlock | None = None,
-                 scores=None):
+                 scores=None, candidates=None):
         if phi_mode not in ("relative", "absolute"):
             raise ValueError(f"phi_mode must be 'relative' or 'absolute', got {phi_mode!r}")
         if not (0.0 < V0_min < V0_max <= MAX_CUE_SPEED):
@@ -269,6 +271,11 @@ class Codec:
         self.scores = scores
         self.score0 = self.obs_size
         self.obs_size += scores.size if scores is not None else 0
+        #: `poolgym.envs.param.ParamCodec` of the parameterised modes (None: none): its candidate
+        #: block ends the observation
+        self.candidates = candidates
+        self.cand0 = self.obs_size
+        self.obs_size += candidates.obs_size if candidates is not None else 0
         #: first Box index of the declaration scores (== box_size for a WPA game)
         self.decl0 = 9 + (self.N - 1) + N_POCKETS + len(OPTIONS)
         self.box_size = self.decl0 + n_decl
@@ -345,6 +352,8 @@ class Codec:
             self.seats.encode(state, secret, spec, seat, o, k + 1)
         if self.scores is not None:
             self.scores.encode(state, seat, o, self.score0)
+        if self.candidates is not None:
+            self.candidates.features(state, spec, seat, o, self.cand0)
         return o
 
     def encode_batch(self, states, specs, seats, shots, out: np.ndarray, secrets=None) -> np.ndarray:
@@ -418,6 +427,9 @@ class Codec:
         if self.scores is not None:
             for i, (st, seat) in enumerate(zip(states, seats)):
                 self.scores.encode(st, seat, out[i], self.score0)
+        if self.candidates is not None:
+            for i, (st, seat) in enumerate(zip(states, seats)):
+                self.candidates.features(st, specs[i], seat, out[i], self.cand0)
         return out
 
     # ------------------------------------------------------------------ helpers

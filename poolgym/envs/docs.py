@@ -81,6 +81,7 @@ def _env_section(env_id: str) -> list:
     spec = gymnasium.spec(env_id)
     env = gymnasium.make(env_id, disable_env_checker=True).unwrapped
     macro = gymnasium.make(env_id, action_mode="macro", disable_env_checker=True).unwrapped
+    param = gymnasium.make(env_id, action_mode="param", disable_env_checker=True).unwrapped
     _, info = env.reset(seed=0)
     st = env.state
     disc = env.disc
@@ -97,7 +98,10 @@ def _env_section(env_id: str) -> list:
            f"| rules | {rules} |",
            f"| action space (`action_mode=\"box\"`, default) | `{env.action_space}` |",
            f"| action space (`action_mode=\"macro\"`) | `{macro.action_space}` |",
-           f"| observation space | `{env.observation_space}` |",
+           f"| action space (`action_mode=\"param\"`; `\"param_dict\"`) | `{param.action_space}`; "
+           f"`Dict(choice=Discrete({param.param.n_choice}), corrections=Box(-1.0, 1.0, (7,), float32))` |",
+           f"| observation space | `{env.observation_space}` (param modes: "
+           f"`{param.observation_space.shape}`, with the candidate block) |",
            f"| seats | {cfg.n_players} (`n_players`); "
            + ("the built-in opponent (`opponent=`, default `\"geometric\"`) plays every other seat |"
               if env.opponent is not None else "no opponent: the learner plays every turn |"),
@@ -119,6 +123,7 @@ def _env_section(env_id: str) -> list:
     out.append("")
     env.close()
     macro.close()
+    param.close()
     return out
 
 

@@ -12,13 +12,16 @@ from gymnasium import spaces
 from poolgym.envs import physics_io
 from poolgym.envs.codec import Codec, box_action, discrete_action
 from poolgym.envs.opponents import make_opponent
+from poolgym.envs.param import N_CORRECTIONS, ParamCodec, dict_action
 from poolgym.envs.seating import SeatBlock, seat_bar_args, seat_view, uses_seats
 from poolgym.envs.scoring import score_block
 from poolgym.envs.session import SHAPING_KEYS, Session, verdict_info
 from poolgym.rules.core import CueBallPlacement, GameState, Phase
 from poolgym.rules.game import MAX_CUE_SPEED
 
-ACTION_MODES = ("box", "macro")
+ACTION_MODES = ("box", "macro", "param", "param_dict")
+#: the parameterised modes (`poolgym.envs.param`)
+PARAM_MODES = ("param", "param_dict")
 
 
 def resolve_discipline(discipline):
@@ -246,6 +249,16 @@ class PoolEnv(gym.Env):
     numpy integer scalar, `codec.discrete_action`) raises ``ValueError``;
     a masked-out (illegal) one is replaced by the first legal macro and flagged with
     ``info["illegal_action"] = True`` (``illegal_macro="raise"`` raises ``ValueError`` instead).
+    ``action_mode="param"``: parameterised actions (`poolgym.envs.param`), one
+    ``Box(-1, 1, (K + 7,), float32)`` for SB3's PPO and SAC: the first K entries score the
+    choices -- ball b into pocket p (ghost-ball aim), a hit or a declared safety at ball b, a
+    break, a push-out, each option and declaration -- and the masked argmax over the legal
+    ones is played; the last 7 are continuous corrections around that choice's geometric shot
+    (aim offset of up to 3 deg, speed half to twice the planned one, side and vertical spin,
+    elevation, and the cue-ball placement behind the ghost ball when in hand).
+    ``action_mode="param_dict"``: the same as ``Dict(choice=Discrete(K), corrections=Box(-1, 1,
+    (7,)))`` (RLlib); a masked-out choice is handled as an illegal macro. In both,
+    `action_masks()` gives the legal choices and the observation ends with the candidate block.
     Structured API: ``env.unwrapped.step_action(actions)`` takes typed rules actions
     (`ShotAction`, `PlaceCueBall`, `ChooseOption`, `Concede`, or a list ending with a shot); an
     illegal one raises `poolgym.rules.core.IllegalActionError` and leaves the state unchanged.
@@ -256,7 +269,9 @@ class PoolEnv(gym.Env):
     ``Box(-1, 1, (D,), float32)`` from `poolgym.envs.codec.Codec.encode`: ball positions and
     on-table flags, the legal-decision mask (ball on, callable balls, can shoot / must place /
     call required / safety / push-out, options), phase, cue-ball state, groups, scores, fouls
-    and shot progress, all from the learner's seat.
+    and shot progress, all from the learner's seat. In the parameterised modes it ends with the
+    candidate block (`poolgym.envs.param.ParamCodec.features`: the legal choices, then per pot
+    choice its signed cut, cue- and object-ball travel and planning make probability).
 
     ## Rewards
     Default (``reward="result"``): at the end of the game +1 win, -1 loss, 0 draw (drills:
@@ -378,14 +393,23 @@ class PoolEnv(gym.Env):
         #: an N-seat game (`poolgym.envs.seating`): observations from the learner's view only
         self.seated = uses_seats(self.disc, self.config)
         seats = SeatBlock(self.disc, self.disc.n_balls, n_players) if self.seated else None
+        #: the parameterised actions' codec (`poolgym.envs.param`; None in the Box and macro modes)
+        self.param = (ParamCodec(self.disc.n_balls, self.table, self.R, V0_min=float(V0_range[0]),
+                                 V0_max=float(V0_range[1]), theta_max=float(theta_max), seats=self.seated)
+                      if action_mode in PARAM_MODES else None)
         self.codec = Codec(self.disc.n_balls, n_players, self.table, self.R, V0_min=float(V0_range[0]),
                            V0_max=float(V0_range[1]), theta_max=float(theta_max), phi_mode=phi_mode,
-                           max_shots=max_shots, seats=seats, scores=score_block(self.disc))
+                           max_shots=max_shots, seats=seats, scores=score_block(self.disc), candidates=self.param)
         self.observation_space = spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32)
         if action_mode == "box":
             self.action_space = spaces.Box(-1.0, 1.0, (self.codec.box_size,), np.float32)
-        else:
+        elif action_mode == "macro":
             self.action_space = spaces.Discrete(self.codec.n_macro)
+        elif action_mode == "param":
+            self.action_space = spaces.Box(-1.0, 1.0, (self.param.box_size,), np.float32)
+        else:
+            self.action_space = spaces.Dict({"choice": spaces.Discrete(self.param.n_choice),
+                                             "corrections": spaces.Box(-1.0, 1.0, (N_CORRECTIONS,), np.float32)})
         self.render_mode = render_mode
         self.render_width = render_width
         self.render_trajectories = bool(render_trajectories)
@@ -504,6 +528,18 @@ class PoolEnv(gym.Env):
         if self.action_mode == "box":
             u = box_action(action, self.action_space.shape)
             return self.codec.decode_box(u, s.state, s.spec), False
+        if self.action_mode == "param":
+            u = box_action(action, self.action_space.shape)
+            return self.param.decode_box(u, s.state, s.spec), False
+        if self.action_mode == "param_dict":
+            choice, corr = dict_action(action, self.param.n_choice)
+            mask = self.param.mask(s.state, s.spec)
+            illegal = not mask[choice]
+            if illegal:
+                if self.illegal_macro == "raise":
+                    raise ValueError(f"choice {choice} is not legal now (see action_masks())")
+                choice = int(np.flatnonzero(mask)[0])
+            return self.param.decode(choice, corr, s.state, s.spec), illegal
         idx = discrete_action(action, self.codec.n_macro)
         mask = self.codec.macro_mask(s.state, s.spec)
         illegal = not mask[idx]
@@ -582,11 +618,13 @@ class PoolEnv(gym.Env):
         }
 
     def action_masks(self) -> np.ndarray:
-        """Legal macro actions now (``action_mode="macro"``; all-True Box-mode placeholder)."""
-        if self.action_mode != "macro":
-            raise AttributeError("action_masks() exists only with action_mode='macro'")
+        """Legal macro actions now (``action_mode="macro"``), or the legal choices of the
+        parameterised modes (``"param"``, ``"param_dict"``: `poolgym.envs.param.ParamCodec.mask`)."""
+        if self.action_mode == "box":
+            raise AttributeError("action_masks() exists only with action_mode='macro', 'param' or 'param_dict'")
         s = self.session
-        m = self.codec.macro_mask(s.state, s.spec if s.learner_to_act() else None)
+        spec = s.spec if s.learner_to_act() else None
+        m = self.codec.macro_mask(s.state, spec) if self.action_mode == "macro" else self.param.mask(s.state, spec)
         if not m.any():
             m[-1] = True  # finished episode: keep a valid distribution
         return m

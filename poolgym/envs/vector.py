@@ -57,6 +57,7 @@ from gymnasium.vector.utils import batch_space
 
 from poolgym.envs import physics_io
 from poolgym.envs.codec import box_action, discrete_action
+from poolgym.envs.param import dict_action
 from poolgym.envs.pool_env import PoolEnv
 from poolgym.envs.seating import seat_view
 from poolgym.envs.session import SHAPING_KEYS
@@ -87,6 +88,28 @@ def _autoreset_mode(mode) -> AutoresetMode:
         return AutoresetMode(mode)
     except ValueError:
         raise ValueError(f"autoreset_mode must be next_step, same_step or disabled, got {mode!r}") from None
+
+
+def param_dict_actions(actions, n: int, n_choice: int) -> list:
+    """The per-table dicts of a batched ``param_dict`` action (``{"choice": (n,) ints,
+    "corrections": (n, 7)}``, `batch_space` of the Dict space), each checked by
+    `poolgym.envs.param.dict_action`; ``ValueError`` naming the table otherwise."""
+    if not hasattr(actions, "keys") or set(actions.keys()) != {"choice", "corrections"}:
+        raise ValueError(f"actions must be a dict with keys 'choice' and 'corrections', got {type(actions).__name__}")
+    ch = np.asarray(actions["choice"])
+    co = np.asarray(actions["corrections"])
+    if ch.shape != (n,) or co.ndim != 2 or co.shape[0] != n:
+        raise ValueError(f"actions: need 'choice' of shape ({n},) and 'corrections' of shape ({n}, 7), got "
+                         f"{ch.shape} and {co.shape}")
+    out = []
+    for i in range(n):
+        a = {"choice": ch[i], "corrections": co[i]}
+        try:
+            dict_action(a, n_choice)
+        except ValueError as err:
+            raise ValueError(f"table {i}: {err}") from None
+        out.append(a)
+    return out
 
 
 @contextlib.contextmanager
@@ -240,8 +263,10 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         float (num_envs, D) array (`codec.box_action`, clipped), macro mode num_envs integers
         (`codec.discrete_action` each)."""
         e0 = self.envs[0]
-        if e0.action_mode == "box":
+        if e0.action_mode in ("box", "param"):
             return box_action(actions, (self.num_envs,) + e0.action_space.shape, batched=True)
+        if e0.action_mode == "param_dict":
+            return param_dict_actions(actions, self.num_envs, e0.param.n_choice)
         arr = np.asarray(actions) if isinstance(actions, (list, tuple)) else actions
         if not isinstance(arr, np.ndarray) or arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu":
             raise ValueError(f"actions must be {self.num_envs} integers (an integer array of shape "
@@ -476,7 +501,8 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         }
 
     def action_masks(self) -> np.ndarray:
-        """(num_envs, n_macro) legal macro actions (``action_mode="macro"``)."""
+        """(num_envs, n_macro) legal macro actions (``action_mode="macro"``), or (num_envs, K)
+        legal choices of the parameterised modes."""
         return np.stack([e.action_masks() for e in self.envs])
 
     def render(self):

@@ -1,0 +1,408 @@
+"""Parameterised actions: a discrete choice with continuous corrections around the shot it names.
+
+A continuous learner (SB3 PPO / SAC) struggles to find a pot in the raw Box action: the
+pocketing directions are a tiny part of the (speed, aim, spin) space. The parameterised mode
+lets it choose *what* to do from a short discrete list -- chiefly which ball into which pocket
+-- and learn *how* as small continuous corrections around the ghost-ball shot of that choice
+(planning geometry `poolgym.planning`: ghost-ball aim, the stick speed that brings the object
+ball to the pocket). The form is that of parameterised action spaces (W. Masson, P. Ranchod,
+G. Konidaris, "Reinforcement learning with parameterized actions", AAAI 2016; M. Hausknecht,
+P. Stone, "Deep reinforcement learning in parameterized action space", ICLR 2016).
+
+Choices (`ParamCodec.choices`, N balls, O = len(Option), D = len(Declaration) in N-seat games):
+
+===================  ========  ================================================================
+kind                 count     the shot or decision
+===================  ========  ================================================================
+`ParamKind.POT`      6 (N-1)   ball b (1..N-1) into pocket p (lb lc lt rb rc rt): ghost-ball aim,
+                               the call set to (b, p) when the rules take a call
+`ParamKind.HIT`      N-1       straight at ball b's centre (a legal contact; called with b's best
+                               pocket when b may be called)
+`ParamKind.SAFETY`   N-1       a declared safety at ball b (8B-4.12, SP-6.7.4)
+`ParamKind.BREAK`    1         a break: full speed at the nearest legal ball
+`ParamKind.PUSH`     1         a push-out (9B-5.6): a soft roll in the chosen direction
+`ParamKind.OPTION`   O         choose `Option` o (accept the table, pass back, re-rack, ...)
+`ParamKind.DECLARE`  D         make `Declaration` d (N-seat games only)
+===================  ========  ================================================================
+
+`ParamCodec.mask` marks the legal ones, with the macro mode's rules
+(`poolgym.envs.codec.Codec.macro_mask`): pots and hits of the balls the shooter may pot
+(the callable balls when a call is required, else the balls on), a pot only with a cut below
+90 deg from the cue ball's position (every pocket when in hand), safeties where the rules allow
+them, the break in the break phase, a push-out where 9B-5.6 allows it, the offered options and
+the open declarations; in an option phase or a declaration window only those.
+
+Corrections (`CORRECTIONS`, each in [-1, 1]; 0 is the plain geometric shot):
+
+=====  ================  ======================================================================
+index  name              decoding
+=====  ================  ======================================================================
+0      ``cut_offset``    aim phi += ``max_cut_offset`` u degrees (default 3): throw and cut
+                         correction; a push-out's direction is 180 u degrees (from +x)
+1      ``speed``         V0 = V0_ref 2^u (half to twice): V0_ref is the planned pot speed
+                         (`planning.v0_for_pot`, times the geometric player's margin 1.15) for
+                         a pot, 2 m/s for a hit or safety, 7.5 m/s for a break, 1 m/s for a
+                         push-out; clipped to the env's speed range
+2, 3   ``side``, ``vert``  tip offsets a, b = 0.45 u (fractions of R, projected into the disc of
+                         radius 0.45; b < 0 draw, b > 0 follow)
+4      ``elevation``     theta = max(u, 0) theta_max degrees (level for u <= 0)
+5      ``place_dist``    cue ball in hand: its distance behind the ghost ball (pot) or the ball
+                         (hit, safety), 0.08 + 0.52 (u + 1)/2 m; for a break the spot on the
+                         head string, x = w/2 + u (w/2 - 2R)
+6      ``place_angle``   cue ball in hand: the cut angle it is placed at, 45 u degrees (the
+                         line behind the ghost ball turned by it)
+=====  ================  ======================================================================
+
+Every placement is moved to the nearest spot the referee accepts
+(`poolgym.envs.codec.nearest_legal_placement`: G-3.22, 9B-5.10, G-3.16).
+
+Actions: ``action_mode="param"`` is ONE flat ``Box(-1, 1, (K + 7,))``: the first K entries
+score the choices, the masked argmax is taken (first on ties), the last 7 are the corrections
+(what SB3's PPO and SAC use unmodified); ``action_mode="param_dict"`` is
+``Dict(choice=Discrete(K), corrections=Box(-1, 1, (7,)))`` for RLlib and custom learners (a
+masked-out choice is replaced by the first legal one and flagged, as in the macro mode;
+`PoolEnv.action_masks` gives the mask).
+
+Observation: both modes append the candidate block (`ParamCodec.features`, size
+K + 4 * 6 (N-1)) after the rest of the observation: the choice mask, then per pot choice
+(ball b, pocket p) the signed cut angle / 90 deg, the cue-ball travel and the object-ball
+travel over the table length, and the planning make probability under ICGA aim noise
+(`planning.pot_table`: 0 when a path is blocked or the cut exceeds 80 deg); all zero when the
+observer is not to act. With the cue ball in hand they are those of the default placement
+(corrections 5, 6 = 0: straight behind the ghost ball).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from poolgym import planning
+from poolgym.rules.core import (
+    ActionSpec,
+    ChooseOption,
+    CueBallPlacement,
+    Declare,
+    GameState,
+    Option,
+    Phase,
+    PlaceCueBall,
+    ShotAction,
+)
+
+#: the correction entries, in order (see module docstring)
+CORRECTIONS = ("cut_offset", "speed", "side", "vert", "elevation", "place_dist", "place_angle")
+N_CORRECTIONS = len(CORRECTIONS)
+N_POCKETS = 6
+#: stick speed (m/s) of a correction-free hit, break and push-out
+HIT_V0, BREAK_V0, PUSH_V0 = 2.0, 7.5, 1.0
+#: the geometric player's factor on the planned pot speed (`GeometricPlayer.speed_margin`)
+POT_SPEED_MARGIN = 1.15
+#: cue ball in hand: distance range (m) behind the ghost ball, and the largest placement cut (deg)
+PLACE_DIST = (0.08, 0.60)
+PLACE_ANGLE = 45.0
+#: largest tip offset (fractions of R), as in the Box mode
+TIP_MAX = 0.45
+#: features per pot choice in the candidate block
+POT_FEATURES = 4
+#: aim noise (deg) the candidate block's make probability assumes (ICGA, `physics.ExecutionNoise.icga`)
+FEATURE_SIGMA_PHI = 0.125
+
+
+class ParamKind(enum.Enum):
+    """What a choice of the parameterised action does (module docstring)."""
+
+    POT = "pot"
+    HIT = "hit"
+    SAFETY = "safety"
+    BREAK = "break"
+    PUSH = "push"
+    OPTION = "option"
+    DECLARE = "declare"
+
+
+@dataclass(frozen=True)
+class ParamChoice:
+    """One entry of the choice list: ``kind``, the object ``ball`` and ``pocket`` (pots), the
+    ``option`` or ``declaration``."""
+
+    kind: ParamKind
+    ball: int = 0
+    pocket: int = -1
+    option: Option | None = None
+    declaration: object = None
+
+
+@functools.lru_cache(maxsize=8)
+def choice_table(n_balls: int, seats: bool = False) -> tuple:
+    """The `ParamChoice` list for ``n_balls`` balls (cue ball included); N-seat games end with
+    one entry per `Declaration`."""
+    from poolgym.envs.seating import DECLARATIONS
+
+    t = [ParamChoice(ParamKind.POT, b, p) for b in range(1, n_balls) for p in range(N_POCKETS)]
+    t += [ParamChoice(ParamKind.HIT, b) for b in range(1, n_balls)]
+    t += [ParamChoice(ParamKind.SAFETY, b) for b in range(1, n_balls)]
+    t += [ParamChoice(ParamKind.BREAK), ParamChoice(ParamKind.PUSH)]
+    t += [ParamChoice(ParamKind.OPTION, option=o) for o in Option]
+    if seats:
+        t += [ParamChoice(ParamKind.DECLARE, declaration=d) for d in DECLARATIONS]
+    return tuple(t)
+
+
+def _rotate(v: np.ndarray, deg: float) -> np.ndarray:
+    c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
+    return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]])
+
+
+class ParamCodec:
+    """Mask, decoder and candidate features of the parameterised actions for one layout.
+
+    Args:
+        n_balls: N rows (cue ball included).
+        table: `physics.Table` (aim points, placement).
+        R: ball radius.
+        V0_min, V0_max: speed range the decoded strokes are clipped to (m/s).
+        theta_max: largest cue elevation (deg).
+        seats: an N-seat game (choices end with the declarations).
+        max_cut_offset: the aim correction's range (deg).
+    """
+
+    def __init__(self, n_balls: int, table, R: float = planning.BALL_RADIUS, V0_min: float = 0.1,
+                 V0_max: float = 8.0, theta_max: float = 0.0, seats: bool = False, max_cut_offset: float = 3.0):
+        if not (0.0 < max_cut_offset <= 45.0):
+            raise ValueError(f"max_cut_offset must be in (0, 45] degrees, got {max_cut_offset!r}")
+        self.N = int(n_balls)
+        self.table = table
+        self.R = float(R)
+        self.V0_min, self.V0_max, self.theta_max = float(V0_min), float(V0_max), float(theta_max)
+        self.max_cut_offset = float(max_cut_offset)
+        self.geom = planning.table_geom(table, self.R)
+        self.w, self.l = float(table.w), float(table.l)
+        self.choices = choice_table(self.N, bool(seats))
+        #: K, the number of choices; the flat Box has K + `N_CORRECTIONS` entries
+        self.n_choice = len(self.choices)
+        self.box_size = self.n_choice + N_CORRECTIONS
+        self.n_pot = (self.N - 1) * N_POCKETS
+        self.hit0 = self.n_pot
+        self.safety0 = self.hit0 + self.N - 1
+        self.break_index = self.safety0 + self.N - 1
+        self.push_index = self.break_index + 1
+        self.option0 = self.push_index + 1
+        self.declare0 = self.option0 + len(Option)
+        self._option_index = {o: self.option0 + i for i, o in enumerate(Option)}
+        self._declare_index = {c.declaration: k for k, c in enumerate(self.choices) if c.kind is ParamKind.DECLARE}
+        #: size of the candidate block appended to the observation (`features`)
+        self.obs_size = self.n_choice + POT_FEATURES * self.n_pot
+
+    # ------------------------------------------------------------------ mask
+    @staticmethod
+    def _in_hand(state: GameState, spec: ActionSpec) -> bool:
+        return spec.place_cue is not None and (spec.must_place or not state.cue_placed)
+
+    def mask(self, state: GameState, spec: ActionSpec | None) -> np.ndarray:
+        """(K,) bool: the legal choices now (all False when nobody may act); see module docstring."""
+        m = np.zeros(self.n_choice, bool)
+        if spec is None or state.phase is Phase.GAME_OVER:
+            return m
+        if spec.declarations:
+            for d in spec.declarations:
+                m[self._declare_index[d]] = True
+            if spec.phase is Phase.DECLARE or not (spec.can_shoot or spec.must_place or spec.options):
+                return m
+        if spec.options:
+            for o in spec.options:
+                m[self._option_index[o]] = True
+            if spec.phase is Phase.OPTION or not spec.can_shoot:
+                return m
+        if not (spec.can_shoot or spec.must_place):
+            return m
+        shoot = spec.callable_balls if spec.call_required else spec.target_balls
+        balls = [b for b in shoot if state.on_table[b]]
+        if balls:
+            bl = np.array(balls, int)
+            if self._in_hand(state, spec):
+                feas = np.ones((len(balls), N_POCKETS), bool)
+            else:
+                pos = np.asarray(state.pos, float).reshape(-1, 2)
+                feas = planning.aim(pos[0], pos[bl][:, None, :], self.geom.aims[None], self.R).feasible
+            for i, b in enumerate(balls):
+                m[(b - 1) * N_POCKETS : b * N_POCKETS] = feas[i]
+                m[self.hit0 + b - 1] = True
+        if spec.safety_allowed:
+            for b in spec.target_balls:
+                if state.on_table[b]:
+                    m[self.safety0 + b - 1] = True
+        if spec.phase is Phase.BREAK:
+            m[self.break_index] = True
+        if spec.push_out_allowed:
+            m[self.push_index] = True
+        if not m.any():
+            m[self.break_index] = True  # nothing else is available: a break-style shot
+        return m
+
+    # ------------------------------------------------------------------ decoding
+    def split(self, u) -> tuple:
+        """(choice scores (K,), corrections (7,)) of a clipped flat Box row."""
+        u = np.asarray(u, np.float64)
+        return u[: self.n_choice], u[self.n_choice :]
+
+    def argmax_choice(self, scores, mask: np.ndarray) -> int:
+        """The legal choice with the highest score (first on ties); ``ValueError`` if none is legal."""
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            raise ValueError("no legal choice now")
+        s = np.asarray(scores, np.float64)[legal]
+        return int(legal[int(np.argmax(s))])
+
+    def decode_box(self, u, state: GameState, spec: ActionSpec) -> list:
+        """Typed actions for the clipped flat Box row ``u`` (K scores, then the corrections)."""
+        scores, corr = self.split(u)
+        return self.decode(self.argmax_choice(scores, self.mask(state, spec)), corr, state, spec)
+
+    def _place(self, state: GameState, spec: ActionSpec, xy) -> PlaceCueBall:
+        from poolgym.envs.codec import nearest_legal_placement
+
+        x = min(max(float(xy[0]), self.R), self.w - self.R)
+        y = min(max(float(xy[1]), self.R), self.l - self.R)
+        x, y = nearest_legal_placement(x, y, state.pos, state.on_table, self.table, self.R,
+                                       kitchen=spec.place_cue is CueBallPlacement.IN_HAND_KITCHEN)
+        return PlaceCueBall(x, y)
+
+    def _behind(self, point: np.ndarray, away: np.ndarray, c: list) -> np.ndarray:
+        """Default placement: ``point`` + d * ``away`` turned by the placement angle."""
+        d = PLACE_DIST[0] + (c[5] + 1.0) / 2.0 * (PLACE_DIST[1] - PLACE_DIST[0])
+        a = planning.unit(away)
+        if not np.any(a):
+            a = np.array([0.0, -1.0])
+        return point + d * _rotate(a, PLACE_ANGLE * c[6])
+
+    def decode(self, choice: int, corrections, state: GameState, spec: ActionSpec) -> list:
+        """Typed actions for choice index ``choice`` with ``corrections`` (7 values, clipped to
+        [-1, 1]); the choice is not checked against the mask here."""
+        if not 0 <= int(choice) < self.n_choice:
+            raise ValueError(f"choice must be in [0, {self.n_choice}), got {choice!r}")
+        c = np.clip(np.asarray(corrections, np.float64).reshape(-1), -1.0, 1.0)
+        if c.shape != (N_CORRECTIONS,):
+            raise ValueError(f"corrections must have {N_CORRECTIONS} entries, got {c.shape[0]}")
+        if not np.isfinite(c).all():
+            raise ValueError("corrections contain NaN or inf")
+        c = c.tolist()
+        e = self.choices[int(choice)]
+        if e.kind is ParamKind.OPTION:
+            return [ChooseOption(e.option)]
+        if e.kind is ParamKind.DECLARE:
+            return [Declare(e.declaration)]
+        pos = np.asarray(state.pos, float).reshape(-1, 2)
+        in_hand = self._in_hand(state, spec)
+        out = []
+        cue = pos[0].copy()
+
+        def place(xy):
+            pl = self._place(state, spec, xy)
+            out.append(pl)
+            return np.array([pl.x, pl.y])
+
+        call_b = call_p = None
+        safety = push = False
+        dphi = self.max_cut_offset * c[0]
+        if e.kind is ParamKind.POT:
+            tgt = self.geom.aims[e.pocket]
+            obj = pos[e.ball]
+            if in_hand:
+                ghost = planning.ghost_ball(obj, tgt, self.R)
+                cue = place(self._behind(ghost, ghost - tgt, c))
+            a = planning.aim(cue, obj, tgt, self.R)
+            V0 = POT_SPEED_MARGIN * planning.v0_for_pot(float(a.d_cue), float(a.d_obj),
+                                                        math.radians(min(abs(float(a.cut)), 89.0)))
+            phi = float(a.phi) + dphi
+            if spec.callable_balls:
+                call_b, call_p = e.ball, e.pocket
+        elif e.kind in (ParamKind.HIT, ParamKind.SAFETY):
+            obj = pos[e.ball]
+            if in_hand:
+                cue = place(self._behind(obj, obj - np.array([self.w / 2, self.l / 2]), c))
+            phi = planning.phi_deg(cue, obj) + dphi
+            V0 = HIT_V0
+            safety = e.kind is ParamKind.SAFETY
+            if not safety and spec.callable_balls and e.ball in spec.callable_balls:
+                call_b, call_p = e.ball, planning.best_pocket(self.geom, obj)
+        elif e.kind is ParamKind.BREAK:
+            if in_hand:
+                x = self.w / 2 + c[5] * (self.w / 2 - 2 * self.R)
+                cue = place((x, float(self.table.head_string_y) - 2 * self.R))
+            balls = [k for k in (spec.target_balls or range(1, self.N)) if state.on_table[k]]
+            aim_at = pos[balls[0]] if balls else np.array([self.w / 2, 0.75 * self.l])
+            phi = planning.phi_deg(cue, aim_at) + dphi
+            V0 = BREAK_V0
+        else:  # push-out
+            if in_hand:
+                cue = place((self.w / 2, self.l / 4))
+            phi = 180.0 * c[0]
+            V0 = PUSH_V0
+            push = True
+        V0 = min(max(V0 * 2.0 ** c[1], self.V0_min), self.V0_max)
+        a, b = TIP_MAX * c[2], TIP_MAX * c[3]
+        r = math.hypot(a, b)
+        if r > TIP_MAX:
+            a, b = a * TIP_MAX / r, b * TIP_MAX / r
+        theta = max(c[4], 0.0) * self.theta_max
+        if safety:
+            call_b = call_p = None
+        elif spec.callable_balls and call_b is None and spec.call_required:
+            call_b = spec.callable_balls[0]
+            call_p = planning.best_pocket(self.geom, pos[call_b])
+        out.append(ShotAction(V0=float(V0), phi=float(phi % 360.0), theta=float(theta), a=float(a), b=float(b),
+                              called_ball=call_b, called_pocket=call_p, safety=safety, push_out=push))
+        return out
+
+    # ------------------------------------------------------------------ observation
+    def features(self, state: GameState, spec: ActionSpec | None, seat: int, o: np.ndarray, k: int) -> None:
+        """Write the candidate block (module docstring) at ``o[k : k + obs_size]``."""
+        o[k : k + self.obs_size] = 0.0
+        if spec is None or state.seat_to_act != seat or state.phase is Phase.GAME_OVER:
+            return
+        m = self.mask(state, spec)
+        o[k : k + self.n_choice] = m
+        pots = np.flatnonzero(m[: self.n_pot])
+        if pots.size == 0:
+            return
+        pos = np.asarray(state.pos, float).reshape(-1, 2)
+        on = np.asarray(state.on_table, bool)
+        balls = pots // N_POCKETS + 1
+        pockets = pots % N_POCKETS
+        aims = self.geom.aims[pockets]
+        if self._in_hand(state, spec):  # the default placement of each pot (corrections 5, 6 = 0)
+            ghost = planning.ghost_ball(pos[balls], aims, self.R)
+            d = 0.5 * (PLACE_DIST[0] + PLACE_DIST[1])
+            Q = ghost + d * planning.unit(ghost - aims)
+            qs = np.arange(pots.size)
+        else:
+            Q = pos[0][None]
+            qs = np.zeros(pots.size, int)
+        a = planning.aim(Q[qs], pos[balls], aims, self.R)
+        targets = sorted(set(balls.tolist()))
+        t = planning.pot_table(self.geom, pos, on, np.ascontiguousarray(Q), targets, FEATURE_SIGMA_PHI)
+        row = {int(b): i for i, b in enumerate(t["targets"].tolist())}
+        p = np.array([t["p"][q, row[int(b)], int(pk)] if int(b) in row else 0.0
+                      for q, b, pk in zip(qs.tolist(), balls.tolist(), pockets.tolist())])
+        f = np.stack([np.asarray(a.cut) / 90.0, np.minimum(np.asarray(a.d_cue) / self.l, 1.0),
+                      np.minimum(np.asarray(a.d_obj) / self.l, 1.0), p], axis=1)
+        base = k + self.n_choice
+        for q, i in enumerate(pots.tolist()):
+            o[base + POT_FEATURES * i : base + POT_FEATURES * (i + 1)] = f[q]
+
+
+def dict_action(action, n_choice: int) -> tuple:
+    """``(choice, corrections)`` of an action of the ``param_dict`` space
+    ``Dict(choice=Discrete(K), corrections=Box(-1, 1, (7,)))``, or ``ValueError``: a mapping
+    with exactly those keys, the choice one integer in range (`codec.discrete_action`), the
+    corrections a real array of shape (7,) (`codec.box_action`: clipped, NaN refused)."""
+    from poolgym.envs.codec import box_action, discrete_action
+
+    if not hasattr(action, "keys") or set(action.keys()) != {"choice", "corrections"}:
+        raise ValueError(f"action must be a dict with keys 'choice' and 'corrections', got {action!r}")
+    return discrete_action(action["choice"], n_choice), box_action(action["corrections"], (N_CORRECTIONS,))

@@ -1,0 +1,292 @@
+"""The parameterised action modes (`poolgym.envs.param`): env checkers on every id, the
+decoding of a choice and its corrections against the planning geometry, the rules' mask, bad
+input, and the native vector env equal to single envs."""
+
+import math
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from poolgym import planning
+from poolgym.envs.param import CORRECTIONS, N_CORRECTIONS, ParamKind, POT_SPEED_MARGIN
+from poolgym.envs.pool_env import PoolEnv
+from poolgym.rules.core import ChooseOption, Option, PlaceCueBall, ShotAction
+
+from .conftest import ALL_IDS, gym_check_env, sb3_check_env
+
+MODES = ("param", "param_dict")
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("env_id", ALL_IDS + ("poolgym/PeaPool-v0", "poolgym/Cowboy-v0"))
+def test_gymnasium_check_env(env_id, mode):
+    gym_check_env(env_id, skip_render_check=True, action_mode=mode, max_shots=40)
+
+
+@pytest.mark.parametrize("env_id", ALL_IDS)
+def test_sb3_check_env_flat_param(env_id):
+    pytest.importorskip("stable_baselines3")
+    sb3_check_env(env_id, action_mode="param", max_shots=40)
+
+
+def _drill(**kw):
+    env = PoolEnv("pot_drill", action_mode="param", max_shots=1, **kw)
+    env.reset(seed=0)
+    return env
+
+
+def _place(env, cue, obj):
+    env.reset(seed=0, options={"balls": {0: cue, 1: obj}})
+    return env.state, env.legal_actions()
+
+
+def test_spaces_and_layout():
+    env = _drill()
+    pc = env.param
+    # pot drill: 6 pots of the 1-ball, hit, safety, break, push, one entry per Option
+    assert pc.n_choice == 6 + 1 + 1 + 2 + len(Option)
+    assert env.action_space.shape == (pc.n_choice + N_CORRECTIONS,)
+    assert len(CORRECTIONS) == N_CORRECTIONS == 7
+    assert env.observation_space.shape == (env.codec.cand0 + pc.n_choice + 4 * 6,)
+    d = PoolEnv("pot_drill", action_mode="param_dict")
+    assert d.action_space["choice"].n == pc.n_choice
+    assert d.action_space["corrections"].shape == (N_CORRECTIONS,)
+
+
+def test_zero_corrections_play_the_ghost_ball_pot():
+    """Choice (1, pocket) with corrections 0: phi and V0 of the ghost-ball aim (`planning.aim`,
+    `planning.v0_for_pot` x the geometric margin), centre tip, level cue."""
+    env = _drill()
+    st, spec = _place(env, (0.6, 0.6), (0.7, 1.6))
+    pc = env.param
+    for pocket in range(6):
+        if not pc.mask(st, spec)[pocket]:
+            continue
+        acts = pc.decode(pocket, np.zeros(7), st, spec)
+        (shot,) = acts
+        a = planning.aim(np.array([0.6, 0.6]), np.array([0.7, 1.6]), pc.geom.aims[pocket])
+        assert shot.phi == pytest.approx(float(a.phi) % 360.0, abs=1e-9)
+        V0 = POT_SPEED_MARGIN * planning.v0_for_pot(float(a.d_cue), float(a.d_obj), math.radians(abs(float(a.cut))))
+        assert shot.V0 == pytest.approx(V0)
+        assert (shot.a, shot.b, shot.theta, shot.safety) == (0.0, 0.0, 0.0, False)
+
+
+def test_corrections_offset_aim_speed_spin():
+    env = _drill()
+    st, spec = _place(env, (0.6, 0.6), (0.7, 1.6))
+    pc = env.param
+    k = int(np.flatnonzero(pc.mask(st, spec)[:6])[0])
+    base = pc.decode(k, np.zeros(7), st, spec)[0]
+    s = pc.decode(k, [0.5, 1.0, 0.0, -1.0, 0.0, 0.0, 0.0], st, spec)[0]
+    assert (s.phi - base.phi) % 360.0 == pytest.approx(1.5)  # 0.5 x 3 deg
+    assert s.V0 == pytest.approx(min(2 * base.V0, 8.0))
+    assert s.b == pytest.approx(-0.45) and s.a == 0.0  # full draw
+    s = pc.decode(k, [0, 0, 1, 1, 0, 0, 0], st, spec)[0]
+    assert math.hypot(s.a, s.b) == pytest.approx(0.45)  # projected into the disc
+
+
+def test_argmax_over_the_legal_choices_only():
+    """A masked-out choice with the top score is never played: the best legal one is."""
+    env = _drill()
+    st, spec = _place(env, (0.635, 0.3), (0.635, 1.0))  # straight up the table
+    pc = env.param
+    m = pc.mask(st, spec)
+    assert not m[pc.option0:].any()  # no options in the pot drill
+    assert not m[pc.break_index] and not m[pc.push_index]
+    u = np.zeros(pc.box_size)
+    u[pc.option0] = 1.0  # illegal option scored highest
+    u[pc.hit0] = 0.5  # the legal hit next
+    (shot,) = pc.decode_box(u, st, spec)
+    assert isinstance(shot, ShotAction)
+    assert shot.phi == pytest.approx(90.0)
+
+
+def test_pots_beyond_a_right_angle_cut_are_masked():
+    env = _drill()
+    st, spec = _place(env, (0.3, 2.0), (0.3, 1.0))  # object ball between cue and head rail
+    m = env.param.mask(st, spec)[:6]
+    a = planning.aim(np.array([0.3, 2.0]), np.array([0.3, 1.0]), env.param.geom.aims)
+    np.testing.assert_array_equal(m, a.feasible)
+    assert not m.all()
+
+
+def test_candidate_block_features():
+    env = _drill()
+    st, spec = _place(env, (0.6, 0.6), (0.7, 1.6))
+    obs = env._obs()
+    pc = env.param
+    blk = obs[env.codec.cand0:]
+    np.testing.assert_array_equal(blk[: pc.n_choice], pc.mask(st, spec).astype(np.float32))
+    f = blk[pc.n_choice:].reshape(6, 4)
+    a = planning.aim(np.array([0.6, 0.6]), np.array([0.7, 1.6]), pc.geom.aims)
+    for k in range(6):
+        if pc.mask(st, spec)[k]:
+            assert f[k, 0] == pytest.approx(float(a.cut[k]) / 90.0, abs=1e-6)
+            assert 0.0 <= f[k, 3] <= 1.0
+        else:
+            assert not f[k].any()
+    best = planning.pot_candidates(pc.geom, np.array([[0.6, 0.6], [0.7, 1.6]]), np.ones(2, bool), 0, (1,))[0]
+    assert f[best.pocket, 3] == pytest.approx(best.p_make, abs=1e-6)
+
+
+def test_ball_in_hand_places_behind_the_ghost_ball():
+    """Nine-ball, ball in hand: a pot choice places the cue ball on the pot line behind the
+    ghost ball (9B-5.10 / GB-8 placement checked by the referee) and calls the ball."""
+    env = PoolEnv("nine_ball", action_mode="param", runout=True, max_shots=5)
+    env.reset(seed=3)
+    st, spec = env.state, env.legal_actions()
+    pc = env.param
+    assert spec.must_place or not st.cue_placed
+    k = int(np.flatnonzero(pc.mask(st, spec)[: pc.n_pot])[0])
+    ball, pocket = pc.choices[k].ball, pc.choices[k].pocket
+    acts = pc.decode(k, np.zeros(7), st, spec)
+    assert isinstance(acts[0], PlaceCueBall) and isinstance(acts[1], ShotAction)
+    pos = np.asarray(st.pos).reshape(-1, 2)
+    ghost = planning.ghost_ball(pos[ball], pc.geom.aims[pocket])
+    a = planning.aim(np.array([acts[0].x, acts[0].y]), pos[ball], pc.geom.aims[pocket])
+    assert abs(float(a.cut)) < 5.0  # straight in (unless moved to a legal spot nearby)
+    assert np.hypot(*(np.array([acts[0].x, acts[0].y]) - ghost)) == pytest.approx(0.34, abs=0.05)
+    env.step_action(acts)  # the referee accepts it
+
+
+def test_option_phase_offers_only_options_9B_5_6():
+    """After a push-out (9B-5.6) the incoming player only chooses: accept or pass back."""
+    env = PoolEnv("nine_ball", action_mode="param", max_shots=40, opponent=None)
+    env.reset(seed=0)
+    pc = env.param
+    from poolgym.rules.core import Phase
+
+    for _ in range(40):
+        st, spec = env.state, env.legal_actions()
+        if st.phase is Phase.OPTION:
+            m = pc.mask(st, spec)
+            assert set(np.flatnonzero(m)) == {pc._option_index[o] for o in spec.options}
+            u = np.zeros(pc.box_size)
+            u[pc._option_index[spec.options[-1]]] = 1.0
+            assert pc.decode_box(u, st, spec) == [ChooseOption(spec.options[-1])]
+            return
+        m = pc.mask(st, spec)
+        u = np.full(pc.box_size, -1.0)
+        if m[pc.push_index]:
+            u[pc.push_index] = 1.0
+        elif m[pc.break_index]:
+            u[pc.break_index] = 1.0
+        else:
+            u[int(np.flatnonzero(m)[0])] = 1.0
+        u[pc.n_choice:] = 0.0
+        _, _, term, trunc, _ = env.step(u)
+        if term or trunc:
+            env.reset()
+    pytest.fail("no option phase reached")
+
+
+def test_dict_mode_substitutes_or_raises_on_a_masked_choice():
+    env = PoolEnv("pot_drill", action_mode="param_dict", max_shots=1)
+    env.reset(seed=0)
+    bad = {"choice": env.param.option0, "corrections": np.zeros(7, np.float32)}
+    _, _, _, _, info = env.step(bad)
+    assert info["illegal_action"] is True
+    env = PoolEnv("pot_drill", action_mode="param_dict", max_shots=1, illegal_macro="raise")
+    env.reset(seed=0)
+    before = env.state_json()
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(bad)
+    assert env.state_json() == before
+
+
+@pytest.mark.parametrize("bad", [
+    {"choice": 0},
+    {"choice": 0.5, "corrections": np.zeros(7)},
+    {"choice": 999, "corrections": np.zeros(7)},
+    {"choice": 0, "corrections": np.zeros(6)},
+    {"choice": 0, "corrections": np.full(7, np.nan)},
+])
+def test_dict_mode_rejects_bad_actions_and_changes_nothing(bad):
+    env = PoolEnv("pot_drill", action_mode="param_dict", max_shots=1)
+    env.reset(seed=0)
+    before = (env.state_json(), env.np_random.bit_generator.state)
+    with pytest.raises(ValueError):
+        env.step(bad)
+    assert (env.state_json(), env.np_random.bit_generator.state) == before
+
+
+@pytest.mark.parametrize("bad", [np.zeros(5), np.full(32, np.nan), np.zeros(32, np.int64)])
+def test_flat_mode_rejects_bad_actions_and_changes_nothing(bad):
+    env = _drill()
+    before = env.state_json()
+    with pytest.raises(ValueError):
+        env.step(bad)
+    assert env.state_json() == before
+
+
+def test_action_masks_match_the_candidate_block():
+    env = _drill()
+    np.testing.assert_array_equal(env.action_masks(), env._obs()[env.codec.cand0:][: env.param.n_choice] > 0)
+    with pytest.raises(AttributeError):
+        PoolEnv("pot_drill").action_masks()
+
+
+def _dict_actions(rng, masks, n_corr=7):
+    return {"choice": np.array([rng.choice(np.flatnonzero(m)) for m in masks]),
+            "corrections": rng.uniform(-1, 1, (len(masks), n_corr)).astype(np.float32)}
+
+
+@pytest.mark.parametrize("env_id,mode", [("poolgym/PotDrill-v0", "param"), ("poolgym/NineBall-v0", "param"),
+                                         ("poolgym/NineBall-v0", "param_dict"),
+                                         ("poolgym/PeaPool-v0", "param")])
+def test_native_vector_matches_single_envs(env_id, mode):
+    """Bit-identical observations, rewards and end flags, native vector env vs single envs."""
+    kw = dict(action_mode=mode, max_shots=12, noise="icga")
+    n = 4
+    native = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kw)
+    sync = gym.vector.SyncVectorEnv([lambda: gym.make(env_id, **kw) for _ in range(n)])
+    try:
+        o1, _ = native.reset(seed=5)
+        o2, _ = sync.reset(seed=5)
+        np.testing.assert_array_equal(o1, o2)
+        rng = np.random.default_rng(0)
+        for t in range(12):
+            if mode == "param_dict":
+                a = _dict_actions(rng, native.unwrapped.action_masks())
+            else:
+                a = rng.uniform(-1, 1, native.action_space.shape).astype(np.float32)
+            r1, r2 = native.step(a), sync.step(a)
+            for k in range(4):
+                np.testing.assert_array_equal(r1[k], r2[k], err_msg=f"step {t}, output {k}")
+    finally:
+        native.close()
+        sync.close()
+
+
+def test_vector_dict_actions_rejected_with_the_table_named():
+    v = gym.make_vec("poolgym/PotDrill-v0", num_envs=2, vectorization_mode="vector_entry_point",
+                     action_mode="param_dict")
+    v.reset(seed=0)
+    with pytest.raises(ValueError, match="table 1"):
+        v.step({"choice": np.array([0, 999]), "corrections": np.zeros((2, 7))})
+    v.close()
+
+
+def test_sb3_ppo_and_sac_run_on_the_flat_mode():
+    pytest.importorskip("stable_baselines3")
+    import torch
+    from stable_baselines3 import PPO, SAC
+
+    from poolgym.envs.sb3 import NativeSB3VecEnv
+
+    torch.set_num_threads(1)
+    venv = NativeSB3VecEnv("poolgym/PotDrill-v0", num_envs=4, seed=0, action_mode="param")
+    PPO("MlpPolicy", venv, n_steps=8, batch_size=16, seed=0).learn(32)
+    SAC("MlpPolicy", venv, learning_starts=8, batch_size=16, seed=0).learn(32)
+    venv.close()
+
+
+def test_choice_kinds_in_order():
+    env = PoolEnv("nine_ball", action_mode="param")
+    pc = env.param
+    kinds = [c.kind for c in pc.choices]
+    assert kinds[: pc.n_pot] == [ParamKind.POT] * 54
+    assert kinds[pc.hit0] is ParamKind.HIT and kinds[pc.safety0] is ParamKind.SAFETY
+    assert kinds[pc.break_index] is ParamKind.BREAK and kinds[pc.push_index] is ParamKind.PUSH
+    assert [c.option for c in pc.choices[pc.option0:]] == list(Option)
