@@ -28,7 +28,7 @@ import math
 
 from numba import njit
 
-from physics.motion import POCKETED, SPINNING, STATIONARY, accel
+from physics.motion import AIRBORNE, POCKETED, ROLLING, SLIDING, accel
 from physics.roots import first_down_crossing4
 
 #: gaps at or below this (m) count as touching
@@ -41,7 +41,7 @@ T_MAX = 1.0e3
 
 @njit(cache=True)
 def is_moving(s):
-    return not (s == STATIONARY or s == SPINNING or s == POCKETED)
+    return s == SLIDING or s == ROLLING or s == AIRBORNE
 
 
 @njit(cache=True)
@@ -98,7 +98,7 @@ def ball_ball_time(rvw1, s1, rvw2, s2, P, h):
     """Time from now until balls 1 and 2 collide (inf if not within ``h``)."""
     if not (is_moving(s1) or is_moving(s2)):
         return math.inf
-    if s1 == POCKETED or s2 == POCKETED:
+    if s1 >= POCKETED or s2 >= POCKETED:  # POCKETED, OFF_TABLE (airborne pairs: physics.air)
         return math.inf
     a1x, a1y = accel(rvw1, s1, P)
     a2x, a2y = accel(rvw2, s2, P)

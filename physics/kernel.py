@@ -44,10 +44,12 @@ import math
 import numpy as np
 from numba import njit, prange
 
+from physics import air
 from physics.detect import ball_ball_time, ball_circle_time, ball_segment_time, is_moving
 from physics.motion import (
-    P_EB, P_EC, P_FA, P_FB, P_FC, P_FC_ALC, P_G, P_M, P_R, P_US,
-    POCKETED, SLIDING, SPINNING, STATIONARY, accel, apply_transition, evolve, next_transition,
+    AIRBORNE, OFF_TABLE, P_EB, P_EC, P_FA, P_FB, P_FC, P_FC_ALC, P_G, P_M, P_R, P_US,
+    POCKETED, SLIDING, SPINNING, STATIONARY, V_SETTLE, accel, apply_transition, evolve,
+    next_transition,
 )
 from physics.resolve.ball_ball import frictional_inelastic as _bb_fi
 from physics.resolve.ball_ball import frictionless_elastic as _bb_fe
@@ -57,6 +59,7 @@ from physics.resolve.cushion import mathavan_2010 as _cu_mat
 MIN_DIST = 1e-6  # pooltool const.MIN_DIST: gap left between bodies at a resolved contact
 
 K_STRIKE, K_BB, K_CUSHION, K_JAW, K_POCKET = 0, 1, 2, 3, 4
+K_LIFTOFF, K_BALL_TABLE, K_LEAVE_TABLE = 11, 12, 13
 
 
 @njit(cache=True)
@@ -149,7 +152,7 @@ def _creates_overlap(rvw, s, b, ox, oy, skip, R):
     lim = 4.0 * R * R
     x, y = rvw[b, 0, 0], rvw[b, 0, 1]
     for o in range(rvw.shape[0]):
-        if o == b or o == skip or s[o] == POCKETED:
+        if o == b or o == skip or s[o] >= POCKETED:  # not in the bed plane
             continue
         dx = rvw[o, 0, 0] - x
         dy = rvw[o, 0, 1] - y
@@ -382,13 +385,18 @@ def _ball_box(rv, s, P, h, box):
 
 
 @njit(cache=True)
-def _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets,
-                  tr_t, tr_k, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes):
+def _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets, hc,
+                  tr_t, tr_k, tr_j, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes):
     """Recompute ball b's transition and its cushion, jaw and pocket predictions."""
     rv = rvw[b]
     dt, k = next_transition(rv, s[b], P)
     tr_t[b] = t + dt
     tr_k[b] = k
+    tr_j[b] = -1
+    if s[b] == AIRBORNE:
+        _predict_air(b, t, dt, rv, P, segs, normals, jaws, hc, tr_t, tr_k, tr_j, lc_t, lc_j,
+                     jw_t, jw_j, pk_t, pk_j, boxes[b])
+        return
     lc_t[b] = math.inf
     jw_t[b] = math.inf
     pk_t[b] = math.inf
@@ -431,6 +439,50 @@ def _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets,
 
 
 @njit(cache=True)
+def _predict_air(b, t, dt, rv, P, segs, normals, jaws, hc, tr_t, tr_k, tr_j, lc_t, lc_j,
+                 jw_t, jw_j, pk_t, pk_j, box):
+    """Predictions of an airborne ball (``physics.air``): landing (its transition, BALL_TABLE),
+    clearing a cushion (LEAVE_TABLE, also kept as its transition: its flight ends there),
+    meeting a cushion face or nose (K_CUSHION) or a jaw face (K_JAW). Pockets are decided
+    when it lands."""
+    lc_t[b] = math.inf
+    jw_t[b] = math.inf
+    pk_t[b] = math.inf
+    lc_j[b] = -1
+    jw_j[b] = -1
+    pk_j[b] = -1
+    _ball_box(rv, AIRBORNE, P, dt, box)
+    R = P[P_R]
+    bx0, bx1, by0, by1 = box[0] - R, box[1] + R, box[2] - R, box[3] + R
+    for q in range(segs.shape[0]):
+        if (max(segs[q, 0, 0], segs[q, 1, 0]) < bx0 or min(segs[q, 0, 0], segs[q, 1, 0]) > bx1
+                or max(segs[q, 0, 1], segs[q, 1, 1]) < by0 or min(segs[q, 0, 1], segs[q, 1, 1]) > by1):
+            continue
+        tq, kq = air.segment_time(rv, P, hc, segs[q, 0, 0], segs[q, 0, 1], segs[q, 1, 0],
+                                  segs[q, 1, 1], normals[q, 0], normals[q, 1], dt)
+        if kq == air.AIR_CONTACT and t + tq < lc_t[b]:
+            lc_t[b] = t + tq
+            lc_j[b] = q
+        elif kq == air.AIR_CLEAR and t + tq < tr_t[b]:
+            tr_t[b] = t + tq
+            tr_k[b] = K_LEAVE_TABLE
+            tr_j[b] = q
+    for q in range(jaws.shape[0]):
+        rq = jaws[q, 2]
+        if (jaws[q, 0] + rq < bx0 or jaws[q, 0] - rq > bx1 or jaws[q, 1] + rq < by0
+                or jaws[q, 1] - rq > by1):
+            continue
+        tq, kq = air.jaw_time(rv, P, hc, jaws[q, 0], jaws[q, 1], rq, dt)
+        if kq == air.AIR_CONTACT and t + tq < jw_t[b]:
+            jw_t[b] = t + tq
+            jw_j[b] = q
+        elif kq == air.AIR_CLEAR and t + tq < tr_t[b]:
+            tr_t[b] = t + tq
+            tr_k[b] = K_LEAVE_TABLE
+            tr_j[b] = -1
+
+
+@njit(cache=True)
 def _predict_pair(i, j, t, rvw, s, P, tr_t, bb, boxes):
     if i > j:
         i, j = j, i
@@ -441,7 +493,141 @@ def _predict_pair(i, j, t, rvw, s, P, tr_t, bb, boxes):
         bb[i, j] = math.inf
         return
     h = min(tr_t[i], tr_t[j]) - t
-    bb[i, j] = t + ball_ball_time(rvw[i], s[i], rvw[j], s[j], P, h)
+    si, sj = s[i], s[j]
+    if si == AIRBORNE or sj == AIRBORNE:
+        if si == POCKETED or si == OFF_TABLE or sj == POCKETED or sj == OFF_TABLE:
+            bb[i, j] = math.inf
+        else:
+            bb[i, j] = t + air.ball_ball_time(rvw[i], si, rvw[j], sj, P, h)
+        return
+    bb[i, j] = t + ball_ball_time(rvw[i], si, rvw[j], sj, P, h)
+
+
+@njit(cache=True)
+def _log(n, E, t, kind, i, j, ev_t, ev_kind, ev_i, ev_j):
+    """Write event row n if the log has room; returns False if it overflowed."""
+    if n < E:
+        ev_t[n] = t
+        ev_kind[n] = kind
+        ev_i[n] = i
+        ev_j[n] = j
+        return True
+    return False
+
+
+@njit(cache=True)
+def _pocket_ball(rv, q, pockets, drop):
+    """Put a pocketed ball at pocket q's centre, ``drop`` below the bed, at rest."""
+    rv[0, 0] = pockets[q, 0]
+    rv[0, 1] = pockets[q, 1]
+    rv[0, 2] = -drop
+    for k in range(3):
+        rv[1, k] = 0.0
+        rv[2, k] = 0.0
+
+
+@njit(cache=True)
+def _off_table(rv):
+    """A ball that left the table stays where it left, at rest; returns OFF_TABLE."""
+    for k in range(3):
+        rv[1, k] = 0.0
+        rv[2, k] = 0.0
+    return OFF_TABLE
+
+
+@njit(cache=True)
+def _landing_site(rv, R, segs, normals, jaws, pockets, ext):
+    """Where an airborne ball comes down: (K_POCKET, q) inside pocket q's capture circle,
+    (K_LEAVE_TABLE, -1) off the bed (outside the table's outline ``ext``, behind a cushion
+    line or over a jaw), else (K_BALL_TABLE, -1): on the bed."""
+    x, y = rv[0, 0], rv[0, 1]
+    for q in range(pockets.shape[0]):
+        ex, ey = x - pockets[q, 0], y - pockets[q, 1]
+        if ex * ex + ey * ey <= pockets[q, 2] * pockets[q, 2]:
+            return K_POCKET, q
+    if not (ext[0] < x < ext[1] and ext[2] < y < ext[3]):
+        return K_LEAVE_TABLE, -1
+    for q in range(segs.shape[0]):
+        p1x, p1y = segs[q, 0, 0], segs[q, 0, 1]
+        dist = (x - p1x) * normals[q, 0] + (y - p1y) * normals[q, 1]
+        if dist < 0.0:
+            dx, dy = segs[q, 1, 0] - p1x, segs[q, 1, 1] - p1y
+            u = ((x - p1x) * dx + (y - p1y) * dy) / (dx * dx + dy * dy)
+            if 0.0 <= u <= 1.0:
+                return K_LEAVE_TABLE, -1
+    for q in range(jaws.shape[0]):
+        ex, ey = x - jaws[q, 0], y - jaws[q, 1]
+        if ex * ex + ey * ey < jaws[q, 2] * jaws[q, 2]:
+            return K_LEAVE_TABLE, -1
+    return K_BALL_TABLE, -1
+
+
+@njit(cache=True)
+def _settle_or_lift(rv, P):
+    """State of a ball that was on the bed after a 3D contact: pressed into the slate
+    (vz < 0) it bounces off it (``air.bounce``); it leaves the bed if it rises at least at
+    ``V_SETTLE``, else it stays on the bed (vz = 0, SLIDING)."""
+    if rv[1, 2] < 0.0:
+        if air.bounce(rv, P, V_SETTLE):
+            return AIRBORNE
+        return SLIDING
+    if rv[1, 2] >= V_SETTLE:
+        return AIRBORNE
+    rv[1, 2] = 0.0
+    return SLIDING
+
+
+@njit(cache=True)
+def _collide_air(r1, r2, s1, s2, P, bb_model):
+    """Ball-ball contact with at least one ball airborne: the pair is set 2R + MIN_DIST
+    apart along the 3D line of centres (moving the airborne ball(s) only), resolved with the
+    3D form of the ball-ball model (``air.ball_ball``; the elastic model is already 3D), and a
+    ball that was on the bed is returned to the slate or lifted (:func:`_settle_or_lift`).
+    Returns the new states."""
+    R = P[P_R]
+    dx = r2[0, 0] - r1[0, 0]
+    dy = r2[0, 1] - r1[0, 1]
+    dz = r2[0, 2] - r1[0, 2]
+    d = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if d > 0.0:
+        corr = 2.0 * R + MIN_DIST - d
+        f1 = 0.5 if s1 == AIRBORNE and s2 == AIRBORNE else (1.0 if s1 == AIRBORNE else 0.0)
+        for c, dc in ((0, dx), (1, dy), (2, dz)):
+            r1[0, c] -= f1 * corr * dc / d
+            r2[0, c] += (1.0 - f1) * corr * dc / d
+    if bb_model == 0:
+        _bb_fe.resolve(r1, r2)
+    else:
+        air.ball_ball(r1, r2, R, P[P_EB], P[P_FA], P[P_FB], P[P_FC_ALC], True)
+    n1 = AIRBORNE if s1 == AIRBORNE else _settle_or_lift(r1, P)
+    n2 = AIRBORNE if s2 == AIRBORNE else _settle_or_lift(r2, P)
+    return n1, n2
+
+
+@njit(cache=True)
+def _cushion_air(rv, nx, ny, px, py, d, P, hc):
+    """An airborne ball meets a cushion (horizontal normal (nx, ny), nose line through
+    (px, py), the ball's centre at horizontal distance d from it, or the jaw surface): set
+    MIN_DIST clear of the contact along the 3D normal (``air.cushion_normal``) and resolve
+    with ``air.contact`` (restitution e_c, friction f_c). Returns the new state: OFF_TABLE if
+    it stays on the nose edge moving outwards (it rides over onto the rail top), else
+    AIRBORNE."""
+    R = P[P_R]
+    n3x, n3y, n3z = air.cushion_normal(rv, nx, ny, d, R, hc)
+    if n3z > 0.0:
+        de = math.sqrt(d * d + (rv[0, 2] - hc) ** 2)
+        corr = R + MIN_DIST - de
+    else:
+        corr = R + MIN_DIST - d
+    rv[0, 0] += corr * n3x
+    rv[0, 1] += corr * n3y
+    rv[0, 2] += corr * n3z
+    air.contact(rv, n3x, n3y, n3z, R, P[P_EC], P[P_FC])
+    if n3z > 0.0:
+        vn = rv[1, 0] * n3x + rv[1, 1] * n3y + rv[1, 2] * n3z
+        if vn < V_SETTLE and rv[1, 0] * nx + rv[1, 1] * ny <= 0.0:
+            return OFF_TABLE
+    return AIRBORNE
 
 
 @njit(cache=True)
@@ -457,6 +643,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
     inf = math.inf
     tr_t = np.full(N, inf)
     tr_k = np.full(N, -1, dtype=np.int64)
+    tr_j = np.full(N, -1, dtype=np.int64)
     lc_t = np.full(N, inf)
     lc_j = np.full(N, -1, dtype=np.int64)
     jw_t = np.full(N, inf)
@@ -479,10 +666,23 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
         ev_i[n] = cue
         ev_j[n] = -1
     n += 1
+    if s[cue] == AIRBORNE:  # a jump stroke: the ball left the slate at once
+        _log(n, E, 0.0, K_LIFTOFF, cue, -1, ev_t, ev_kind, ev_i, ev_j)
+        n += 1
+    # the table's outline (the outer ends of the jaw segments) for landings
+    ext = np.empty(4)
+    ext[0] = ext[1] = segs[0, 0, 0]
+    ext[2] = ext[3] = segs[0, 0, 1]
+    for q in range(segs.shape[0]):
+        for e in range(2):
+            ext[0] = min(ext[0], segs[q, e, 0])
+            ext[1] = max(ext[1], segs[q, e, 0])
+            ext[2] = min(ext[2], segs[q, e, 1])
+            ext[3] = max(ext[3], segs[q, e, 1])
 
     for b in range(N):
-        _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets,
-                      tr_t, tr_k, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes)
+        _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets, cushion_h,
+                      tr_t, tr_k, tr_j, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes)
     for i in range(N):
         for j in range(i + 1, N):
             _predict_pair(i, j, t, rvw, s, P, tr_t, bb, boxes)
@@ -501,7 +701,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
                 best = tr_t[b]
                 kind = tr_k[b]
                 ei = b
-                ej = -1
+                ej = tr_j[b]
         for b in range(N):
             if pk_t[b] < best:
                 best = pk_t[b]
@@ -539,7 +739,9 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
         if it > max_iter:
             status = 2
             for b in range(N):
-                if s[b] != POCKETED:
+                if s[b] != POCKETED and s[b] != OFF_TABLE:
+                    if s[b] == AIRBORNE:
+                        rvw[b, 0, 2] = R
                     for k in range(3):
                         rvw[b, 1, k] = 0.0
                         rvw[b, 2, k] = 0.0
@@ -556,17 +758,55 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
         # ---- resolve ----
         nt = 1
         touched[0] = ei
+        lift = -1  # a ball lifted off the bed by this event (LIFTOFF logged after it)
         if kind >= 5:
-            s[ei] = apply_transition(rvw[ei], kind)
+            if kind <= 10:
+                s[ei] = apply_transition(rvw[ei], kind)
+            elif kind == K_BALL_TABLE:
+                rv = rvw[ei]
+                rv[0, 2] = R
+                kind, ej = _landing_site(rv, R, segs, normals, jaws, pockets, ext)
+                if kind == K_POCKET:
+                    _pocket_ball(rv, ej, pockets, drop)
+                    s[ei] = POCKETED
+                    pocket[ei] = ej
+                elif kind == K_LEAVE_TABLE:
+                    s[ei] = _off_table(rv)
+                else:
+                    s[ei] = AIRBORNE if air.bounce(rv, P, V_SETTLE) else SLIDING
+            else:  # K_LEAVE_TABLE: cleared a cushion
+                s[ei] = _off_table(rvw[ei])
         elif kind == K_POCKET:
-            rvw[ei, 0, 0] = pockets[ej, 0]
-            rvw[ei, 0, 1] = pockets[ej, 1]
-            rvw[ei, 0, 2] = -drop
-            for k in range(3):
-                rvw[ei, 1, k] = 0.0
-                rvw[ei, 2, k] = 0.0
+            _pocket_ball(rvw[ei], ej, pockets, drop)
             s[ei] = POCKETED
             pocket[ei] = ej
+        elif kind == K_BB and (s[ei] == AIRBORNE or s[ej] == AIRBORNE):
+            on1, on2 = s[ei] != AIRBORNE, s[ej] != AIRBORNE
+            s[ei], s[ej] = _collide_air(rvw[ei], rvw[ej], s[ei], s[ej], P, bb_model)
+            if on1 and s[ei] == AIRBORNE:
+                lift = ei
+            elif on2 and s[ej] == AIRBORNE:
+                lift = ej
+            touched[1] = ej
+            nt = 2
+        elif kind == K_CUSHION and s[ei] == AIRBORNE:
+            rv = rvw[ei]
+            nx, ny = normals[ej, 0], normals[ej, 1]
+            d = (rv[0, 0] - segs[ej, 0, 0]) * nx + (rv[0, 1] - segs[ej, 0, 1]) * ny
+            s[ei] = _cushion_air(rv, nx, ny, segs[ej, 0, 0], segs[ej, 0, 1], d, P, cushion_h)
+            if s[ei] == OFF_TABLE:
+                _off_table(rv)
+                kind = K_LEAVE_TABLE
+        elif kind == K_JAW and s[ei] == AIRBORNE:
+            rv = rvw[ei]
+            dx, dy = rv[0, 0] - jaws[ej, 0], rv[0, 1] - jaws[ej, 1]
+            dd = math.sqrt(dx * dx + dy * dy)
+            s[ei] = _cushion_air(rv, dx / dd, dy / dd, jaws[ej, 0], jaws[ej, 1], dd - jaws[ej, 2],
+                                 P, cushion_h)
+            if s[ei] == OFF_TABLE:
+                _off_table(rv)
+                kind = K_LEAVE_TABLE
+                ej = -1
         elif kind == K_BB:
             r1 = rvw[ei]
             r2 = rvw[ej]
@@ -648,12 +888,16 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
         else:
             status = 1
         n += 1
+        if lift >= 0:
+            if not _log(n, E, t, K_LIFTOFF, lift, -1, ev_t, ev_kind, ev_i, ev_j):
+                status = 1
+            n += 1
 
         # ---- recompute predictions involving the touched balls ----
         for q in range(nt):
             b = touched[q]
-            _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets,
-                          tr_t, tr_k, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes)
+            _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets, cushion_h,
+                          tr_t, tr_k, tr_j, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes)
         for q in range(nt):
             b = touched[q]
             for o in range(N):

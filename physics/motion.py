@@ -14,6 +14,10 @@ Rolling ends in SPINNING if ``tau_sp > tau_r`` else in STATIONARY. These are poo
 0.6.0's ``evolve`` conventions; entering SPINNING zeroes v and w_xy, entering STATIONARY
 zeroes v and w (the canonical transition model).
 
+AIRBORNE (``physics.air``): a parabola under gravity, ``r(t) = r0 + v0 t - g t^2 z / 2``,
+``v(t) = v0 - g t z``, spin constant (no air drag, no Magnus force), until the centre is back at
+height R (a BALL_TABLE event, ``air_time``). OFF_TABLE and POCKETED balls do not move.
+
 Parameters arrive packed in a float64 vector ``P`` (see the ``P_*`` indices).
 """
 
@@ -24,9 +28,14 @@ import math
 from numba import njit
 
 # indices into the packed parameter vector (BallParams.as_array)
-P_M, P_R, P_US, P_UR, P_USP, P_EB, P_EC, P_FC, P_G, P_FA, P_FB, P_FC_ALC = range(12)
+P_M, P_R, P_US, P_UR, P_USP, P_EB, P_EC, P_FC, P_G, P_FA, P_FB, P_FC_ALC, P_ET = range(13)
 
-STATIONARY, SPINNING, SLIDING, ROLLING, POCKETED = 0, 1, 2, 3, 4
+STATIONARY, SPINNING, SLIDING, ROLLING, POCKETED, AIRBORNE, OFF_TABLE = 0, 1, 2, 3, 4, 5, 6
+
+#: m/s: a ball leaves the bed only if it rebounds from the slate at least this fast; an
+#: airborne ball whose rebound is slower settles on the bed (its bounce sequence ends). A
+#: rebound at V_SETTLE rises 0.13 mm (V_SETTLE^2 / 2g).
+V_SETTLE = 0.05
 
 EPS_SPIN = 2.220446049250313e-14  # pooltool const.EPS: |w_z| below this does not decay
 
@@ -145,6 +154,24 @@ def _evolve_roll(rvw, R, u_r, u_sp, g, t):
 
 
 @njit(cache=True)
+def air_time(rvw, R, g):
+    """Time until an airborne ball's centre comes down to height R (it lands on the bed)."""
+    vz = rvw[1, 2]
+    dz = rvw[0, 2] - R
+    if dz < 0.0:
+        dz = 0.0
+    return (vz + math.sqrt(vz * vz + 2.0 * g * dz)) / g
+
+
+@njit(cache=True)
+def _evolve_air(rvw, g, t):
+    rvw[0, 0] += rvw[1, 0] * t
+    rvw[0, 1] += rvw[1, 1] * t
+    rvw[0, 2] += (rvw[1, 2] - 0.5 * g * t) * t
+    rvw[1, 2] -= g * t
+
+
+@njit(cache=True)
 def evolve(rvw, s, P, t):
     """Advance ``rvw`` in place by ``t`` seconds from motion state ``s``.
 
@@ -153,6 +180,10 @@ def evolve(rvw, s, P, t):
     the state label itself is changed only by transition events.
     """
     if s == STATIONARY or s == POCKETED or t <= 0.0:
+        return
+    if s >= AIRBORNE:
+        if s == AIRBORNE:
+            _evolve_air(rvw, P[P_G], t)
         return
     R, u_s, u_r, u_sp, g = P[P_R], P[P_US], P[P_UR], P[P_USP], P[P_G]
     if s == SLIDING:
@@ -190,12 +221,14 @@ def next_transition(rvw, s, P):
         return tr, 7  # ROLLING_STATIONARY
     if s == SPINNING:
         return spin_time(rvw, R, u_sp, g), 8  # SPINNING_STATIONARY
+    if s == AIRBORNE:
+        return air_time(rvw, R, g), 12  # BALL_TABLE
     return math.inf, -1
 
 
 @njit(cache=True)
 def apply_transition(rvw, kind):
-    """Canonical transition resolution; returns the new motion state."""
+    """Canonical transition resolution (kinds 5..10); returns the new motion state."""
     if kind == 5:
         return ROLLING
     if kind == 6 or kind == 10:

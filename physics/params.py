@@ -31,6 +31,10 @@ class BallParams:
     axis decays at ``5 u_sp g / (2 R)`` rad/s^2), ``e_b`` ball-ball and ``e_c`` ball-cushion
     restitution, ``f_c`` ball-cushion friction, and Alciatore's ball-ball friction law
     ``u_b = a + b exp(-c s)`` (s = relative tangential surface speed at the contact).
+    ``e_t`` is the ball-table (cloth-covered slate) restitution of an airborne ball landing on
+    the bed or of a ball driven into the slate by an elevated cue (0.5, the value of
+    Alciatore's jump-shot analysis; see ``physics/README.md``); the friction of those bounces is
+    the cloth's ``u_s``.
     """
 
     m: float = 0.170097
@@ -45,11 +49,14 @@ class BallParams:
     a: float = 0.009951
     b: float = 0.108
     c: float = 1.088
+    e_t: float = 0.5
 
     def __post_init__(self) -> None:
         _check_finite_positive(self, names_nonneg=("u_r", "u_sp_proportionality", "f_c", "a", "b", "c"))
         if self.u_s <= 0:
             raise ValueError("BallParams.u_s must be > 0")
+        if self.e_t > 1.0:
+            raise ValueError("BallParams.e_t must be <= 1")
 
     @property
     def u_sp(self) -> float:
@@ -59,7 +66,7 @@ class BallParams:
         """Packed float64 vector read by the kernel: see ``physics.kernel.P_*`` indices."""
         return np.array(
             [self.m, self.R, self.u_s, self.u_r, self.u_sp, self.e_b, self.e_c, self.f_c, self.g,
-             self.a, self.b, self.c],
+             self.a, self.b, self.c, self.e_t],
             dtype=np.float64,
         )
 

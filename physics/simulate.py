@@ -22,7 +22,8 @@ from physics.enums import BallBallModel, CushionModel, EventKind
 from physics.kernel import simulate_many, simulate_serial
 from physics.noise import ExecutionNoise
 from physics.params import BallParams, CueParams
-from physics.strike import strike_one
+from physics.motion import V_SETTLE
+from physics.strike import slate_bounce, strike_one
 from physics.table import Table
 
 SHOT_COLUMNS = ("V0", "phi", "theta", "a", "b")
@@ -115,7 +116,7 @@ def _layout_problem(rvw, s, R, segs, normals, jaws, pockets, w, l, cw):
     tol = 1e-9
     for k in range(B):
         for i in range(N):
-            if s[k, i] == 4:
+            if s[k, i] >= 4:  # POCKETED, AIRBORNE (a t_final state), OFF_TABLE: not on the bed
                 continue
             x, y = rvw[k, i, 0, 0], rvw[k, i, 0, 1]
             if not (-cw < x < w + cw and -cw < y < l + cw):
@@ -144,7 +145,7 @@ def _layout_problem(rvw, s, R, segs, normals, jaws, pockets, w, l, cw):
                     return 1, k, i, -1
             d2 = 2.0 * R - tol
             for j in range(i + 1, N):
-                if s[k, j] == 4:
+                if s[k, j] >= 4:
                     continue
                 ex, ey = x - rvw[k, j, 0, 0], y - rvw[k, j, 0, 1]
                 if abs(ex) >= d2 or abs(ey) >= d2:
@@ -171,7 +172,7 @@ def _model_code(value, enum, field):
 
 
 def _prepare(table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushion, noise, rng,
-             max_events):
+             max_events, airborne=False):
     if not isinstance(table, Table):
         raise ValueError("table must be a physics.Table")
     if not isinstance(ball_params, BallParams):
@@ -182,6 +183,8 @@ def _prepare(table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushio
     cu_code = _model_code(cushion, CushionModel, "cushion")
     if isinstance(max_events, bool) or not isinstance(max_events, (int, np.integer)) or max_events < 1:
         raise ValueError(f"max_events must be a positive int, got {max_events!r}")
+    if not isinstance(airborne, (bool, np.bool_)):
+        raise ValueError(f"airborne must be a bool, got {airborne!r}")
 
     rvw = np.array(rvw, dtype=np.float64, copy=True)
     if rvw.ndim != 4 or rvw.shape[2:] != (3, 3) or rvw.shape[1] < 1:
@@ -220,7 +223,8 @@ def _prepare(table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushio
     code, k, i, j = _check_and_strike(rvw, s, shots, cue_ball, R, cue.miscue_limit, table.segments,
                                       table.segment_normals, table.jaws, table.pockets, table.w,
                                       table.l, table.specs.cushion_width, rvw0, s0, ball_params.m,
-                                      cue.M, cue.squirt, cue.end_mass)
+                                      cue.M, cue.squirt, cue.end_mass, bool(airborne),
+                                      ball_params.e_t, ball_params.u_s)
     if code:
         raise ValueError(_ERRORS[code].format(k=k, i=i, j=j, col=SHOT_COLUMNS[j] if 0 <= j < len(SHOT_COLUMNS) else j,
                                               lim=cue.miscue_limit))
@@ -232,9 +236,10 @@ _ERRORS = {
     2: "rvw: balls {i} and {j} (table {k}) overlap",
     3: "rvw contains NaN or inf (table {k}, ball {i})",
     4: "rvw: balls must be at rest (ball {i}, table {k} has velocity or spin)",
-    5: "s: balls must be STATIONARY (0) or POCKETED (4) before a shot (ball {i}, table {k})",
+    5: "s: balls must be STATIONARY (0), POCKETED (4) or OFF_TABLE (6) before a shot (ball {i}, "
+       "table {k})",
     6: "cue_ball must index a ball row (table {k})",
-    7: "cue_ball: the cue ball is POCKETED (table {k})",
+    7: "cue_ball: the cue ball is POCKETED or OFF_TABLE (table {k})",
     8: "shot.{col} is NaN or inf (table {k})",
     9: "shot.V0 must be in [0, 50] m/s (table {k})",
     10: "shot.theta must be in [0, 90] degrees (table {k})",
@@ -261,20 +266,20 @@ def _check_inputs(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws, pocke
         if cb < 0 or cb >= N:
             return 6, k, -1, -1
         for i in range(N):
-            if s[k, i] != 0 and s[k, i] != 4:
+            if s[k, i] != 0 and s[k, i] != 4 and s[k, i] != 6:
                 return 5, k, i, -1
             for a in range(3):
                 for c in range(3):
                     if not math.isfinite(rvw[k, i, a, c]):
                         return 3, k, i, -1
-            if s[k, i] == 4:
+            if s[k, i] == 4 or s[k, i] == 6:
                 continue
             for a in range(1, 3):
                 for c in range(3):
                     if rvw[k, i, a, c] != 0.0:
                         return 4, k, i, -1
             rvw[k, i, 0, 2] = R
-        if s[k, cb] == 4:
+        if s[k, cb] == 4 or s[k, cb] == 6:
             return 7, k, -1, -1
     code, k, i, j = _layout_problem(rvw, s, R, segs, normals, jaws, pockets, w, l, cw)
     return code, k, i, j
@@ -282,7 +287,7 @@ def _check_inputs(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws, pocke
 
 @njit(cache=True)
 def _check_and_strike(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws, pockets, w, l, cw,
-                      rvw0, s0, m, M, squirt, end_mass):
+                      rvw0, s0, m, M, squirt, end_mass, airborne, e_t, u_s):
     """Validate (see :func:`_check_inputs`); if valid, keep the initial state in rvw0/s0 and
     apply the cue strike to rvw/s. One compiled call keeps the per-shot overhead low."""
     code, k, i, j = _check_inputs(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws,
@@ -290,13 +295,15 @@ def _check_and_strike(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws, p
     if code == 0:
         rvw0[...] = rvw
         s0[...] = s
-        _apply_strike(rvw, s, shots, cue_ball, m, R, M, squirt, end_mass)
+        _apply_strike(rvw, s, shots, cue_ball, m, R, M, squirt, end_mass, airborne, e_t, u_s)
     return code, k, i, j
 
 
 @njit(cache=True)
-def _apply_strike(rvw, s, shots, cue_ball, m, R, M, squirt, end_mass):
-    """Set the cue ball's post-strike velocity and spin (``physics.strike`` formula)."""
+def _apply_strike(rvw, s, shots, cue_ball, m, R, M, squirt, end_mass, airborne, e_t, u_s):
+    """Set the cue ball's post-strike velocity and spin (``physics.strike`` formula); with
+    ``airborne`` an elevated stroke also bounces the ball off the slate and may make it jump
+    (``physics.strike.slate_bounce``)."""
     for k in range(shots.shape[0]):
         V0 = shots[k, 0]
         if V0 <= 0.0:
@@ -308,6 +315,10 @@ def _apply_strike(rvw, s, shots, cue_ball, m, R, M, squirt, end_mass):
             rvw[k, cb, 1, c] = vel[c]
             rvw[k, cb, 2, c] = w[c]
         s[k, cb] = 2
+        if airborne and shots[k, 2] > 0.0:
+            if slate_bounce(rvw[k, cb], V0, shots[k, 2], shots[k, 3], shots[k, 4], m, R, M,
+                            e_t, u_s, V_SETTLE):
+                s[k, cb] = 5
 
 
 def _outputs(B, N, max_events):
@@ -350,7 +361,7 @@ def _run(table, rvw, s, shots, cue_ball, P, bb_code, cu_code, max_events, parall
 
 def grow_logs(res: BatchResult, table: Table, *, ball_params: BallParams = BallParams(),
               cue: CueParams = CueParams(), bb_code: int, cu_code: int,
-              t_final: float = math.inf) -> BatchResult:
+              t_final: float = math.inf, airborne: bool = False) -> BatchResult:
     """``res`` with every EVENT_LOG_OVERFLOW table simulated again with a log that holds all
     its events; the same simulation bit for bit (the same post-strike state, kernel and
     iteration cap ``_max_iter(E)`` of the log size E it ran with), so only the log differs.
@@ -369,7 +380,8 @@ def grow_logs(res: BatchResult, table: Table, *, ball_params: BallParams = BallP
     s = np.array(res.s0[over], dtype=np.int8)
     shots = np.ascontiguousarray(res.shot[over], dtype=np.float64)
     cb = np.ascontiguousarray(res.cue_ball[over], dtype=np.int64)
-    _apply_strike(rvw, s, shots, cb, ball_params.m, ball_params.R, cue.M, cue.squirt, cue.end_mass)
+    _apply_strike(rvw, s, shots, cb, ball_params.m, ball_params.R, cue.M, cue.squirt, cue.end_mass,
+                  bool(airborne), ball_params.e_t, ball_params.u_s)
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = _outputs(over.size, s.shape[1], max_iter + 1)
     simulate_serial(rvw, s, pocket, cb, ball_params.as_array(), bb_code, cu_code, *_geometry(table),
                     ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter, t_final,
@@ -395,7 +407,7 @@ def simulate_batch(table: Table, rvw, shots, cue_ball, *, s=None, ball_params: B
                    cushion="han_2005", noise: ExecutionNoise | None = None,
                    rng: np.random.Generator | None = None, max_events: int = 2000,
                    parallel: bool = True, t_final: float | None = None,
-                   grow_log: bool = False) -> BatchResult:
+                   grow_log: bool = False, airborne: bool = False) -> BatchResult:
     """Simulate B tables: rvw (B, N, 3, 3), shots (B, 5) [V0 phi theta a b], cue_ball (B,).
 
     Tables run in parallel (numba ``prange``) unless ``parallel=False``; results do not
@@ -405,12 +417,15 @@ def simulate_batch(table: Table, rvw, shots, cue_ball, *, s=None, ball_params: B
     rows is simulated again with a log that holds them all (:func:`grow_logs`), so no
     table ends with EVENT_LOG_OVERFLOW; the event arrays are then wider than
     ``max_events``. Without it such a table's log is truncated and flagged (status 1).
+    ``airborne``: the three-dimensional model (jump strokes, balls in the air, off the table;
+    see ``physics/CONTRACT.md``); off, the vertical part of the stroke is dropped.
     """
     tf = math.inf if t_final is None else float(t_final)
     if not tf >= 0.0:
         raise ValueError(f"t_final must be >= 0, got {t_final!r}")
     rvw0, s0, rvw, s, shots, cue_ball, bb, cu = _prepare(
-        table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushion, noise, rng, max_events)
+        table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushion, noise, rng, max_events,
+        airborne)
     out = _run(table, rvw, s, shots, cue_ball, ball_params.as_array(), bb, cu, int(max_events),
                parallel, tf)
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
@@ -418,7 +433,7 @@ def simulate_batch(table: Table, rvw, shots, cue_ball, *, s=None, ball_params: B
                       shots, cue_ball)
     if grow_log:
         res = grow_logs(res, table, ball_params=ball_params, cue=cue, bb_code=bb, cu_code=cu,
-                        t_final=tf)
+                        t_final=tf, airborne=airborne)
     return res
 
 
@@ -426,10 +441,11 @@ def simulate(table: Table, rvw, shot, *, ball_params: BallParams = BallParams(),
              cue: CueParams = CueParams(), ball_ball="frictional_inelastic", cushion="han_2005",
              noise: ExecutionNoise | None = None, rng: np.random.Generator | None = None,
              max_events: int = 2000, s=None, t_final: float | None = None,
-             grow_log: bool = False) -> SimResult:
+             grow_log: bool = False, airborne: bool = False) -> SimResult:
     """Simulate one shot on one table. rvw (N, 3, 3) balls at rest; shot a :class:`Shot`
     (or a length-5 array [V0 phi theta a b] with the cue ball in row 0). ``grow_log``: as
-    in :func:`simulate_batch` (the log then holds every event, whatever ``max_events``)."""
+    in :func:`simulate_batch` (the log then holds every event, whatever ``max_events``).
+    ``airborne``: the three-dimensional model, as in :func:`simulate_batch`."""
     if isinstance(shot, Shot):
         arr, cb = shot.as_array(), shot.cue_ball
     else:
@@ -452,14 +468,14 @@ def simulate(table: Table, rvw, shot, *, ball_params: BallParams = BallParams(),
         raise ValueError(f"t_final must be >= 0, got {t_final!r}")
     rvw0, s0, rvw, s, shots, cue_ball, bb, cu = _prepare(
         table, rvw[None], arr[None], np.array([cb]), s, ball_params, cue, ball_ball, cushion,
-        noise, rng, max_events)
+        noise, rng, max_events, airborne)
     out = _run(table, rvw, s, shots, cue_ball, ball_params.as_array(), bb, cu, int(max_events),
                False, tf)
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
     if grow_log and status[0] == 1:
         b = grow_logs(BatchResult(rvw0, s0, rvw, s, pocket, ev_t, ev_kind, ev_i, ev_j, n_events,
                                   status, shots, cue_ball), table, ball_params=ball_params,
-                      cue=cue, bb_code=bb, cu_code=cu, t_final=tf)
+                      cue=cue, bb_code=bb, cu_code=cu, t_final=tf, airborne=airborne)
         return b[0]
     return SimResult(rvw0[0], s0[0], rvw[0], s[0], pocket[0], ev_t[0], ev_kind[0], ev_i[0],
                      ev_j[0], int(n_events[0]), int(status[0]), shots[0], int(cue_ball[0]))

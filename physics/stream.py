@@ -225,7 +225,7 @@ def simulate_batch_async(table: Table, rvw, shots, cue_ball, *, s=None,
                          ball_ball="frictional_inelastic", cushion="han_2005",
                          noise: ExecutionNoise | None = None, rng: np.random.Generator | None = None,
                          max_events: int = 2000, t_final: float | None = None,
-                         grow_log: bool = False) -> BatchRun:
+                         grow_log: bool = False, airborne: bool = False) -> BatchRun:
     """Start :func:`physics.simulate_batch` (same arguments and validation, which happens
     here, before anything runs: bad input raises ``ValueError`` at once) on a worker thread;
     returns a :class:`BatchRun` (see module docstring). ``grow_log``: as in
@@ -236,13 +236,14 @@ def simulate_batch_async(table: Table, rvw, shots, cue_ball, *, s=None,
     if not tf >= 0.0:
         raise ValueError(f"t_final must be >= 0, got {t_final!r}")
     rvw0, s0, rvw, s, shots, cue_ball, bb, cu = _prepare(
-        table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushion, noise, rng, max_events)
+        table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushion, noise, rng, max_events,
+        airborne)
     B, N = s.shape
     grow = None
     if grow_log:
         def grow(res):
             return grow_logs(res, table, ball_params=ball_params, cue=cue, bb_code=bb, cu_code=cu,
-                             t_final=tf)
+                             t_final=tf, airborne=airborne)
     return BatchRun((rvw0, s0, rvw, s, shots, cue_ball), _empty_outputs(B, N, int(max_events)),
                     ball_params.as_array(), bb, cu, _geometry(table), _max_iter(int(max_events)), tf,
                     overlap_supported(), grow)

@@ -18,6 +18,16 @@ and, in the table frame,
 (the vertical velocity component is dropped: the ball stays on the bed). The ball starts
 SLIDING. A centre hit gives ``v = 2 V0 / (1 + m/M)``, about 1.54 V0 for pool masses.
 
+Jump (``simulate(..., airborne=True)``, :func:`slate_bounce`): the stroke's vertical component
+``-v sin(theta)`` drives the ball into the slate, which returns it at once (Alciatore's
+jump-shot analysis: the cue-ball velocity into the table bounces off the slate with the
+ball-table restitution ``e_t``), with the cloth's friction impulse on the slip of the contact
+point (the same contact model as every bounce, ``physics.air.contact``). If the rebound
+``e_t v sin(theta)`` reaches ``physics.motion.V_SETTLE`` the ball leaves the bed (AIRBORNE);
+otherwise the stroke is the flat one above, bit for bit. The masse curve comes from the
+spin components ``-a sin(theta)`` about the horizontal axes: cloth friction turns them into
+a sideways velocity at the slate bounce and while the ball slides.
+
 Squirt (optional, ``CueParams.squirt``, off by default): the velocity is turned by
 ``-atan2(5/2 a sqrt(1 - a^2), 1 + m/m_e + 5/2 (1 - a^2))`` (Alciatore TP A-31, cue end mass
 ``m_e``), i.e. left english squirts the ball to the right.
@@ -34,6 +44,7 @@ import math
 import numpy as np
 from numba import njit
 
+from physics.air import contact
 from physics.params import BallParams, CueParams
 
 
@@ -82,3 +93,18 @@ def strike_one(V0, phi_deg, theta_deg, a, b, m, R, M, squirt, end_mass):
         vx, vy = ca * vx - sa * vy, sa * vx + ca * vy
     return ((vx, vy, 0.0),
             (k * (-b * sp - a * st * cp), k * (b * cp - a * st * sp), k * (-a * ct)))
+
+
+@njit(cache=True)
+def slate_bounce(rv, V0, theta_deg, a, b, m, R, M, e_t, u_s, v_settle):
+    """The slate's answer to an elevated stroke (see the module docstring). ``rv`` holds the
+    flat post-strike state; if the rebound from the slate reaches ``v_settle`` it is replaced
+    by the state after the bounce (vz > 0) and True is returned, else it is left unchanged."""
+    v = 2.0 * V0 / (1.0 + m / M + 2.5 * (a * a + b * b))
+    tmp = rv.copy()
+    tmp[1, 2] = -v * math.sin(theta_deg * math.pi / 180.0)
+    contact(tmp, 0.0, 0.0, 1.0, R, e_t, u_s)
+    if tmp[1, 2] >= v_settle:
+        rv[...] = tmp
+        return True
+    return False

@@ -1,0 +1,249 @@
+"""Three-dimensional motion (``simulate(..., airborne=True)``; model in ``physics.air``,
+``physics/README.md``): the flight and bounce sequence against their closed forms, a jump
+over a blocking ball, a ball clearing the rail, energy, sound final layouts, and the flat
+engine unchanged for strokes that stay on the bed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from phys_helpers import R, layout
+
+import physics
+from physics import fuzz
+from physics.enums import EventKind as EK
+from physics.motion import V_SETTLE
+
+T9 = physics.Table.wpa("9ft")
+BP = physics.BallParams()
+G, E_T = BP.g, BP.e_t
+MODELS = [(bb.value, cu.value) for bb in physics.BallBallModel for cu in physics.CushionModel]
+
+
+def _post_strike(rvw, shot, **kw):
+    return physics.simulate(T9, rvw, shot, airborne=True, t_final=0.0, **kw)
+
+
+def _kinds(res):
+    return [e[1] for e in res.events()]
+
+
+def _mech_energy(res):
+    """Kinetic plus potential energy (height above the bed rest) of the balls on the table."""
+    on = (res.s != physics.Motion.POCKETED) & (res.s != physics.Motion.OFF_TABLE)
+    rvw = res.rvw
+    v2 = (rvw[:, 1] ** 2).sum(-1)
+    w2 = (rvw[:, 2] ** 2).sum(-1)
+    e = 0.5 * BP.m * v2 + 0.2 * BP.m * BP.R ** 2 * w2 + BP.m * G * (rvw[:, 0, 2] - R)
+    return float(e[on].sum())
+
+
+# ---------------------------------------------------------------------------------------
+# the stroke
+# ---------------------------------------------------------------------------------------
+def test_flat_stroke_is_unchanged_by_the_3d_model():
+    """theta = 0, and an elevated stroke whose slate rebound stays below V_SETTLE: the same
+    result bit for bit as the flat engine."""
+    rvw = layout([[0.6, 0.5], [0.62, 1.4], [0.3, 2.0]])
+    for shot in (physics.Shot(3.0, 88.0, 0.0, 0.2, -0.3), physics.Shot(0.05, 88.0, 20.0, 0.0, 0.1)):
+        a = physics.simulate(T9, rvw, shot)
+        b = physics.simulate(T9, rvw, shot, airborne=True)
+        assert b.events()[1][1] != EK.LIFTOFF
+        for f in ("rvw", "s", "pocket", "ev_t", "ev_kind", "ev_i", "ev_j"):
+            assert np.array_equal(getattr(a, f), getattr(b, f)), f
+
+
+def test_elevated_stroke_bounces_off_the_slate():
+    """Alciatore's jump: the stroke's vertical component v sin(theta) comes back from the
+    slate at e_t v sin(theta); the stroke logs STRIKE then LIFTOFF at t = 0."""
+    V0, theta = 3.0, 40.0
+    v = 2 * V0 / (1 + BP.m / physics.CueParams().M)
+    r = _post_strike(layout([[0.6, 0.5]]), physics.Shot(V0, 90.0, theta))
+    assert r.s[0] == physics.Motion.AIRBORNE
+    assert r.rvw[0, 1, 2] == pytest.approx(E_T * v * math.sin(math.radians(theta)), rel=1e-12)
+    assert _kinds(r)[:2] == [EK.STRIKE, EK.LIFTOFF]
+    # the slate's friction slows the slipping ball (no spin: slip = velocity), never reverses it
+    assert 0.0 < r.rvw[0, 1, 1] < v * math.cos(math.radians(theta))
+    flat = physics.simulate(T9, layout([[0.6, 0.5]]), physics.Shot(V0, 90.0, theta), t_final=0.0)
+    assert flat.s[0] == physics.Motion.SLIDING and flat.rvw[0, 1, 2] == 0.0
+
+
+def test_masse_stroke_turns_spin_into_sideways_velocity_at_the_slate():
+    """theta = 90 with side offset: the flat stroke has no velocity at all; the slate's friction
+    on the spin gives the jumping ball a sideways velocity (the start of the masse curve)."""
+    shot = physics.Shot(2.0, 90.0, 90.0, 0.4, 0.0)
+    flat = physics.simulate(T9, layout([[0.6, 1.0]]), shot, t_final=0.0)
+    assert np.hypot(*flat.rvw[0, 1, :2]) < 1e-12
+    r = _post_strike(layout([[0.6, 1.0]]), shot)
+    assert r.s[0] == physics.Motion.AIRBORNE and np.hypot(*r.rvw[0, 1, :2]) > 0.05
+
+
+# ---------------------------------------------------------------------------------------
+# flight and bounces, against closed forms
+# ---------------------------------------------------------------------------------------
+def test_vertical_jump_follows_the_parabola_and_the_bounce_sequence():
+    """Straight down (theta 90, no offset): no spin, no slip, the ball hops in place. Flight k
+    starts at vz_k = e_t^k vz_0, lasts 2 vz_k / g and peaks at R + vz_k^2 / 2g; the sequence
+    ends at the first rebound below V_SETTLE, then the ball rests where it started."""
+    x0 = np.array([0.6, 1.0])
+    rvw = layout([x0])
+    shot = physics.Shot(2.0, 90.0, 90.0)
+    vz0 = _post_strike(rvw, shot).rvw[0, 1, 2]
+    res = physics.simulate(T9, rvw, shot, airborne=True)
+    bounces = [e[0] for e in res.events() if e[1] == EK.BALL_TABLE]
+    expect, t, vz = [], 0.0, vz0
+    while True:
+        t += 2 * vz / G
+        expect.append(t)
+        vz *= E_T
+        if vz < V_SETTLE:
+            break
+    np.testing.assert_allclose(bounces, expect, rtol=1e-12, atol=1e-14)
+    assert res.s[0] == physics.Motion.STATIONARY
+    np.testing.assert_allclose(res.rvw[0, 0], [x0[0], x0[1], R], atol=1e-12)
+    # heights: the apex of every flight, sampled with t_final
+    t0, vz = 0.0, vz0
+    for tb in expect[:3]:
+        apex = physics.simulate(T9, rvw, shot, airborne=True, t_final=t0 + vz / G)
+        assert apex.rvw[0, 0, 2] == pytest.approx(R + vz * vz / (2 * G), rel=1e-12)
+        assert apex.s[0] == physics.Motion.AIRBORNE
+        t0, vz = tb, vz * E_T
+
+
+def test_flight_is_a_parabola_with_constant_spin():
+    rvw = layout([[0.6, 0.4]])
+    shot = physics.Shot(2.5, 80.0, 35.0, 0.2, 0.1)
+    p = _post_strike(rvw, shot).rvw[0]
+    land = 2 * p[1, 2] / G
+    for t in (0.25 * land, 0.5 * land, 0.9 * land):
+        r = physics.simulate(T9, rvw, shot, airborne=True, t_final=t)
+        np.testing.assert_allclose(r.rvw[0, 0], p[0] + p[1] * t + [0, 0, -0.5 * G * t * t], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(r.rvw[0, 1], p[1] + [0, 0, -G * t], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(r.rvw[0, 2], p[2], rtol=0, atol=0)
+    first = [e for e in physics.simulate(T9, rvw, shot, airborne=True).events() if e[1] == EK.BALL_TABLE][0]
+    assert first[0] == pytest.approx(land, rel=1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# jumping a blocking ball; leaving the table
+# ---------------------------------------------------------------------------------------
+BLOCK = [[0.635, 0.5], [0.635, 0.75], [0.635, 1.6]]  # cue ball, blocker, object ball
+
+
+@pytest.mark.parametrize("bb,cu", MODELS)
+def test_legal_jump_clears_a_blocking_ball_and_hits_the_object_ball(bb, cu):
+    """A legal jump stroke (cue elevated 45 degrees, tip at the centre: not a scoop under the
+    ball): the cue ball flies over the blocker and its first contact is the object ball; the
+    same stroke on the flat engine hits the blocker."""
+    shot = physics.Shot(2.5, 90.0, 45.0, 0.0, 0.0)
+    res = physics.simulate(T9, layout(BLOCK), shot, ball_ball=bb, cushion=cu, airborne=True)
+    firsts = [e for e in res.events() if e[1] == EK.BALL_BALL and 0 in e[2:]]
+    assert firsts and set(firsts[0][2:]) == {0, 2}
+    t_hit = firsts[0][0]
+    assert not any(e[1] == EK.BALL_BALL and 1 in e[2:] for e in res.events() if e[0] < t_hit)
+    flat = physics.simulate(T9, layout(BLOCK), shot, ball_ball=bb, cushion=cu)
+    assert [set(e[2:]) for e in flat.events() if e[1] == EK.BALL_BALL][0] == {0, 1}
+
+
+def test_low_jump_lands_on_the_blocker():
+    """Too little elevation: the cue ball does not clear the blocker and hits it in the air
+    (a 3D contact: the blocker is pressed into the slate)."""
+    res = physics.simulate(T9, layout(BLOCK), physics.Shot(1.5, 90.0, 20.0), airborne=True)
+    hit = [e for e in res.events() if e[1] == EK.BALL_BALL][0]
+    assert set(hit[2:]) == {0, 1}
+    r = physics.simulate(T9, layout(BLOCK), physics.Shot(1.5, 90.0, 20.0), airborne=True,
+                         t_final=hit[0])
+    assert r.rvw[0, 0, 2] > R  # the cue ball was in the air when it hit
+
+
+@pytest.mark.parametrize("bb,cu", MODELS)
+def test_fast_steep_jump_leaves_over_the_rail(bb, cu):
+    """A hard jump stroke straight at the head rail from close to it clears the cushion: a
+    LEAVE_TABLE event naming the head-rail segment, state OFF_TABLE, no pocket, at rest where
+    its centre crossed the nose line."""
+    rvw = layout([[0.635, 0.4]])
+    res = physics.simulate(T9, rvw, physics.Shot(5.0, 270.0, 60.0), ball_ball=bb, cushion=cu,
+                           airborne=True)
+    assert res.s[0] == physics.Motion.OFF_TABLE and res.pocket[0] == -1
+    leave = [e for e in res.events() if e[1] == EK.LEAVE_TABLE]
+    assert len(leave) == 1 and leave[0][2] == 0
+    assert T9.segment_ids[leave[0][3]] == "18"  # the head rail y = 0
+    assert res.rvw[0, 0, 1] == pytest.approx(0.0, abs=1e-9) and res.rvw[0, 0, 2] > T9.cushion_height
+    assert not res.rvw[0, 1:].any()
+    # the next stroke accepts the ball as off the table
+    nxt = physics.simulate(T9, layout([[0.6, 1.0], [0.3, 0.3]]), physics.Shot(1.0, 0.0),
+                           s=np.array([0, physics.Motion.OFF_TABLE], np.int8))
+    assert nxt.s[1] == physics.Motion.OFF_TABLE
+
+
+def test_low_flight_rebounds_from_the_cushion_face():
+    """A low hop reaching the rail below the nose rebounds (BALL_CUSHION) and stays on the
+    table."""
+    res = physics.simulate(T9, layout([[0.635, 0.08]]), physics.Shot(2.0, 270.0, 15.0), airborne=True)
+    assert res.s[0] in (physics.Motion.STATIONARY, physics.Motion.SPINNING)
+    kinds = _kinds(res)
+    assert EK.BALL_CUSHION in kinds and EK.LEAVE_TABLE not in kinds
+
+
+def test_ball_above_the_nose_hits_the_nose_edge():
+    """Centre above the nose but less than R above it at the nose line: a contact with the nose
+    edge (3D normal pointing up), after which the ball is higher than before or off the
+    table; never through the cushion."""
+    seen = False
+    for V0, theta in ((2.0, 30.0), (2.5, 30.0), (3.0, 28.0), (2.2, 35.0), (3.5, 25.0)):
+        res = physics.simulate(T9, layout([[0.635, 0.25]]), physics.Shot(V0, 270.0, theta),
+                               airborne=True)
+        for t, k, i, j in res.events():
+            if k == EK.BALL_CUSHION:
+                r = physics.simulate(T9, layout([[0.635, 0.25]]), physics.Shot(V0, 270.0, theta),
+                                     airborne=True, t_final=t)
+                if r.rvw[0, 0, 2] > T9.cushion_height:
+                    seen = True
+                    assert r.s[0] in (physics.Motion.AIRBORNE, physics.Motion.OFF_TABLE)
+                    if r.s[0] == physics.Motion.AIRBORNE:
+                        assert r.rvw[0, 1, 2] > 0.0  # thrown up by the edge
+        assert res.s[0] == physics.Motion.OFF_TABLE or fuzz.layout_problems(
+            T9, res.rvw[None], res.s[None], R)[0] == 0
+    assert seen
+
+
+# ---------------------------------------------------------------------------------------
+# energy, sound layouts, fuzz
+# ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("bb,cu", MODELS)
+def test_energy_never_rises(bb, cu):
+    """Kinetic + potential energy of the balls on the table, just after every event, never
+    exceeds its value after the previous one (1 uJ: the MIN_DIST contact corrections)."""
+    rvw = layout([[0.635, 0.5], [0.635, 0.75], [0.66, 1.2], [0.3, 1.8]])
+    for shot in (physics.Shot(2.5, 90.0, 45.0), physics.Shot(3.0, 91.0, 30.0, 0.3, -0.2),
+                 physics.Shot(4.0, 120.0, 70.0, -0.2, 0.3)):
+        res = physics.simulate(T9, rvw, shot, ball_ball=bb, cushion=cu, airborne=True)
+        times = np.unique(res.ev_t[1:res.n_events])[:40]
+        e_prev = _mech_energy(_post_strike(rvw, shot, ball_ball=bb, cushion=cu))
+        for t in times:
+            e = _mech_energy(physics.simulate(T9, rvw, shot, ball_ball=bb, cushion=cu,
+                                              airborne=True, t_final=float(t)))
+            assert e <= e_prev + 1e-6, (shot, t, e, e_prev)
+            e_prev = e
+
+
+def test_fuzz_slice_of_elevated_strokes():
+    """A seeded slice of ``benchmarks/fuzz_physics.py --airborne``: random layouts and
+    elevated strokes over the whole range; every shot settles, and no ball ends off the bed
+    or inside another ball except through OFF_TABLE (a ball off the table has left it over a
+    cushion or landed off the bed)."""
+    for seed, name in ((11, "9ft"), (12, "7ft")):
+        table = physics.Table.wpa(name)
+        rvw, s = fuzz.random_layouts(seed, 96, table, R)
+        shots = fuzz.random_shots(seed + 1, 96, physics.CueParams().miscue_limit)
+        res = physics.simulate_batch(table, rvw, shots, np.zeros(96, np.int64), s=s, airborne=True,
+                                     grow_log=True)
+        assert (res.status == physics.Status.OK).all()
+        assert (fuzz.layout_problems(table, res.rvw, res.s, R) == 0).all()
+        off = res.s == physics.Motion.OFF_TABLE
+        assert (res.pocket[off] == -1).all()
+        assert not np.isin(res.s, [physics.Motion.AIRBORNE]).any()
+        assert (np.abs(res.rvw[..., 0, 2][res.s <= physics.Motion.ROLLING] - R) == 0).all()
