@@ -17,6 +17,9 @@ edge.
 Checks (``check_batch``): per table its status (MAX_ITER, EVENT_LOG_OVERFLOW), and whether the
 final layout is a valid input for the next shot (``physics.simulate``'s own layout check):
 a ball off the bed (an escape: through a cushion, off the table) or two balls overlapping.
+A ball POCKETED or OFF_TABLE (it left the table over a cushion in the three-dimensional model,
+``simulate(..., airborne=True)``) is not on the bed and is not checked; whether it may leave
+the table is the caller's question (``benchmarks/fuzz_physics.py --airborne``).
 """
 
 from __future__ import annotations
