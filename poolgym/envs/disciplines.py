@@ -48,7 +48,8 @@ class StraightPoolEnv(PoolEnv):
 
     ## Rewards
     The game result from the learner's seat: +1 for reaching the target points first (SP-6.1),
-    -1 loss, 0 draw; the ``"shaped"`` reward adds the points (own minus opponent's).
+    -1 loss, 0 draw; the ``"shaped"`` reward adds the points (half of own minus opponent's,
+    `poolgym.envs.seating.points_advantage`).
     """
 
     def __init__(self, **kwargs):

@@ -277,7 +277,8 @@ class PoolEnv(gym.Env):
     Default (``reward="result"``): at the end of the game +1 win, -1 loss, 0 draw (drills:
     their result, see `poolgym.envs.drills`); 0 otherwise. Opt-in shaping (``"shaped"`` or a
     dict of weights) adds, per step: legal balls pocketed by the learner, learner fouls (-1
-    each), ball in hand conceded (-1), 14.1 points (own minus opponent's), opponent fouls. Every
+    each), ball in hand conceded (-1), points (the change of the learner's score minus the
+    mean change over the sides: `poolgym.envs.seating.points_advantage`), opponent fouls. Every
     component is in ``info["reward_components"]`` whatever the weights.
 
     ## Episode end

@@ -28,7 +28,8 @@ import numpy as np
 from poolgym.rules.core import Declaration, GameState, Phase
 from poolgym.rules.game import observe
 
-__all__ = ["DECLARATIONS", "uses_seats", "seat_view", "secret_balls", "SeatBlock", "seat_returns", "seat_bar_args"]
+__all__ = ["DECLARATIONS", "uses_seats", "seat_view", "secret_balls", "SeatBlock", "seat_returns", "seat_bar_args",
+           "points_advantage"]
 
 #: every `Declaration`, in enum order (the declaration part of the mask, Box and macro spaces)
 DECLARATIONS = tuple(Declaration)
@@ -58,6 +59,35 @@ def secret_balls(disc, private) -> tuple:
         return (int(number),)
     raise ValueError(f"{getattr(disc, 'name', disc)!r}: no ball mapping for the secret {type(private).__name__}; "
                      "give the discipline a secret_balls(private) method")
+
+
+def points_advantage(points, teams, seat: int) -> float:
+    """The ``"points"`` reward component of one verdict for ``seat``: the change of its side's
+    score minus the mean change over all sides (its advantage over the table average). A
+    side is a team (``teams``, a team id per seat; every member holds the team's points, so a
+    side's change is the mean over its members) or, without teams, a seat.
+
+    Summed over a game it is the seat's final score minus the mean final score of the
+    sides, so the sides' sums add up to zero, and:
+
+    * where the points are transfers (card ball's payments, pea pool's PP-7V: every verdict's
+      points sum to zero) it is exactly the seat's own points -- its score as the game
+      scores it, not counted twice;
+    * with two sides it is half the score difference (14.1, cowboy, odd ball's teams);
+    * a solo game (one side) pays the seat's own points (bowlliards' score)."""
+    n = len(points)
+    if n == 0:
+        return 0.0
+    side = list(teams) if teams else list(range(n))
+    sums: dict = {}
+    for k in range(n):
+        tot, cnt = sums.get(side[k], (0.0, 0))
+        sums[side[k]] = (tot + float(points[k]), cnt + 1)
+    means = {t: tot / cnt for t, (tot, cnt) in sums.items()}
+    mine = means[side[seat]]
+    if len(means) == 1:
+        return mine
+    return mine - sum(means.values()) / len(means)
 
 
 def seat_returns(disc, state: GameState) -> tuple:

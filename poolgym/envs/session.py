@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from poolgym.envs.seating import seat_returns, seat_view
+from poolgym.envs.seating import points_advantage, seat_returns, seat_view
 from poolgym.rules.game import MAX_CUE_SPEED, seeded_generator
 from poolgym.rules.core import (
     ActionSpec,
@@ -309,10 +309,8 @@ class Session:
                     c["ball_in_hand_conceded"] -= 1.0
         elif v.fouls:
             c["opponent_foul"] += 1.0
-        if v.points:
-            mine = float(v.points[me]) if me < len(v.points) else 0.0
-            others = float(sum(v.points)) - mine
-            c["points"] += mine - others
+        if v.points and me < len(v.points):
+            c["points"] += points_advantage(v.points, self.state.teams, me)
 
     def result_value(self) -> float:
         """Game result from the learner's seat: drills report their own value; else +1 win,

@@ -364,3 +364,54 @@ def test_card_ball_public_hands_are_encoded_only_when_public_C_33(public):
         assert o1.tobytes() == o2.tobytes()
         assert not hands.any()
     env.close()
+
+
+@pytest.mark.parametrize("points,teams,want", [
+    ((2, -1, -1), (), (2.0, -1.0, -1.0)),          # a transfer: each seat's own points, once
+    ((1, -1, 0), (), (1.0, -1.0, 0.0)),            # PP-7V: the shooter pays the owner
+    ((3, 0), (), (1.5, -1.5)),                     # two seats: half the difference
+    ((3, 0, 0), (), (2.0, -1.0, -1.0)),            # own minus the table mean
+    ((1, 0, 1, 0), (0, 1, 0, 1), (0.5, -0.5, 0.5, -0.5)),  # teams hold the team's points
+    ((7,), (), (7.0,)),                            # solo: own points
+])
+def test_points_shaping_is_the_advantage_over_the_table_mean(points, teams, want):
+    """The "points" component (`points_advantage`): a side's change minus the mean over the
+    sides; zero-sum over the sides, transfers counted once, solo = own points."""
+    from poolgym.envs.seating import points_advantage
+
+    got = tuple(points_advantage(points, teams, k) for k in range(len(points)))
+    assert got == pytest.approx(want)
+    if len(points) > 1:
+        assert sum(got) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("env_id, n, rules", [
+    ("poolgym/PeaPool-v0", 3, {"variant_points": True}),
+    ("poolgym/OddBall-v0", 4, None),
+    ("poolgym/StraightPool-v0", 2, None),
+])
+def test_shaped_points_sum_to_the_games_scoring(env_id, n, rules):
+    """Summed over an episode the points reward is the learner's final score minus the mean
+    of the sides' final scores (`points_advantage`): with transfers (PP-7V) exactly its own
+    score, with two sides half the score difference."""
+    kw = {"players": n} if n > 2 else {}
+    env = gym.make(env_id, rules=rules, max_shots=40, reward={"points": 1.0, "result": 0.0}, **kw)
+    u = env.unwrapped
+    rng = np.random.default_rng(0)
+    env.reset(seed=2)
+    total = 0.0
+    while True:
+        _, r, term, trunc, info = env.step(rng.uniform(-1, 1, env.action_space.shape).astype(np.float32))
+        total += r
+        if term or trunc:
+            break
+    st = u.state
+    me = info["learner_seat"]
+    side = st.teams if st.teams else tuple(range(n))
+    means = {t: np.mean([st.scores[k] for k in range(n) if side[k] == t]) for t in set(side)}
+    want = means[side[me]] - np.mean(list(means.values()))
+    if rules and rules.get("variant_points"):
+        assert sum(st.scores) == 0 and want == pytest.approx(st.scores[me])
+    assert any(st.scores), "the game scored nothing: pick another seed"
+    assert total == pytest.approx(want)
+    env.close()
