@@ -26,6 +26,7 @@ and safeties are the geometric player's.
 from __future__ import annotations
 
 import csv
+import io
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -140,21 +141,6 @@ def evaluate(model, env_id: str, episodes: int, seed: int, env_kwargs: dict | No
     return EvalResult(len(r), float(r.mean()) if len(r) else 0.0, float((r > 0).mean()) if len(r) else 0.0)
 
 
-def _latest_checkpoint(ckpt_dir: str):
-    if not os.path.isdir(ckpt_dir):
-        return None, 0
-    best, steps = None, 0
-    for f in os.listdir(ckpt_dir):
-        if f.startswith("model_") and f.endswith(".zip"):
-            try:
-                n = int(f[6:-4])
-            except ValueError:
-                continue
-            if n > steps:
-                best, steps = os.path.join(ckpt_dir, f), n
-    return best, steps
-
-
 def train(env_id: str, algo: str = "ppo", total_timesteps: int = 20_000, seed: int = 0, out_dir: str = "runs/train",
           n_envs: int = 8, hyperparams: dict | None = None, env_kwargs: dict | None = None,
           checkpoint_every: int = 10_000, eval_every: int = 5_000, eval_episodes: int = 50,
@@ -163,11 +149,17 @@ def train(env_id: str, algo: str = "ppo", total_timesteps: int = 20_000, seed: i
     """Train `algo` on `env_id`; returns {"model": path, "curve": rows, "timesteps": n}.
 
     The learning curve is written to ``<out_dir>/learning_curve.csv`` (timesteps, eval success
-    rate, eval mean return, training episode mean return). If `resume` and checkpoints exist,
-    training continues from the latest one (the curve keeps its earlier rows).
+    rate, eval mean return, training episode mean return). Every `checkpoint_every` steps (at
+    the start of the next rollout) and at the end an exact checkpoint ``checkpoints/state_<steps>.pkl``
+    (`agents.checkpoint`: weights, optimizer, RNG states, envs, replay buffer, the curve so
+    far) and the plain model ``checkpoints/model_<steps>.zip`` are written. If `resume` and an
+    exact checkpoint exists, training continues from the latest one and ends with the same
+    model and curve as an uninterrupted run. Every file is written atomically.
     """
     import torch
     from stable_baselines3.common.callbacks import BaseCallback
+
+    from agents.checkpoint import atomic_write_text, capture, latest_state, restore, save_model_atomic, save_state
 
     torch.set_num_threads(int(torch_threads))
     os.makedirs(out_dir, exist_ok=True)
@@ -177,40 +169,50 @@ def train(env_id: str, algo: str = "ppo", total_timesteps: int = 20_000, seed: i
     cls = _algo_class(algo)
     hp = default_hyperparams(algo, env_id)
     hp.update(hyperparams or {})
-    venv = make_vec_env(env_id, n_envs, seed, env_kwargs, algo)
     tb = os.path.join(out_dir, "tb") if tensorboard else None
     if tb is not None:
         try:
             import tensorboard  # noqa: F401
         except ImportError:  # pragma: no cover - optional
             tb = None
-    ckpt, done_steps = _latest_checkpoint(ckpt_dir) if resume else (None, 0)
-    rows: list[dict] = []
-    if ckpt is not None:
-        model = cls.load(ckpt, env=venv, tensorboard_log=tb)
-        if os.path.exists(curve_path):
-            with open(curve_path) as f:
-                rows = [r for r in csv.DictReader(f) if int(r["timesteps"]) <= done_steps]
+    state_path = latest_state(ckpt_dir) if resume else None
+    if state_path is not None:
+        model, venv, extra = restore(state_path, cls, tensorboard_log=tb)
+        rows: list[dict] = extra["rows"]
+        done_steps = int(model.num_timesteps)
     else:
+        venv = make_vec_env(env_id, n_envs, seed, env_kwargs, algo)
         model = cls("MlpPolicy", venv, seed=int(seed), verbose=0, tensorboard_log=tb, **hp)
+        rows, extra, done_steps = [], {}, 0
 
     def write_curve():
-        with open(curve_path, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=["timesteps", "eval_success_rate", "eval_mean_return",
-                                              "train_mean_return"], lineterminator="\n")
-            w.writeheader()
-            for r in rows:
-                w.writerow(r)
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=["timesteps", "eval_success_rate", "eval_mean_return",
+                                            "train_mean_return"], lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+        atomic_write_text(curve_path, buf.getvalue())
 
     class Curve(BaseCallback):
-        """Learning-curve points and checkpoints at fixed timestep marks."""
+        """Learning-curve points at fixed timestep marks; exact checkpoints at the first rollout
+        start past each `checkpoint_every` mark."""
 
         def __init__(self):
             super().__init__()
-            self.next_eval = (done_steps // eval_every + 1) * eval_every
+            self.next_eval = extra.get("next_eval", (done_steps // eval_every + 1) * eval_every)
             self.next_ckpt = (done_steps // checkpoint_every + 1) * checkpoint_every
-            self.ep_returns: list[float] = []
-            self.acc = np.zeros(n_envs)
+            self.ep_returns: list[float] = list(extra.get("ep_returns", []))
+            self.acc = np.array(extra.get("acc", np.zeros(n_envs)), dtype=float)
+
+        def _on_rollout_start(self) -> None:
+            n = self.num_timesteps
+            if n >= self.next_ckpt:
+                save_state(ckpt_dir, capture(self.model, dict(rows=list(rows), next_eval=self.next_eval,
+                                                              ep_returns=list(self.ep_returns),
+                                                              acc=self.acc.copy())))
+                save_model_atomic(self.model, os.path.join(ckpt_dir, f"model_{n}.zip"))
+                self.next_ckpt = (n // checkpoint_every + 1) * checkpoint_every
 
         def _on_step(self) -> bool:
             rew = self.locals.get("rewards")
@@ -230,17 +232,19 @@ def train(env_id: str, algo: str = "ppo", total_timesteps: int = 20_000, seed: i
                 self.logger.record("eval/success_rate", ev.success_rate)
                 write_curve()
                 self.next_eval += eval_every
-            if n >= self.next_ckpt:
-                self.model.save(os.path.join(ckpt_dir, f"model_{n}.zip"))
-                self.next_ckpt += checkpoint_every
             return True
 
     remaining = max(int(total_timesteps) - done_steps, 0)
     if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=Curve(), progress_bar=bool(progress),
-                    reset_num_timesteps=ckpt is None, tb_log_name=algo)
+        cb = Curve()
+        model.learn(total_timesteps=remaining, callback=cb, progress_bar=bool(progress),
+                    reset_num_timesteps=state_path is None, tb_log_name=algo)
+        n = int(model.num_timesteps)  # the final state: a rerun after a kill from here trains no more
+        save_state(ckpt_dir, capture(model, dict(rows=list(rows), next_eval=cb.next_eval,
+                                                 ep_returns=list(cb.ep_returns), acc=cb.acc.copy())))
+        save_model_atomic(model, os.path.join(ckpt_dir, f"model_{n}.zip"))
     path = os.path.join(out_dir, "model.zip")
-    model.save(path)
+    save_model_atomic(model, path)
     write_curve()
     venv.close()
     return dict(model=path, curve=rows, timesteps=int(model.num_timesteps))

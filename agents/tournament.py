@@ -360,10 +360,9 @@ class TournamentResult:
 
     def write_json(self, path: str) -> None:
         """Write results as JSON (sorted keys, stable float formatting -> byte-identical reruns)."""
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        with open(path, "w") as f:
-            json.dump(self.to_dict(), f, indent=1, sort_keys=True)
-            f.write("\n")
+        from agents.checkpoint import atomic_write_text
+
+        atomic_write_text(path, json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n")
 
     def plot(self, path: str) -> None:
         """PNG bar chart of win rates with Wilson 95% error bars and Elo (matplotlib, Agg)."""

@@ -17,12 +17,15 @@ report         ``metrics.csv`` (every number above, fixed formatting), ``learnin
 =============  ==============================================================================
 
 Resuming: a finished stage leaves ``stages/<stage>.done``; rerunning the same command skips
-finished stages, continues the tournament from its games file and training from its latest
-checkpoint. Reproducibility: every seed comes from ``experiment.seed``; the metrics contain no
-wall-clock values (timings go to ``timings.json``), so rerunning a config gives a byte-identical
-``metrics.csv`` on the same machine and package versions. (A training stage resumed from a
-mid-run checkpoint continues from the saved weights but not from the exact RNG/buffer state,
-so its numbers can differ from an uninterrupted run; finished stages are never recomputed.)
+finished stages, continues the tournament from its games file (only whole lines of finished
+games count) and training from its latest exact checkpoint (`agents.checkpoint`: weights,
+optimizer, RNG states, envs, replay buffer, curve rows); an evaluation cut short is replayed
+from its seeds. Every file is written atomically (temporary file + rename). So a run killed at
+any moment and started again with the same command ends with a ``metrics.csv`` byte-identical
+to an uninterrupted run's (on the same machine and package versions). Reproducibility: every
+seed comes from ``experiment.seed``; the metrics contain no wall-clock values (timings go to
+``timings.json``). The ray backend's training resumes from RLlib's checkpoint, which does not
+hold the env or RNG states: there a resumed run is not exact (`experiments.ray_backend`).
 
 Backends: ``local`` (default) or ``ray`` (tournament games and evaluation episodes as Ray
 tasks, training with RLlib PPO, single or multi agent; see `experiments.ray_backend`).
@@ -41,6 +44,7 @@ import time
 
 import numpy as np
 
+from agents.checkpoint import atomic_write_text
 from experiments import config as C
 
 STAGES = ("setup", "train", "evaluate", "tournament", "video", "report")
@@ -94,10 +98,7 @@ class Run:
         return os.path.exists(self.path("stages", f"{stage}.done"))
 
     def mark(self, stage: str, info: dict | None = None) -> None:
-        tmp = self.path("stages", f"{stage}.tmp")
-        with open(tmp, "w") as f:
-            json.dump(info or {}, f, indent=1, sort_keys=True)
-        os.replace(tmp, self.path("stages", f"{stage}.done"))
+        atomic_write_text(self.path("stages", f"{stage}.done"), json.dumps(info or {}, indent=1, sort_keys=True))
 
     def info(self, stage: str) -> dict:
         with open(self.path("stages", f"{stage}.done")) as f:
@@ -105,9 +106,7 @@ class Run:
 
 
 def _write_json(path: str, obj) -> None:
-    with open(path, "w") as f:
-        json.dump(obj, f, indent=1, sort_keys=True)
-        f.write("\n")
+    atomic_write_text(path, json.dumps(obj, indent=1, sort_keys=True) + "\n")
 
 
 def _log(msg: str, quiet: bool) -> None:
@@ -184,8 +183,7 @@ def _skip(cfg: C.ExperimentConfig, name: str) -> bool:
 
 # ----------------------------------------------------------------------------- stages
 def _setup(cfg, run: Run, seeds: dict) -> dict:
-    with open(run.path("config.toml"), "w") as f:
-        f.write(C.dumps(cfg))
+    atomic_write_text(run.path("config.toml"), C.dumps(cfg))
     env = package_versions()
     env["git"] = git_commit()
     env["command"] = sys.argv
@@ -334,13 +332,11 @@ def _report(cfg, run: Run) -> dict:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["section", "metric", "value"])
     w.writerows(rows)
-    with open(run.path("metrics.csv"), "w") as f:
-        f.write(buf.getvalue())
+    atomic_write_text(run.path("metrics.csv"), buf.getvalue())
     lc = run.path("train", "learning_curve.csv")
     if os.path.exists(lc):
         _plot_curve(lc, run.path("learning_curve.png"), cfg.env.id)
-    with open(run.path("report.md"), "w") as f:
-        f.write(_report_md(cfg, run, rows))
+    atomic_write_text(run.path("report.md"), _report_md(cfg, run, rows))
     return {"metrics": len(rows)}
 
 

@@ -33,34 +33,85 @@ def _env():
     return env
 
 
-def test_killed_run_resumes_to_identical_metrics(tmp_path):
-    pytest.importorskip("matplotlib")  # the run folder's plots: the render extra
-    cfg_path = tmp_path / "exp.toml"
-    cfg_path.write_text(TOURNAMENT_ONLY)
-    killed = tmp_path / "killed"
-    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "experiment", "run", str(cfg_path),
-                             "--out", str(killed), "--no-progress"], cwd=ROOT, env=_env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    games = killed / "tournament" / "games.jsonl"
-    deadline = time.time() + 240
+#: the small config of the kill test: training (exact checkpoints), evaluation and a tournament
+TRAIN_EVAL_TOURNAMENT = """
+[experiment]
+name = "kill-test"
+seed = 5
+
+[env]
+id = "poolgym/PotDrill-v0"
+kwargs = { noise = "icga" }
+
+[training]
+algo = "ppo"
+total_timesteps = 448
+n_envs = 4
+checkpoint_every = 64
+eval_every = 96
+eval_episodes = 8
+hyperparams = { n_steps = 16, batch_size = 32, n_epochs = 2 }
+
+[evaluation]
+episodes = 600
+seed = 10000
+
+[tournament]
+discipline = "nine_ball"
+games_per_pair = 3
+noise = "icga"
+max_shots = 30
+agents = ["trained", "geometric"]
+"""
+
+#: when each kill's clock starts: the stage under way (mid-training: after its first checkpoint)
+KILL_TARGETS = {"train": lambda run: any(run.glob("train/checkpoints/state_*.pkl")),
+                "evaluate": lambda run: (run / "stages" / "train.done").exists(),
+                "tournament": lambda run: (run / "stages" / "evaluate.done").exists()}
+
+
+def _run_until_killed(cmd, run, target: str, delay: float) -> str:
+    """Start `cmd`, SIGKILL its process group `delay` seconds after `target`'s stage is under
+    way; returns the stage it was in when killed ('' if it finished first)."""
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.time() + 300
     try:
-        while time.time() < deadline and proc.poll() is None:
-            if games.exists() and games.read_text().count("\n") >= 1:
-                break
-            time.sleep(0.02)
+        while time.time() < deadline and proc.poll() is None and not KILL_TARGETS[target](run):
+            time.sleep(0.01)
+        time.sleep(delay)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            return next((s for s in ("train", "evaluate", "tournament", "report")
+                         if not (run / "stages" / f"{s}.done").exists()), "")
         proc.wait()
-    assert (killed / "stages" / "setup.done").exists()
-    was_interrupted = not (killed / "stages" / "tournament.done").exists()
-    # resume in-process
-    run_experiment(str(cfg_path), str(killed), progress=False, quiet=True)
+    return ""
+
+
+def test_run_killed_at_random_moments_resumes_byte_identical(tmp_path):
+    """A run SIGKILLed at seeded random moments (mid-training after a checkpoint, mid-evaluation,
+    mid-tournament) and restarted each time with the same command ends with a metrics.csv,
+    learning curve and tournament results byte-identical to an uninterrupted run's."""
+    pytest.importorskip("stable_baselines3")  # the sb3 extra
+    pytest.importorskip("matplotlib")  # the run folder's plots: the render extra
+    import numpy as np
+
+    cfg_path = tmp_path / "exp.toml"
+    cfg_path.write_text(TRAIN_EVAL_TOURNAMENT)
+    run = tmp_path / "killed"
+    cmd = [sys.executable, "-m", "experiments.cli", "experiment", "run", str(cfg_path), "--out", str(run),
+           "--no-progress"]
+    delays = np.random.default_rng(17).uniform(0.0, 0.4, size=len(KILL_TARGETS))
+    killed_in = [_run_until_killed(cmd, run, target, float(d)) for target, d in zip(KILL_TARGETS, delays)]
+    subprocess.run(cmd, cwd=ROOT, env=_env(), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     ref = tmp_path / "ref"
     run_experiment(str(cfg_path), str(ref), progress=False, quiet=True)
-    assert (killed / "metrics.csv").read_bytes() == (ref / "metrics.csv").read_bytes()
-    assert (killed / "tournament" / "results.json").read_bytes() == (ref / "tournament" / "results.json").read_bytes()
-    assert was_interrupted, "the run finished before it could be killed; the resume path was not exercised"
+    for f in ("metrics.csv", "train/learning_curve.csv", "evaluation.json", "tournament/results.json"):
+        assert (run / f).read_bytes() == (ref / f).read_bytes(), f
+    assert all(killed_in), f"a run finished before it could be killed: {killed_in}"
+    assert "train" in killed_in, killed_in
 
 
 def test_stage_markers_skip_finished_stages(tmp_path):
