@@ -61,7 +61,12 @@ then   O option scores: in an OPTION phase the masked argmax offered option is c
        (the step ends there); when options are offered beside a shot (e.g. GW-5) the
        option is taken instead of shooting only if its score > 0.5; the GW-5 / SP-6.7.7
        request spots, of the balls equally near the head string, the one with the best
-       called-ball score
+       called-ball score (so does C-41's penalty ball); N-seat games: then one score per
+       `Declaration`
+last   a game taking several calls on one shot (Honolulu, HO-6 / C-20): (N-1) x 6 scores
+       per (ball, pocket) at ``calls0``: besides the argmax call, every callable ball whose
+       best pocket scores > 0.5 is called into it (highest first, up to
+       ``max_called_balls`` calls in all; `MultiCallShot`)
 =====  =========================================================================
 
 Macro action (``Discrete``): see `Codec.macro_table` — pots (target x pocket x 3 speeds x 3
@@ -72,6 +77,8 @@ speeds, legal where the rules allow a safety), 3 break shots (cue ball in hand p
 head string at the centre / left / right, full speed at the head ball), 8 push-outs (soft rolls
 in 8 directions, legal only when 9B-5.6 allows), then one entry per `Option` (the GW-5 /
 SP-6.7.7 request spots the lowest of equally near balls: designating another is Box-only).
+A multi-call game (Honolulu) adds, before the options, a pot per (target, pocket, second
+ball) that calls the second ball too, into its best pocket (`MultiCallShot`).
 `Codec.macro_mask` marks the legal ones; pots whose cut is >= 90 deg from the cue ball's
 current position are masked.
 """
@@ -86,6 +93,7 @@ import numpy as np
 
 from poolgym import planning
 from poolgym.rules.game import MAX_CUE_SPEED
+from poolgym.rules.games.honolulu import MultiCallShot
 from poolgym.rules.core import (
     ActionSpec,
     ChooseOption,
@@ -176,6 +184,8 @@ class MacroEntry:
     spin: int = 0
     option: Option | None = None
     declaration: object = None
+    #: a "pot" entry of a multi-call game (HO-6): this ball is called too, into its best pocket
+    also: int = 0
 
 
 def nearest_legal_placement(x, y, pos, on, table, R, *, kitchen, may_touch=False, step=None):
@@ -197,9 +207,11 @@ def nearest_legal_placement(x, y, pos, on, table, R, *, kitchen, may_touch=False
 
 
 @functools.lru_cache(maxsize=8)
-def _macro_table(N: int, seats: bool = False) -> tuple:
+def _macro_table(N: int, seats: bool = False, multi: bool = False) -> tuple:
     """The `MacroEntry` list for N balls (shared by every codec of that size); seated games
-    end with one entry per `Declaration`."""
+    end with one entry per `Declaration`; ``multi`` (a game that takes several calls on one
+    shot, HO-6) adds, before the options, a pot (centre spin, first speed) per (target,
+    pocket, second called ball)."""
     t = []
     for ball in range(1, N):
         for p in range(N_POCKETS):
@@ -216,6 +228,12 @@ def _macro_table(N: int, seats: bool = False) -> tuple:
         t.append(MacroEntry("break", 0, -1, 0, k))
     for k in range(N_PUSH):
         t.append(MacroEntry("push", 0, -1, 0, k))
+    if multi:
+        for ball in range(1, N):
+            for p in range(N_POCKETS):
+                for c in range(1, N):
+                    if c != ball:
+                        t.append(MacroEntry("pot", ball, p, 0, SPIN_B.index(0.0), also=c))
     for o in OPTIONS:
         t.append(MacroEntry("option", option=o))
     if seats:
@@ -246,7 +264,7 @@ class Codec:
     def __init__(self, n_balls: int, n_players: int, table, R: float = planning.BALL_RADIUS,
                  V0_min: float = 0.1, V0_max: float = 8.0, theta_max: float = 0.0,
                  phi_mode: str = "relative", max_shots: int = 100, seats: SeatBlock | None = None,
-                 scores=None, candidates=None):
+                 scores=None, candidates=None, multi_calls: bool = False):
         if phi_mode not in ("relative", "absolute"):
             raise ValueError(f"phi_mode must be 'relative' or 'absolute', got {phi_mode!r}")
         if not (0.0 < V0_min < V0_max <= MAX_CUE_SPEED):
@@ -279,7 +297,15 @@ class Codec:
         #: first Box index of the declaration scores (== box_size for a WPA game)
         self.decl0 = 9 + (self.N - 1) + N_POCKETS + len(OPTIONS)
         self.box_size = self.decl0 + n_decl
-        self.macro_table = _macro_table(self.N, seats is not None)
+        #: a game taking several calls on one shot (HO-6 / C-20): the Box ends with one score
+        #: per (ball, pocket) for the further calls, the macro table has the two-call pots
+        self.multi_calls = bool(multi_calls)
+        self.calls0 = self.box_size
+        if self.multi_calls:
+            self.box_size += (self.N - 1) * N_POCKETS
+        self.macro_table = _macro_table(self.N, seats is not None, self.multi_calls)
+        #: first macro index of the two-call pots (== macro_opt0 when there are none)
+        self.macro_multi0 = next((i for i, e in enumerate(self.macro_table) if e.also), None)
         self.n_macro = len(self.macro_table)
         #: first macro index of the options / declarations
         self.macro_opt0 = self.n_macro - n_decl - len(OPTIONS)
@@ -588,9 +614,33 @@ class Codec:
         if spec.callable_balls and not safety:
             called_ball = self._masked_argmax(u, [8 + c for c in spec.callable_balls]) - 8
             called_pocket = self._masked_argmax(u, range(9 + N - 1, 9 + N - 1 + N_POCKETS)) - (9 + N - 1)
+            more = self._more_calls(u, state, spec, called_ball) if self.multi_calls else ()
+            if more:
+                out.append(MultiCallShot(float(V0), float(phi), float(theta), float(a), float(b), called_ball,
+                                         called_pocket, more_calls=more))
+                return out
         out.append(ShotAction._fast(float(V0), float(phi), float(theta), float(a), float(b), called_ball,
                                     called_pocket, safety, bool(spec.push_out_allowed and u[8] > 0)))
         return out
+
+    def _more_calls(self, u: list, state: GameState, spec: ActionSpec, first: int) -> tuple:
+        """HO-6 / C-20 further calls from the Box block at ``calls0``: every callable ball but
+        ``first`` whose best pocket score exceeds 0.5 is called into that pocket, the highest
+        scores first, up to ``max_called_balls`` calls in all."""
+        room = int(getattr(state.config, "max_called_balls", 1)) - 1
+        if room <= 0:
+            return ()
+        cands = []
+        for c in spec.callable_balls:
+            if c == first:
+                continue
+            k = self.calls0 + (c - 1) * N_POCKETS
+            row = u[k : k + N_POCKETS]
+            p = max(range(N_POCKETS), key=lambda j: row[j])
+            if row[p] > 0.5:
+                cands.append((-row[p], c, p))
+        cands.sort()
+        return tuple(sorted((c, p) for _, c, p in cands[:room]))
 
     # ------------------------------------------------------------------ macros
     def _ball_sets(self, spec: ActionSpec):
@@ -641,6 +691,15 @@ class Codec:
             m[b0 : b0 + N_BREAK] = True
         if spec.push_out_allowed:
             m[b0 + N_BREAK : b0 + N_BREAK + N_PUSH] = True
+        if self.macro_multi0 is not None and spec.call_required and \
+                int(getattr(state.config, "max_called_balls", 1)) > 1:
+            # two-call pots: the pot (b, p) is feasible and the second ball callable
+            centre = SPIN_B.index(0.0)
+            callable_on = {c for c in spec.callable_balls if state.on_table[c]}
+            for i, e in enumerate(self.macro_table[self.macro_multi0 : self.macro_opt0]):
+                if e.ball in balls and e.also in callable_on and \
+                        m[(e.ball - 1) * per_ball + (e.pocket * len(SPEED_FACTORS)) * len(SPIN_B) + centre]:
+                    m[self.macro_multi0 + i] = True
         if not m.any() and (spec.can_shoot or spec.must_place):
             m[b0 : b0 + N_BREAK] = True  # nothing else is available: a break-style shot
         return m
@@ -707,6 +766,11 @@ class Codec:
         if spec.callable_balls and call_b is None and spec.call_required:
             call_b = spec.callable_balls[0]
             call_p = planning.best_pocket(self.geom, pos[call_b])
+        if e.also:
+            out.append(MultiCallShot(V0=float(V0), phi=float(phi), b=float(b), called_ball=call_b,
+                                     called_pocket=call_p,
+                                     more_calls=((e.also, planning.best_pocket(self.geom, pos[e.also])),)))
+            return out
         out.append(ShotAction(V0=float(V0), phi=float(phi), b=float(b), called_ball=call_b,
                               called_pocket=call_p, push_out=(e.kind == "push")))
         return out

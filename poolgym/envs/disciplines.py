@@ -400,8 +400,10 @@ class CowboyEnv(PoolEnv):
 class HonoluluEnv(PoolEnv):
     """BCA Honolulu (`poolgym.rules.games.honolulu`, shared/rules/honolulu.md), two seats:
     called indirect pots (bank, combination, carom, kick) to 8; the score block carries the
-    owed points and the balls waiting to be spotted. The Box and macro actions call one ball
-    and pocket; several balls are called with `MultiCallShot` through ``step_action``."""
+    owed points and the balls waiting to be spotted. Several balls are called on one shot
+    (HO-6, `MultiCallShot`): the Box action ends with a score per (ball, pocket) for the
+    further calls, the macro table has a pot per (target, pocket, second called ball)
+    (`poolgym.envs.codec`), and ``step_action`` takes any `MultiCallShot`."""
 
     def __init__(self, **kwargs):
         super().__init__("honolulu", **kwargs)

@@ -400,7 +400,8 @@ class PoolEnv(gym.Env):
                       if action_mode in PARAM_MODES else None)
         self.codec = Codec(self.disc.n_balls, n_players, self.table, self.R, V0_min=float(V0_range[0]),
                            V0_max=float(V0_range[1]), theta_max=float(theta_max), phi_mode=phi_mode,
-                           max_shots=max_shots, seats=seats, scores=score_block(self.disc), candidates=self.param)
+                           max_shots=max_shots, seats=seats, scores=score_block(self.disc), candidates=self.param,
+                           multi_calls=bool(getattr(self.disc, "multi_call", False)))
         self.observation_space = spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32)
         if action_mode == "box":
             self.action_space = spaces.Box(-1.0, 1.0, (self.codec.box_size,), np.float32)

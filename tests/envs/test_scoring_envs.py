@@ -146,3 +146,54 @@ def test_honolulu_score_block_owed_points():
 def test_wpa_spaces_unchanged_by_the_score_block():
     env = gym.make("poolgym/NineBall-v0").unwrapped
     assert env.codec.scores is None and env.codec.score0 == env.codec.obs_size
+
+
+@pytest.mark.rule("HO-6")
+def test_honolulu_multi_call_through_box_and_macro():
+    """HO-6 / C-20: a shot calling several balls is reachable through the Box action (the
+    further-call block: each ball whose best pocket scores > 0.5, up to max_called_balls)
+    and the macro action (a pot with a second called ball), masked to callable balls and
+    feasible pots; the referee receives the `MultiCallShot`."""
+    from poolgym.rules.games.honolulu import MultiCallShot, calls_of
+
+    env = gym.make("poolgym/Honolulu-v0").unwrapped
+    env.reset(seed=0, options={"phase": "play", "cue_ball": "in_hand_anywhere"})
+    st, spec = env.state, env.disc.legal_actions(env.state)
+    c = env.codec
+    assert c.multi_calls and c.box_size == c.calls0 + 15 * 6
+    u = np.zeros(c.box_size)
+    u[8 + 3] = 1.0                      # first call: ball 3 ...
+    u[9 + 15 + 2] = 1.0                 # ... in pocket 2
+    u[c.calls0 + (5 - 1) * 6 + 4] = 0.9  # also ball 5 in pocket 4
+    u[c.calls0 + (7 - 1) * 6 + 1] = 0.7  # and ball 7 in pocket 1
+    u[c.calls0 + (3 - 1) * 6 + 0] = 0.9  # ball 3 again: ignored (it is the first call)
+    acts = c.decode_box(u, st, spec)
+    shot = acts[-1]
+    assert isinstance(shot, MultiCallShot) and calls_of(shot) == ((3, 2), (5, 4), (7, 1))
+    u[c.calls0:] = 0.0
+    assert not isinstance(c.decode_box(u, st, spec)[-1], MultiCallShot)  # no further call
+    # max_called_balls caps the calls (highest scores first)
+    env2 = gym.make("poolgym/Honolulu-v0", rules={"max_called_balls": 2}).unwrapped
+    env2.reset(seed=0, options={"phase": "play", "cue_ball": "in_hand_anywhere"})
+    u[c.calls0 + (5 - 1) * 6 + 4] = 0.9
+    u[c.calls0 + (7 - 1) * 6 + 1] = 0.95
+    assert calls_of(env2.codec.decode_box(u, env2.state, spec)[-1]) == ((3, 2), (7, 1))
+    # macro: two-call pots, masked
+    m = c.macro_mask(st, spec)
+    idx = [i for i, e in enumerate(c.macro_table) if e.also]
+    assert len(idx) == 15 * 6 * 14 and m[idx].any()
+    k = next(i for i in idx if m[i])
+    e = c.macro_table[k]
+    shot = c.decode_macro(k, st, spec)[-1]
+    assert isinstance(shot, MultiCallShot) and calls_of(shot)[0] == (e.ball, e.pocket)
+    assert calls_of(shot)[1][0] == e.also and len(calls_of(shot)) == 2
+    off = st.replace(on_table=tuple(False if b == e.also else v for b, v in enumerate(st.on_table)))
+    assert not c.macro_mask(off, env.disc.legal_actions(off))[k]  # the second ball is gone
+    em = gym.make("poolgym/Honolulu-v0", action_mode="macro").unwrapped
+    em.reset(seed=0, options={"phase": "play", "cue_ball": "in_hand_anywhere"})
+    assert em.action_masks()[k]
+    _, _, _, _, info = em.step(k)  # the referee takes it
+    assert em.state.shot_number >= 1 and not info["illegal_action"]
+    env1 = gym.make("poolgym/Honolulu-v0", rules={"max_called_balls": 1}).unwrapped
+    env1.reset(seed=0, options={"phase": "play", "cue_ball": "in_hand_anywhere"})
+    assert not env1.codec.macro_mask(env1.state, env1.disc.legal_actions(env1.state))[idx].any()

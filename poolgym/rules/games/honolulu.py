@@ -140,6 +140,9 @@ class Honolulu(DisciplineBase):
     n_balls = 16
     config_cls = HonoluluConfig
     n_score_features = 4
+    #: HO-6 / C-20: one shot may call several balls (`MultiCallShot`; the envs' Box and macro
+    #: actions carry the further calls)
+    multi_call = True
 
     def score_features(self, state: GameState, seat: int) -> tuple:
         """Observation score block (poolgym.envs.scoring): points owed by the observer and by
