@@ -310,6 +310,8 @@ class Codec:
         #: first macro index of the options / declarations
         self.macro_opt0 = self.n_macro - n_decl - len(OPTIONS)
         self.macro_decl0 = self.n_macro - n_decl
+        #: id(spec) -> `_mask_entries` (`encode_batch`)
+        self._mask_cache: dict = {}
 
     # ------------------------------------------------------------------ observation
     def encode(self, state: GameState, spec: ActionSpec | None, seat: int, shots: int = 0,
@@ -409,20 +411,18 @@ class Codec:
         k_fo = k_sc + self.P
         k_sh = k_fo + self.P
         flags_rows, flags = [], []
+        masks = self._mask_cache
+        over = Phase.GAME_OVER
         for i, (st, spec, seat) in enumerate(zip(states, specs, seats)):
-            if spec is not None and st.seat_to_act == seat and st.phase is not Phase.GAME_OVER:
-                for b in spec.target_balls:
-                    rows.append(i)
-                    cols.append(k_tgt + b)
-                for b in spec.callable_balls:
-                    rows.append(i)
-                    cols.append(k_call + b)
-                for opt in spec.options:
-                    rows.append(i)
-                    cols.append(k_op + _OPTION_INDEX[opt])
+            if spec is not None and st.seat_to_act == seat and st.phase is not over:
+                hit = masks.get(id(spec))
+                if hit is None or hit[0] is not spec:
+                    hit = self._mask_entries(spec, k_tgt, k_call, k_op)
+                c = hit[1]
+                rows.extend([i] * len(c))
+                cols.extend(c)
                 flags_rows.append(i)
-                flags.append((spec.can_shoot, spec.must_place, spec.call_required, spec.safety_allowed,
-                              spec.push_out_allowed, True))
+                flags.append(hit[2])
         ar = np.arange(B)
         out[ar, [k_ph + _PHASE_INDEX[st.phase] for st in states]] = 1.0
         out[ar, [k_cb + _PLACEMENT_INDEX[st.cue_ball] for st in states]] = 1.0
@@ -457,6 +457,20 @@ class Codec:
             for i, (st, seat) in enumerate(zip(states, seats)):
                 self.candidates.features(st, specs[i], seat, out[i], self.cand0)
         return out
+
+    def _mask_entries(self, spec: ActionSpec, k_tgt: int, k_call: int, k_op: int) -> tuple:
+        """(spec, columns of the target / callable / option masks set to 1, the 6 flags) of
+        ``spec``'s legal-decision mask (as `encode` writes it), memoised per spec object (the
+        rules memoise their specs, so a few objects recur; the spec is kept so that its id
+        stays unique)."""
+        cols = ([k_tgt + b for b in spec.target_balls] + [k_call + b for b in spec.callable_balls]
+                + [k_op + _OPTION_INDEX[o] for o in spec.options])
+        hit = (spec, tuple(cols), (spec.can_shoot, spec.must_place, spec.call_required, spec.safety_allowed,
+                                   spec.push_out_allowed, True))
+        if len(self._mask_cache) > 4096:
+            self._mask_cache.clear()
+        self._mask_cache[id(spec)] = hit
+        return hit
 
     # ------------------------------------------------------------------ helpers
     def _base_phi(self, state: GameState, spec: ActionSpec, cue_xy) -> float:
