@@ -283,15 +283,29 @@ class SB3Agent(GeometricAgent):
         self.deterministic = bool(deterministic)
         self._codecs: dict = {}
 
-    def _codec(self, discipline: str, n_balls: int, n_players: int, table):
-        key = (discipline, id(table))
+    def _codec(self, discipline: str, n_players: int, table):
+        """The codec of the env the policy was trained on (``env_id`` with ``env_kwargs`` and
+        this game's seat count and table): the same observation (seat block, score block)
+        and action layout, built by that env itself."""
+        key = (discipline, n_players, id(table))
         c = self._codecs.get(key)
-        if c is None:
+        if c is None and discipline == "pot_drill":
             from poolgym.envs.codec import Codec
 
-            max_shots = 1 if self.env_id.endswith("PotDrill-v0") else int(self.env_kwargs.get("max_shots", 100))
-            c = Codec(n_balls, n_players, table, phi_mode=self.env_kwargs.get("phi_mode", "relative"),
-                      max_shots=max_shots)
+            c = self._codecs[key] = Codec(2, 1, table, phi_mode=self.env_kwargs.get("phi_mode", "relative"),
+                                          max_shots=1)
+        if c is None:
+            import gymnasium as gym
+
+            import poolgym  # noqa: F401 - registers the ids
+
+            kw = dict(self.env_kwargs, opponent=None, players=n_players)
+            env = gym.make(self.env_id, **kw).unwrapped
+            if env.disc.name != discipline or env.codec.table.w != table.w or env.codec.table.l != table.l:
+                raise ValueError(f"SB3Agent trained on {self.env_id} ({env.disc.name}) cannot play {discipline!r} "
+                                 "on this table")
+            c = env.codec
+            env.close()
             self._codecs[key] = c
         return c
 
@@ -313,8 +327,9 @@ class SB3Agent(GeometricAgent):
 
     def _full_policy(self, obs: Observation):
         state, spec = obs.state, obs.spec
-        c = self._codec(obs.discipline, state.n_balls, state.n_players, obs.table)
-        o = c.encode(state, spec, obs.seat)
+        c = self._codec(obs.discipline, state.n_players, obs.table)
+        secret = state.private[obs.seat] if state.private else None  # the seat's own (the view holds no other)
+        o = c.encode(state, spec, obs.seat, state.shot_number, secret=secret)
         if self.algo == "maskable_ppo":
             mask = c.macro_mask(state, spec)
             acts = c.decode_macro(int(self._predict(o, mask)), state, spec)
@@ -337,7 +352,7 @@ class SB3Agent(GeometricAgent):
                              float(v.balls[best.ball][0]), float(v.balls[best.ball][1])),
                         on_table=(True, True))
         spec = drill.legal_actions(st)
-        c = self._codec("pot_drill", 2, 1, obs.table)
+        c = self._codec("pot_drill", 1, obs.table)
         o = c.encode(st, spec, 0)
         if self.algo == "maskable_ppo":
             acts = c.decode_macro(int(self._predict(o, c.macro_mask(st, spec))), st, spec)

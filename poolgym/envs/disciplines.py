@@ -441,6 +441,7 @@ def _vec(discipline, **fixed):
         return PoolVectorEnv(discipline, num_envs=num_envs, **with_threads(kwargs, check_num_threads(num_threads)))
 
     make.__name__ = f"make_{discipline}_vector"
+    make.discipline, make.defaults = discipline, dict(fixed)  # what the id plays (`poolgym.envs.sb3`)
     make.__doc__ = (f"`PoolVectorEnv` of {discipline} (defaults {fixed}); ``num_workers`` > 1: a "
                     f"`ShardedVectorEnv` of that many processes; ``num_threads``: numba threads of the "
                     f"batched physics (per worker).")

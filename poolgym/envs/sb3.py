@@ -36,13 +36,8 @@ def _discipline_of(env_id: str):
         spec = gymnasium.registry[env_id]
         from poolgym.envs import disciplines
 
-        cls = getattr(disciplines, spec.entry_point.split(":")[1])
-        probe = {"NineBallRunoutEnv": ("nine_ball", {"runout": True, "max_shots": 30}),
-                 "PotDrillEnv": ("pot_drill", {"max_shots": 1}),
-                 "BreakDrillEnv": ("break_drill", {"max_shots": 1}),
-                 "NineBallEnv": ("nine_ball", {}), "EightBallEnv": ("eight_ball", {}),
-                 "StraightPoolEnv": ("straight_pool", {})}
-        return probe[cls.__name__]
+        make = getattr(disciplines, spec.vector_entry_point.split(":")[1])
+        return make.discipline, dict(make.defaults)
     return env_id, {}
 
 

@@ -49,3 +49,30 @@ def test_defaults_and_errors():
     with pytest.raises(ValueError, match="model"):
         SB3Agent(seed=0)
     assert callable(evaluate)
+
+
+@pytest.mark.parametrize("env_id, discipline, players, algo, env_kwargs", [
+    ("poolgym/SixBall-v0", "six_ball", 3, "ppo", {"players": 3}),
+    ("poolgym/CardBall-v0", "card_ball", 3, "maskable_ppo", {"players": 3, "action_mode": "macro"}),
+    ("poolgym/Honolulu-v0", "honolulu", 2, "ppo", {}),
+])
+def test_policy_trained_on_a_seated_or_scoring_env_plays_as_an_agent(tmp_path, env_id, discipline, players, algo,
+                                                                    env_kwargs):
+    """A policy trained on an N-seat / scoring env (seat block, score block, multi-call Box)
+    is wrapped as an agent through that env's own codec and plays a whole seat tournament
+    game legally."""
+    from agents.seat_tournament import SeatTournamentConfig, run_seat_tournament
+    from agents.tournament import TournamentConfig
+
+    res = train(env_id, algo, 16, seed=0, out_dir=str(tmp_path), n_envs=1, hyperparams=dict(TINY, batch_size=16),
+                env_kwargs=env_kwargs, checkpoint_every=10_000, eval_every=10_000, eval_episodes=1, tensorboard=False)
+    spec = AgentSpec("sb3", dict(model=res["model"], algo=algo, env_id=env_id, env_kwargs=env_kwargs), "nn")
+    if players > 2:
+        cfg = SeatTournamentConfig(discipline, (spec, AgentSpec("geometric")), players=players, games=1, seed=1,
+                                   max_shots=12)
+        s = run_seat_tournament(cfg)
+        assert s.summary()["errors"] == 0 and all(not any(g["illegal"]) for g in s.games), s.games
+    else:
+        cfg = TournamentConfig(discipline, (spec, AgentSpec("geometric")), games_per_pair=1, seed=1, max_shots=12)
+        s = run_tournament(cfg).summary()
+        assert s["errors"] == 0 and s["agents"]["nn"]["illegal"] == 0, s
