@@ -174,7 +174,7 @@ def cmd_play(args) -> int:
     if not names:
         raise SystemExit("--agents: give one player per seat, e.g. geometric,human (N-seat games: N names)")
     play(args.discipline, names, seed=args.seed, noise=args.noise, max_shots=args.max_shots,
-         fps=args.fps, headless=args.headless)
+         fps=args.fps, headless=args.headless, lag=args.lag)
     return 0
 
 
@@ -265,6 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--max-shots", type=int, default=200)
     pl.add_argument("--fps", type=int, default=30)
     pl.add_argument("--headless", action="store_true", help="no window (SDL dummy driver; for tests)")
+    pl.add_argument("--lag", action="store_true",
+                    help="open the game with the lag (G-3.6): both seats stroke, the winner chooses who breaks")
     pl.set_defaults(fn=cmd_play)
 
     b = sub.add_parser("bench", help="run the benchmarks (benchmarks/bench_*.py)")

@@ -21,6 +21,7 @@ from `poolgym.rules.seats.observe`, as every agent sees only its own seat's view
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 
@@ -71,6 +72,11 @@ class HumanAgent(Agent):
         print("  click to shoot (SHIFT draw, CTRL follow, P before clicking = push-out)")
         x, y, mods = self.window.wait_click()
         cue = v.balls[0]
+        if v.is_lag:  # the seat's lag ball stands behind the head string on its side (G-3.6)
+            from poolgym.rules.geometry import ball_radius
+            from poolgym.rules.lag import lag_start_position
+
+            cue = lag_start_position(obs.seat, obs.table, ball_radius())
         d = math.hypot(x - cue[0], y - cue[1])
         V0 = float(np.clip(0.5 + d / 1.5 * 5.5, 0.3, 7.0))
         phi = math.degrees(math.atan2(y - cue[1], x - cue[0])) % 360.0
@@ -198,13 +204,15 @@ def shown_seat(names) -> int | None:
 
 
 def play(discipline: str, names, seed: int = 0, noise: str = "icga", max_shots: int = 200, fps: int = 30,
-         headless: bool = False, hold_s: float = 0.8) -> list:
-    """Play one game with a window; returns the recorded steps."""
+         headless: bool = False, hold_s: float = 0.8, lag: bool = False) -> list:
+    """Play one game with a window; returns the recorded steps. ``lag``: the game opens with
+    the G-3.6 lag (two seats; both strokes are played at once after the second seat's, then
+    the winner chooses who breaks, G-3.7)."""
     import agents
     from agents.replay import Step, cue_path
     from agents.tournament import canonical_discipline, make_rules_config
     from poolgym.envs.physics_io import make_noise
-    from poolgym.rules.core import ShotAction
+    from poolgym.rules.core import Phase, ShotAction
     from poolgym.rules.game import DISCIPLINES, simulate_record
     from poolgym.rules.geometry import get_table
     from poolgym.render.table_view import TableRenderer
@@ -215,6 +223,10 @@ def play(discipline: str, names, seed: int = 0, noise: str = "icga", max_shots: 
     disc = DISCIPLINES[name]
     seated = disc.allowed_players is not None or len(names) != 2
     cfg = make_rules_config(name, {"n_players": len(names)} if seated else None)
+    if lag:
+        if cfg.n_players != 2:
+            raise SystemExit("--lag: the lag (G-3.6) is between two players")
+        cfg = dataclasses.replace(cfg, lag=True)
     table = get_table(cfg.table)
     r = TableRenderer(table, width=800, n_balls=disc.n_balls)
     state = disc.initial_state(cfg, seed)
@@ -243,7 +255,10 @@ def play(discipline: str, names, seed: int = 0, noise: str = "icga", max_shots: 
                     holder["rec"] = simulate_record(st, act)
                     return holder["rec"]
 
-                new, verdict = disc.apply(state, a, simulate=sim)
+                if state.phase is Phase.LAG:  # G-3.6: both lag strokes are played together
+                    new, verdict = disc.apply(state, a)
+                else:
+                    new, verdict = disc.apply(state, a, simulate=sim)
             else:
                 new, verdict = disc.apply(state, a)
             st = Step(state, a, new, verdict, holder.get("rec"))

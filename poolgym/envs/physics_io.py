@@ -225,6 +225,21 @@ def _overlapped(table, rvw, s, shots, models: PhysicsModels, timer: Timer | None
         timer.overlapped += 1
 
 
+def simulate_lag(table, rvw, rows, models: PhysicsModels, timer: Timer | None = None):
+    """The `poolgym.rules.lag.LagRecord` of both lag strokes ``rows`` (2, 5) (noise already
+    applied) from the lag balls ``rvw`` (2, 3, 3) (`physics.lag.simulate_lag`)."""
+    from physics.lag import simulate_lag as sim
+    from poolgym.rules.lag import LagRecord
+
+    t0 = time.perf_counter()
+    res = sim(table, np.asarray(rvw)[:, 0, :2], rows, **models.kwargs())
+    if timer is not None:
+        timer.physics += time.perf_counter() - t0
+        timer.calls += 1
+        timer.shots += 2
+    return LagRecord.from_lag(res)
+
+
 def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | None = None,
                       split_eps: float = 0.0, background=None, resolved=None) -> None:
     """Simulate the pending shot of every session in ``sessions`` with ONE batched physics
@@ -245,6 +260,20 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
         return
     from poolgym.rules.game import batch_physics_inputs
 
+    if any(np.ndim(ses.pending[4]) == 2 for ses in sessions):
+        # G-3.6: a table's two lag strokes are played at once (`simulate_lag`); a round with a
+        # lag (the first shot of a match) simulates its tables one by one, in order (each
+        # table's result is the same bit for bit as in a batch)
+        if background is not None:
+            background()
+        for k, ses in enumerate(sessions):
+            if np.ndim(ses.pending[4]) == 2:
+                ses.resolve(simulate_lag(table, ses.pending[2], ses.pending[4], models, timer))
+            else:
+                simulate_sessions(table, [ses], models, timer, split_eps)
+            if resolved is not None:
+                resolved(k, k + 1)
+        return
     jobs = [s.pending for s in sessions]
     build = [k for k, j in enumerate(jobs) if j[2] is None]
     views = [(j[2], j[3]) for j in jobs]  # per table (rvw, s): the lag's own inputs, or built here

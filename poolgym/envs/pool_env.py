@@ -305,9 +305,13 @@ class PoolEnv(gym.Env):
     options), action_mode, max_shots (default 100), learner_seat (int or "random"), phi_mode
     ("relative" | "absolute"), render_mode ("rgb_array" | "human"), render_width,
     render_trajectories (draw the paths of the step's last shot, sampled from the physics),
-    players (seats of an N-seat game, see below),
+    players (seats of an N-seat game, see below), start ("lag": every episode opens with the
+    G-3.6 lag, both seats stroking at once (`poolgym.rules.lag`), then the winner's G-3.7
+    choice to break or give the break away; "break": the breaker of ``rules`` breaks; None
+    (default): as ``rules`` says, ``lag`` False unless set),
     V0_range (Box speed range, m/s, default (0.1, 8.0)), theta_max (Box cue elevation range
-    [0, theta_max] degrees, default 0 = level cue; raise it to reach jump/massé strokes), runout (nine-ball
+    [0, theta_max] degrees, default 0 = level cue; 60 spans the realistic jump and massé
+    strokes: a legal jump keeps the tip at or above centre, b >= 0, G-3.26 / G-3.27), runout (nine-ball
     runout drill: balls scattered at random, cue ball in hand, no opponent; +1 when the learner
     wins the game, -1 as soon as it loses the table, see `runout_start`).
 
@@ -351,7 +355,7 @@ class PoolEnv(gym.Env):
                  opponent="geometric", opponent_kwargs=None, reward="result", rules=None,
                  action_mode="box", max_shots=100, learner_seat=0, phi_mode="relative",
                  render_mode=None, render_width=640, runout=False, illegal_macro="substitute",
-                 render_trajectories=False, V0_range=(0.1, 8.0), theta_max=0.0, players=None):
+                 render_trajectories=False, V0_range=(0.1, 8.0), theta_max=0.0, players=None, start=None):
         if action_mode not in ACTION_MODES:
             raise ValueError(f"action_mode must be one of {ACTION_MODES}, got {action_mode!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -360,6 +364,12 @@ class PoolEnv(gym.Env):
             raise ValueError(f"max_shots must be a positive int, got {max_shots!r}")
         self.disc = resolve_discipline(discipline)
         self.config = make_config(self.disc, rules, table, players)
+        if start is not None:
+            if start not in ("lag", "break"):
+                raise ValueError(f"start must be 'lag' or 'break', got {start!r}")
+            if start == "lag" and self.config.n_players != 2:
+                raise ValueError(f"start='lag' needs two players (G-3.6), got {self.config.n_players}")
+            self.config = dataclasses.replace(self.config, lag=start == "lag")
         from poolgym.rules.geometry import ball_radius, get_table
 
         self.table = get_table(self.config.table)
@@ -653,8 +663,9 @@ class PoolEnv(gym.Env):
             kw = self.models.kwargs()
             kw.pop("max_events", None)
             _, rvw, s0, row = self.session.log.shots[-1]
-            _, pos, on = sample_shot(self.table, rvw, s0, row, n_samples=40, **kw)
-            paths = polylines(pos, on)
+            if np.ndim(row) == 1:  # (the lag's two simultaneous strokes are not drawn)
+                _, pos, on = sample_shot(self.table, rvw, s0, row, n_samples=40, **kw)
+                paths = polylines(pos, on)
         frame = self._renderer.render(st.positions(), st.on_mask(), trajectories=paths)
         if self.seated:
             from poolgym.render.seats import seat_bar

@@ -209,8 +209,14 @@ class Session:
         for k, a in enumerate(actions):
             if pending is not None:
                 raise IllegalActionError("a ShotAction must be the last action of a decision")
-            if isinstance(a, ShotAction):
-                # validates; raises IllegalActionError
+            if isinstance(a, ShotAction) and st.phase is Phase.LAG and not self.disc.lag_pending(st):
+                # G-3.6: the first lag stroke waits in the state; it is played with the second
+                st, v = self.disc.apply(st, a)
+                verdicts.append((seat, v))
+                if k + 1 < len(actions):
+                    raise IllegalActionError("a ShotAction must be the last action of a decision")
+            elif isinstance(a, ShotAction):
+                # validates; raises IllegalActionError (the lag's second stroke: both strokes, (2, 5))
                 rvw, s, row = self.disc.shot_inputs(st, a, build=False)
                 pending = (seat, a, rvw, s, row)
             elif k == 0 and placement_checked and isinstance(a, PlaceCueBall):
@@ -237,10 +243,11 @@ class Session:
         self.state = st
         if pending is not None:
             seat, a, rvw, s, row = pending
-            if self.noise is not None:
-                row = np.asarray(self.noise.apply(row.reshape(1, 5), self.rng), float).reshape(5)
-                if row[0] > MAX_CUE_SPEED:
-                    row[0] = MAX_CUE_SPEED
+            if self.noise is not None:  # one stroke (5,), or both lag strokes (2, 5)
+                shape = row.shape
+                row = np.asarray(self.noise.apply(row.reshape(-1, 5), self.rng), float)
+                row[:, 0] = np.minimum(row[:, 0], MAX_CUE_SPEED)
+                row = row.reshape(shape)
             self.pending = (seat, a, rvw, s, row)
             self.pending_legal = None if spec is None or not spec.target_balls else tuple(spec.target_balls)
         if self.timer is not None:

@@ -72,7 +72,8 @@ class IllegalActionError(ValueError):
 class Phase(str, Enum):
     """Decision the seat to act faces.
 
-    LAG        -- G-3.6: each seat plays one lag shot (ShotAction); adjudicated after both.
+    LAG        -- G-3.6: each seat plays one lag shot (ShotAction); both are played at once
+                  and adjudicated when the second seat has stroked (poolgym.rules.lag).
     BREAK      -- the opening break shot (G-3.8) is next; cue ball in hand behind the head
                   string (place it first, then shoot).
     PLAY       -- an ordinary shot is next.
@@ -463,7 +464,11 @@ class GameState:
     winner: seat that won this game (None while running, or for a draw).
     game_number / games_won: match bookkeeping for the break order (G-3.36).
     stall_innings: consecutive innings with no ball pocketed (GW-12 stalemate counter).
-    lag_results: G-3.6 lag results per seat so far (distance to head rail, or -1.0 = bad).
+    lag_results: G-3.6 lag results per seat (distance to head rail, or -1.0 = bad), once
+        both have lagged (until the winner's G-3.7 choice).
+    lag_strokes: the lag strokes played so far, each (V0, phi, theta, a, b): seat 0's stroke
+        waits here until seat 1 strokes, then both are played at once (G-3.6 "they shoot
+        simultaneously", :mod:`poolgym.rules.lag`).
 
     Seats (N-seat games; every field below is empty for the WPA games and then absent
     from the JSON, see API.md "Seats"):
@@ -500,6 +505,7 @@ class GameState:
     games_won: tuple = (0, 0)
     stall_innings: int = 0
     lag_results: tuple = ()
+    lag_strokes: tuple = ()
     teams: tuple = ()
     active: tuple = ()
     order: tuple = ()
@@ -627,7 +633,7 @@ serialize.register(Phase, CueBallPlacement, FoulKind, Foul, Option, BreakOrder, 
                    PlaceCueBall, ChooseOption, Concede, Verdict, RulesConfig, GameState, ActionSpec, Declaration,
                    Declare, EventType, SeatEvent)
 serialize.omit_at_default(GameState, {"teams": (), "active": (), "order": (), "private": (), "hidden": None,
-                                      "history": (), "pending": ()})
+                                      "history": (), "pending": (), "lag_strokes": ()})
 serialize.omit_at_default(Verdict, {"events": ()})
 serialize.omit_at_default(ActionSpec, {"declarations": (), "spot_choices": ()})
 serialize.omit_at_default(ChooseOption, {"ball": None})

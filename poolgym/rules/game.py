@@ -32,7 +32,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from . import general
+from . import general, lag
 from .core import (ActionSpec, ChooseOption, Concede, CueBallPlacement, Declaration, Declare, EventType, GameState,
                    IllegalActionError, Option, Phase, PlaceCueBall, RulesConfig, SeatEvent, ShotAction, Verdict)
 from .placement import placement_error, placement_errors
@@ -372,14 +372,20 @@ class DisciplineBase:
         """Apply ``action``; returns (new state, Verdict or None for pure placements).
 
         ShotAction runs ``physics.simulate`` (or ``simulate(state, action)`` ->
-        ShotRecord if given). Raises :class:`IllegalActionError` for illegal actions.
+        ShotRecord if given). In the lag (G-3.6) the first seat's stroke is kept and played
+        together with the second seat's (`poolgym.rules.lag.simulate_lag_record`; a given
+        ``simulate`` then returns a `poolgym.rules.lag.LagRecord`). Raises
+        :class:`IllegalActionError` for illegal actions.
         """
         self._check_acting(state)
         if isinstance(action, ShotAction):
             self._check_shot(state, action)
             if state.phase is Phase.LAG:
-                rec = self._simulate(state, action, simulate, only=(0,), lag=True, **physics_kwargs)
-                return self._lag_shot(state, action, rec)
+                if not state.lag_strokes:
+                    return self._lag_first(state, action)
+                if simulate is not None:
+                    return self._lag_shot(state, action, simulate(state, action))
+                return self._lag_shot(state, action, self._simulate_lag(state, action, **physics_kwargs))
             rec = self._simulate(state, action, simulate, **physics_kwargs)
             return self._adjudicate(state, action, rec)
         if isinstance(action, PlaceCueBall):
@@ -401,13 +407,17 @@ class DisciplineBase:
             raise IllegalActionError(f"declaration {d.value} is not open now (open: {[x.value for x in offered]})")
         return self.apply_declaration(state, d)
 
-    def apply_shot_record(self, state: GameState, action: ShotAction, rec: ShotRecord):
-        """Adjudicate ``action`` whose physics outcome is ``rec`` (hand-built or batched)."""
+    def apply_shot_record(self, state: GameState, action: ShotAction, rec):
+        """Adjudicate ``action`` whose physics outcome is ``rec`` (hand-built or batched).
+        In the lag: None for the first seat's stroke (it is played with the second one's),
+        then the `poolgym.rules.lag.LagRecord` of both strokes."""
         self._check_acting(state)
         if not isinstance(action, ShotAction):
             raise IllegalActionError("apply_shot_record needs a ShotAction")
         self._check_shot(state, action)
         if state.phase is Phase.LAG:
+            if not state.lag_strokes:
+                return self._lag_first(state, action)
             return self._lag_shot(state, action, rec)
         return self._adjudicate(state, action, rec)
 
@@ -416,12 +426,17 @@ class DisciplineBase:
 
         ``build=False``: validate only and return (None, None, row) when the inputs are the
         state's own balls (`physics_inputs(state)`, which a batched caller builds for all its
-        tables at once with `batch_physics_inputs`); the lag's special inputs are always built."""
+        tables at once with `batch_physics_inputs`). The lag's inputs are always built: on
+        the second stroke (`lag_pending`) the two lag balls (2, 3, 3), their states (2,) and
+        both strokes (2, 5), for `physics.lag.simulate_lag`; the first stroke needs no
+        physics (apply it)."""
         self._check_acting(state)
         self._check_shot(state, action)
         row = stroke_row(action, state.config)
         if state.phase is Phase.LAG:
-            return self._lag_inputs(state) + (row,)
+            if not state.lag_strokes:
+                raise IllegalActionError("the first lag stroke is played together with the second: apply it")
+            return self._lag_inputs(state) + (np.array([state.lag_strokes[0], row], np.float64),)
         if not build:
             return None, None, row
         rvw, s = physics_inputs(state)
@@ -433,6 +448,12 @@ class DisciplineBase:
         if state.phase is Phase.LAG:
             return self._lag_shot(state, action, rec)
         return self._adjudicate(state, action, rec)
+
+    @staticmethod
+    def lag_pending(state: GameState) -> bool:
+        """A lag stroke now is the second of the two simultaneous ones: it needs the physics
+        (`shot_inputs`); the first is applied without it."""
+        return state.phase is Phase.LAG and bool(state.lag_strokes)
 
     def placement_errors(self, states, actions) -> list:
         """Why each ``actions[k]`` (a `PlaceCueBall`) is illegal on ``states[k]`` (None =
@@ -458,10 +479,10 @@ class DisciplineBase:
         return self._place(state, action, checked=True)
 
     # ------------------------------------------------------------------ internals
-    def _simulate(self, state, action, simulate, only=None, lag=False, **kw) -> ShotRecord:
+    def _simulate(self, state, action, simulate, **kw) -> ShotRecord:
         if simulate is not None:
-            return simulate(self._lag_state(state) if lag else state, action)
-        return simulate_record(self._lag_state(state) if lag else state, action, only=only, **kw)
+            return simulate(state, action)
+        return simulate_record(state, action, **kw)
 
     def _adjudicate(self, state, action, rec):
         new, verdict = self.adjudicate(state, action, rec)
@@ -644,37 +665,50 @@ class DisciplineBase:
         return s, v
 
     # ------------------------------------------------------------------ lag (G-3.6)
-    def _lag_state(self, state: GameState) -> GameState:
+    def _lag_inputs(self, state: GameState):
+        """(rvw (2, 3, 3), s (2,)): the two lag balls at rest at their G-3.6 start positions."""
         R = ball_radius()
         table = self.table(state)
-        x, y = general.lag_start_position(state.seat_to_act, table, R)
-        pos = list(state.pos)
-        pos[0], pos[1] = x, y
-        on = [False] * state.n_balls
-        on[0] = True
-        return state.replace(pos=tuple(pos), on_table=tuple(on))
+        xy = np.array([lag.lag_start_position(0, table, R), lag.lag_start_position(1, table, R)])
+        return make_rvw(xy, R), np.full(2, _STILL, np.int8)
 
-    def _lag_inputs(self, state: GameState):
-        return physics_inputs(self._lag_state(state), only=(0,))
+    def _simulate_lag(self, state: GameState, action: ShotAction, **physics_kwargs):
+        physics_kwargs.pop("grow_log", None)  # simulate_lag always keeps the whole log
+        strokes = np.array([state.lag_strokes[0], stroke_row(action, state.config)], np.float64)
+        return lag.simulate_lag_record(self.table(state), strokes, ball_radius(), **physics_kwargs)
 
-    def _lag_shot(self, state: GameState, action: ShotAction, rec: ShotRecord):
-        """G-3.6: record this seat's lag; after both, the winner chooses (G-3.7)."""
+    def _lag_first(self, state: GameState, action: ShotAction):
+        """G-3.6: seat 0 strokes; its stroke waits for seat 1's (they shoot simultaneously)."""
+        row = tuple(float(v) for v in stroke_row(action, state.config))
+        s = state.replace(lag_strokes=(row,), seat_to_act=1)
+        return s, Verdict(next_seat=1, cue_ball=CueBallPlacement.IN_HAND_KITCHEN, points=(0,) * state.n_players,
+                          rule_refs=("G-3.6",))
+
+    def _lag_shot(self, state: GameState, action: ShotAction, lrec):
+        """G-3.6 / GB-5 / GW-2: both lag balls judged (`poolgym.rules.lag.lag_ball`); the lag
+        is replayed when both lost or they are equally near the head rail, else the winner
+        chooses (G-3.7). ``lrec``: the `poolgym.rules.lag.LagRecord` of both strokes (a bare
+        two-ball ShotRecord is taken as one without path extents)."""
+        if isinstance(lrec, ShotRecord):
+            lrec = lag.LagRecord(lrec)
+        if not isinstance(lrec, lag.LagRecord) or lrec.rec.n_balls != 2:
+            raise IllegalActionError("a lag is adjudicated from the LagRecord of both lag balls")
         R = ball_radius()
-        res = general.lag_outcome(rec, self.table(state), R, state.seat_to_act)
-        results = state.lag_results + (res,)
-        n = state.n_players
-        zeros = (0,) * n
-        if len(results) < 2:
-            s = state.replace(lag_results=results, seat_to_act=1)
-            return s, Verdict(next_seat=1, cue_ball=CueBallPlacement.IN_HAND_KITCHEN, points=zeros,
-                              rule_refs=("G-3.6",))
-        w = general.lag_winner(results)
+        table = self.table(state)
+        cfg = state.config
+        acts = (lag.lag_action(state.lag_strokes[0]), action)
+        balls = tuple(lag.lag_ball(lrec.rec, table, R, seat, ball=seat,
+                                   x_range=None if lrec.x_min is None else (lrec.x_min[seat], lrec.x_max[seat]),
+                                   stroke_fouls=general.stroke_fouls(acts[seat], cfg)) for seat in (0, 1))
+        results = tuple(b.result for b in balls)
+        zeros = (0,) * state.n_players
+        w = lag.lag_winner(results)
         if w is None:  # tie or both bad: replay
-            s = state.replace(lag_results=(), seat_to_act=0)
+            s = state.replace(lag_results=(), lag_strokes=(), seat_to_act=0)
             return s, Verdict(next_seat=0, cue_ball=CueBallPlacement.IN_HAND_KITCHEN, points=zeros,
                               rule_refs=("G-3.6",))
         opts = (Option.BREAK, Option.CEDE_BREAK)
-        s = state.replace(lag_results=results, seat_to_act=w, phase=Phase.OPTION, options=opts)
+        s = state.replace(lag_results=results, lag_strokes=(), seat_to_act=w, phase=Phase.OPTION, options=opts)
         return s, Verdict(next_seat=w, cue_ball=CueBallPlacement.IN_HAND_KITCHEN, options=opts, points=zeros,
                           winner=None, rule_refs=("G-3.6", "G-3.7"))
 

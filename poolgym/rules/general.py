@@ -15,8 +15,9 @@ Pure functions; disciplines call them and may override any of them by rule text.
 * :func:`add_foul`, :func:`clear_fouls` -- consecutive-foul bookkeeping (9B-5.13,
   SP-6.12, R-2.16 / C-67 the counter is always visible).
 * :func:`next_breaker` -- G-3.36 / GB-29 / 9B-5.3 / C-06 break order.
-* :func:`lag_outcome`, :func:`lag_winner` -- G-3.6 / GB-5 / GW-2 (C-05 union of the
-  automatic-loss conditions).
+* :func:`lag_outcome` -- G-3.6 / GB-5 / GW-2 (C-05 union of the automatic-loss
+  conditions) of one lag ball's record; :func:`lag_winner`, :func:`lag_start_position` and
+  the simultaneous lag itself are in :mod:`poolgym.rules.lag`.
 * :func:`stall_update` -- GW-12 stalemate stand-in (configurable limit).
 """
 from __future__ import annotations
@@ -28,6 +29,7 @@ import numpy as np
 from . import queries as q
 from .core import BreakOrder, Foul, FoulKind, GameState, RulesConfig, ShotAction
 from .geometry import Rail, ball_radius, separate_overlaps, spot_balls
+from .lag import lag_ball, lag_start_position, lag_winner
 from .rails import rail_facts
 from .shot_facts import rest_mask_and_gap
 from .shot_record import EventKind, Motion, ShotRecord
@@ -264,63 +266,22 @@ def next_breaker(order: BreakOrder, breaker: int, winner: Optional[int], games_w
 
 
 # ----------------------------------------------------------------------------- lag
-def lag_start_position(seat: int, table, R: float) -> tuple:
-    """Where the lag ball of ``seat`` stands (GW-2: the referee places one ball on each
-    side of the table behind and near the head string; G-3.6: one player left of the head
-    spot, the other right)."""
-    x = float(table.w) * (0.25 if seat == 0 else 0.75)
-    return (x, float(table.head_string_y) - R - 0.01)
-
-
 def lag_outcome(rec: ShotRecord, table, R: float, seat: int) -> float:
-    """G-3.6 result of one lag shot: distance (m) from the ball to the head-rail cushion
-    nose, or -1.0 if the lag is automatically lost:
-    (a) it crosses into the opponent's half (its centre crosses the long string: final
-        position, event positions if recorded, or the re-simulated path of the lone lag ball);
-    (b) it fails to contact the foot rail; (c) it drops into a pocket; (d) it jumps off
-    the table; (e) it touches a long rail; (f) it rests within the corner pocket jaws
-    beyond the nose of the head rail (centre closer than R to the head rail line);
-    (g) it contacts the foot rail more than once.
-    """
-    c = rec.cue_ball
-    if rec.pocket[c] >= 0 or rec.s1[c] in (int(Motion.POCKETED), int(Motion.OFF_TABLE)):
-        return -1.0  # (c), (d)
-    half = float(table.w) / 2
-    x1, y1 = float(rec.pos1[c, 0]), float(rec.pos1[c, 1])
-    if (seat == 0 and x1 > half) or (seat == 1 and x1 < half):
-        return -1.0  # (a)
-    xs = _lag_path_x(rec, table)
-    if xs is not None and ((seat == 0 and np.any(xs > half)) or (seat == 1 and np.any(xs < half))):
-        return -1.0  # (a) crossed the long string and came back
-    if rec.ev_xy is not None:
-        m = rec.ev_i == c
-        xs = rec.ev_xy[m, 0]
-        if (seat == 0 and np.any(xs > half)) or (seat == 1 and np.any(xs < half)):
-            return -1.0  # (a)
-    # Cushion contacts of the lag ball: straight segments and the rounded jaw tips (a jaw of
-    # a side pocket is part of a long rail, (e); queries' convention).
-    _, cb, cr = q.cushion_events(rec, table)
-    rails = cr[cb == c]
-    n_foot = int(np.count_nonzero(rails == int(Rail.FOOT)))
-    if n_foot == 0:
-        return -1.0  # (b)
-    if n_foot > 1:
-        return -1.0  # (g)
-    if np.any((rails == int(Rail.LEFT)) | (rails == int(Rail.RIGHT))):
-        return -1.0  # (e)
-    if y1 < R * (1 - 1e-9):
-        return -1.0  # (f)
-    return y1 - R
+    """G-3.6 result of one lag ball in ``rec`` (its cue ball; :func:`poolgym.rules.lag.lag_ball`):
+    the distance (m) from the ball to the head-rail cushion nose, or -1.0 if the lag is
+    automatically lost ((a) crossing the long string, read from its positions and, for the
+    record of a lone lag ball, from its re-simulated path; (b)-(g), C-05)."""
+    return lag_ball(rec, table, R, seat, x_range=_lag_path_range(rec, table)).result
 
 
-def _lag_path_x(rec: ShotRecord, table, n_samples: int = 24):
-    """x of the lag ball sampled along its path (it is alone on the table, so its path is
-    re-simulated exactly from the played shot with ``physics.simulate(t_final=...)``);
-    None without a shot or on a stand-in table."""
+def _lag_path_range(rec: ShotRecord, table, n_samples: int = 24):
+    """(min, max) x of the lone lag ball sampled along its path, re-simulated from the
+    played shot with ``physics.simulate(t_final=...)``; None without a shot, on a stand-in
+    table or when other balls are on the table."""
     import physics
 
     rvw = q.lone_cue_ball(rec, table)
-    if rvw is None or rec.ev_t.size == 0:
+    if rvw is None or rec.ev_t.size == 0 or int(np.count_nonzero(rec.on0)) != 1:
         return None
     c = rec.cue_ball
     t_end = float(rec.ev_t[-1])
@@ -331,21 +292,7 @@ def _lag_path_x(rec: ShotRecord, table, n_samples: int = 24):
             xs.append(float(physics.simulate(table, rvw, np.asarray(rec.shot, np.float64), t_final=float(t)).rvw[0, 0, 0]))
     except ValueError:
         return None
-    return np.asarray(xs)
-
-
-def lag_winner(results: Sequence[float]) -> Optional[int]:
-    """G-3.6: winner seat of two lag results, or None for a tie / both bad (replay)."""
-    a, b = float(results[0]), float(results[1])
-    if a < 0 and b < 0:
-        return None
-    if a < 0:
-        return 1
-    if b < 0:
-        return 0
-    if a == b:
-        return None
-    return 0 if a < b else 1
+    return min(xs), max(xs)
 
 
 def stall_update(state: GameState, pocketed_any: bool, inning_ended: bool) -> int:

@@ -232,6 +232,7 @@ def play_game(discipline: str, config=None, seed: int = 0, agent_seed: int = 0, 
     from . import serialize
     from .core import Phase, ShotAction
     from .game import get_discipline, simulate_record
+    from .lag import LagRecord, lag_record_to_obj
     from .shot_record import record_to_obj
 
     d = get_discipline(discipline)
@@ -245,8 +246,8 @@ def play_game(discipline: str, config=None, seed: int = 0, agent_seed: int = 0, 
         if isinstance(a, ShotAction):
             if simulate is not None:
                 rec = simulate(s, a)
-            elif s.phase is Phase.LAG:
-                rec = simulate_record(d._lag_state(s), a, only=(0,))
+            elif s.phase is Phase.LAG:  # G-3.6: the first stroke waits, the second plays both
+                rec = d._simulate_lag(s, a) if s.lag_strokes else None
             else:
                 rec = simulate_record(s, a)
             s2, v = d.apply_shot_record(s, a, rec)
@@ -254,7 +255,8 @@ def play_game(discipline: str, config=None, seed: int = 0, agent_seed: int = 0, 
             rec = None
             s2, v = d.apply(s, a)
         if record_log:
-            log.append({"action": serialize.to_obj(a), "record": None if rec is None else record_to_obj(rec),
+            obj = None if rec is None else lag_record_to_obj(rec) if isinstance(rec, LagRecord) else record_to_obj(rec)
+            log.append({"action": serialize.to_obj(a), "record": obj,
                         "verdict": serialize.to_obj(v)})
         s = s2
         if check:
@@ -284,6 +286,7 @@ def replay_log(discipline: str, config, seed: int, log) -> tuple:
     from . import serialize
     from .core import ShotAction
     from .game import get_discipline
+    from .lag import lag_record_from_obj
     from .shot_record import record_from_obj
 
     d = get_discipline(discipline)
@@ -292,7 +295,9 @@ def replay_log(discipline: str, config, seed: int, log) -> tuple:
     for item in log:
         a = serialize.from_obj(item["action"])
         if isinstance(a, ShotAction):
-            s, v = d.apply_shot_record(s, a, record_from_obj(item["record"]))
+            o = item["record"]  # a shot's record; in the lag None (first stroke) or both balls'
+            rec = None if o is None else lag_record_from_obj(o) if "lag" in o else record_from_obj(o)
+            s, v = d.apply_shot_record(s, a, rec)
         else:
             s, v = d.apply(s, a)
         verdicts.append(serialize.to_obj(v))

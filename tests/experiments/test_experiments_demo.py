@@ -76,3 +76,21 @@ def test_ray_backend_missing_gives_install_hint(monkeypatch):
     with pytest.raises(ImportError, match="pip install"):
         _ray()
     assert "ray[rllib]" in INSTALL_HINT
+
+
+@pytest.mark.rule("G-3.6", "G-3.7")
+def test_play_headless_opens_with_the_lag(monkeypatch):
+    """`poolgym play --lag`: both seats stroke their lag (G-3.6), the winner chooses who
+    breaks (G-3.7), then the break is played."""
+    pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from experiments.play import play
+    from poolgym.rules.core import ChooseOption, Phase
+
+    steps = play("nine_ball", ["geometric", "geometric"], seed=2, noise="icga", max_shots=3, fps=1000,
+                 headless=True, hold_s=0.0, lag=True)
+    phases = [s.before.phase for s in steps]
+    assert phases[:2] == [Phase.LAG, Phase.LAG]
+    k = phases.index(Phase.OPTION)  # after as many lags as the replays took
+    assert all(p is Phase.LAG for p in phases[:k]) and isinstance(steps[k].action, ChooseOption)
+    assert steps[k].verdict.rule_refs == ("G-3.7",)

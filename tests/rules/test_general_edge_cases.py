@@ -114,32 +114,6 @@ def test_G_3_6_e_lag_touching_a_long_rail_jaw_loses():
     assert general.lag_outcome(bad, T, R, 0) == -1.0
 
 
-@pytest.mark.rule("G-3.6", "G-3.7", "8B-4.4", "9B-5.3")
-@pytest.mark.parametrize("name", ["nine_ball", "eight_ball", "straight_pool"])
-def test_G_3_6_G_3_7_lag_phase_in_every_discipline(name):
-    """G-3.6 / G-3.7 (all disciplines; 8B-4.4, 9B-5.3, SP procedures): the optional lag
-    phase -- both seats lag, the ball nearer the head rail wins, the winner breaks or cedes
-    the break; every intermediate state round-trips through JSON."""
-    from poolgym.rules import ChooseOption, GameState, Option
-    d = get_discipline(name)
-    cfg = d.config_cls(lag=True)
-    s = d.initial_state(cfg, seed=4)
-    assert s.phase is Phase.LAG and d.legal_actions(s).can_shoot and s.seat_to_act == 0
-    n = s.n_balls
-    foot = (0.5, BC, 0, segment_for_rail(T, Rail.FOOT))
-    lag = ShotAction(2.0, 90.0)
-    s1, _ = d.apply_shot_record(s, lag, _lag_rec(n, 0, [foot], (0.3, 0.3)))
-    s2, v = d.apply_shot_record(s1, lag, _lag_rec(n, 1, [foot], (0.9, 0.12)))
-    for st in (s1, s2):
-        assert GameState.from_json(st.to_json()) == st
-    assert v.next_seat == 1 and s2.phase is Phase.OPTION and set(s2.options) == {Option.BREAK, Option.CEDE_BREAK}
-    s3, _ = d.apply(s2, ChooseOption(Option.CEDE_BREAK))
-    assert s3.phase is Phase.BREAK and s3.breaker == 0 and s3.seat_to_act == 0
-    assert s3.cue_ball is CueBallPlacement.IN_HAND_KITCHEN and not s3.cue_placed
-    assert s3.balls_on_table() == s.balls_on_table() and s3.pos[2:] == s.pos[2:]  # rack untouched by the lag
-
-
-# ----------------------------------------------------------------------------- G-3.32
 @pytest.mark.rule("G-3.32", "GW-4")
 def test_G_3_32_4_spot_in_front_never_touching_the_cue_ball():
     """G-3.32.3 / G-3.32.4 / GW-4: the long string behind the foot spot is full, the cue
