@@ -62,6 +62,12 @@ ARRIVAL_SPEED = 0.35
 #: Bounds on the cue-stick speed players choose (m/s).
 V0_MIN, V0_MAX = 0.4, 7.0
 
+#: ball-in-hand candidates of `straight_in_placements`: distances (m) behind the ghost ball,
+#: ray angles (deg) from the pocket line, at most this many points scored
+PLACEMENT_DISTANCES = (0.15, 0.3, 0.5)
+PLACEMENT_ANGLES_DEG = (0.0, 12.0, -12.0, 25.0, -25.0)
+PLACEMENT_MAX_POINTS = 160
+
 #: smallest cosine between an object ball's path and a pocket's axis (corners, sides)
 APPROACH_LIMIT = np.where(np.isin(np.arange(6), SIDE_POCKETS), 0.45, 0.5)
 
@@ -283,6 +289,53 @@ def _segment_clear(ax, ay, bx, by, balls, clearance):
         if _seg_dist(ax, ay, bx, by, balls[k, 0], balls[k, 1]) < clearance:
             return False
     return True
+
+
+@njit(cache=True)
+def _phi_to(sx, sy, dx, dy):
+    """`phi_deg` from (sx, sy) towards (dx, dy), compiled."""
+    return math.degrees(math.atan2(dy - sy, dx - sx)) % 360.0
+
+
+@njit(cache=True)
+def _rail_distance(px, py, dx, dy, w, l, R):
+    """Distance from (px, py) along the direction (dx, dy) to the first cushion line (ball-
+    centre frame: x in [R, w - R], y in [R, l - R]); 0.5 for a zero direction, never below 0."""
+    n = math.sqrt(dx * dx + dy * dy)
+    if n == 0:
+        return 0.5
+    ux = dx / n
+    uy = dy / n
+    t = math.inf
+    if ux > 1e-9:
+        t = min(t, ((w - R) - px) / ux)
+    elif ux < -1e-9:
+        t = min(t, (R - px) / ux)
+    if uy > 1e-9:
+        t = min(t, ((l - R) - py) / uy)
+    elif uy < -1e-9:
+        t = min(t, (R - py) / uy)
+    if t == math.inf:
+        return 0.5
+    return max(t, 0.0)
+
+
+@njit(cache=True)
+def _kick_point(cx, cy, ox, oy, axis, wall):
+    """(ok, x, y): the cushion contact point (ball-centre frame) of a one-rail kick from
+    (cx, cy) to (ox, oy) off the cushion line ``axis`` = ``wall`` (mirror image of the object
+    ball); not ok when the line to the image does not cross the cushion line between them."""
+    ix = 2.0 * wall - ox if axis == 0 else ox
+    iy = 2.0 * wall - oy if axis == 1 else oy
+    dx = ix - cx
+    dy = iy - cy
+    da = dx if axis == 0 else dy
+    if abs(da) < 1e-9:
+        return False, 0.0, 0.0
+    t = (wall - (cx if axis == 0 else cy)) / da
+    if not 0.0 < t < 1.0:
+        return False, 0.0, 0.0
+    return True, cx + t * dx, cy + t * dy
 
 
 def mirror_kick_phis(geom: TableGeom, cue: np.ndarray, obj: np.ndarray) -> list[float]:
@@ -510,35 +563,67 @@ def pot_table(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: 
     return dict(ok=ok, p=p, phi=phi, cut=cut, d1=d1, d2=d2, V0=V0, targets=tg, ghost=ghost)
 
 
+def pot_consts(geom: TableGeom, sigma_phi_deg: float = 0.125, max_cut_deg: float = 80.0) -> np.ndarray:
+    """The ``consts`` row of `_pot_kernel` for ``geom``: (w, l, R, sigma_phi rad, max cut rad,
+    e_b, m, M, u_s, u_r, g, arrival speed, V0 min, V0 max)."""
+    return np.array([geom.w, geom.l, geom.R, math.radians(max(sigma_phi_deg, 1e-3)), math.radians(max_cut_deg),
+                     DEFAULT_E_B, DEFAULT_M_BALL, DEFAULT_M_CUE, DEFAULT_U_S, DEFAULT_U_R, G, ARRIVAL_SPEED, V0_MIN,
+                     V0_MAX])
+
+
+def _rows(balls) -> np.ndarray:
+    """Ball indices (targets, danger balls) as an int64 array."""
+    return np.array([int(b) for b in balls], dtype=np.int64)
+
+
 def _run_pot_kernel(geom: TableGeom, balls, on_table, Q: np.ndarray, targets, sigma_phi_deg: float,
                     max_cut_deg: float, cue_row: int, danger, danger_clearance: float, p_only: bool):
-    """`_pot_kernel` over cue positions Q (nq, 2, contiguous): (ok, out (6, nq, T, 6), target
-    rows (T,), ghost (T, 6, 2)); all zeros (not ok) when no target is on the table. With
-    ``p_only`` only ``ok`` and ``out[0]`` (p) are filled."""
+    """`_pot_run` over cue positions Q (nq, 2, contiguous) from Python arguments."""
     balls = np.ascontiguousarray(np.asarray(balls, float).reshape(-1, 2))
-    on = np.asarray(on_table, bool)
-    tg = np.array([b for b in targets if on[b] and b != cue_row], dtype=np.int64)
-    nq, nt = Q.shape[0], tg.shape[0]
-    R = geom.R
-    shape = (nq, nt, 6)
-    ok = np.zeros(shape, np.bool_)
+    on = np.ascontiguousarray(np.asarray(on_table, np.bool_))
+    return _pot_run(pot_consts(geom, sigma_phi_deg, max_cut_deg), geom.aims, geom.axes, geom.half_widths,
+                    APPROACH_LIMIT, balls, on, _rows(targets), int(cue_row), _rows(danger), float(danger_clearance),
+                    Q, bool(p_only))
+
+
+@njit(cache=True)
+def _pot_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, danger, danger_clearance, Q, p_only):
+    """`_pot_kernel` over cue positions Q (nq, 2): (ok, out (6, nq, T, 6), target rows (T,),
+    ghost (T, 6, 2)). The target rows are ``targets`` on the table other than ``cue_row``, in
+    their order; the obstacles every other ball on the table, kept 2R (x 0.999) away, the
+    ``danger`` rows ``danger_clearance`` R away. All not ok when no target is on the table.
+    With ``p_only`` only ``ok`` and ``out[0]`` (p) are filled."""
+    R = consts[2]
+    nq = Q.shape[0]
+    tg = np.empty(targets.shape[0], np.int64)
+    nt = 0
+    for i in range(targets.shape[0]):
+        b = targets[i]
+        if on[b] and b != cue_row:
+            tg[nt] = b
+            nt += 1
+    tg = tg[:nt].copy()
+    ok = np.zeros((nq, nt, 6), np.bool_)
     if nt == 0:
-        return ok, np.zeros((6,) + shape), tg, np.zeros((0, 6, 2))
-    obst = np.flatnonzero(on)
-    obst = obst[obst != cue_row]
-    need = np.full(len(obst), 2 * R * 0.999)
-    if len(danger):
-        rows = {int(d) for d in danger}
-        for i, o in enumerate(obst.tolist()):
-            if o in rows:
-                need[i] = danger_clearance * R
-    out = np.empty((6,) + shape)
+        return ok, np.zeros((6, nq, 0, 6)), tg, np.zeros((0, 6, 2))
+    no = 0
+    for k in range(on.shape[0]):
+        if on[k] and k != cue_row:
+            no += 1
+    obst = np.empty(no, np.int64)
+    need = np.empty(no)
+    j = 0
+    for k in range(on.shape[0]):
+        if on[k] and k != cue_row:
+            obst[j] = k
+            need[j] = 2 * R * 0.999
+            for d in range(danger.shape[0]):
+                if danger[d] == k:
+                    need[j] = danger_clearance * R
+            j += 1
+    out = np.empty((6, nq, nt, 6))
     ghost = np.empty((nt, 6, 2))
-    consts = np.array([geom.w, geom.l, R, math.radians(max(sigma_phi_deg, 1e-3)), math.radians(max_cut_deg),
-                       DEFAULT_E_B, DEFAULT_M_BALL, DEFAULT_M_CUE, DEFAULT_U_S, DEFAULT_U_R, G, ARRIVAL_SPEED, V0_MIN,
-                       V0_MAX])
-    _pot_kernel(consts, geom.aims, geom.axes, geom.half_widths, APPROACH_LIMIT, balls, obst, need, tg, Q, ok, out,
-                ghost, bool(p_only))
+    _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, out, ghost, p_only)
     return ok, out, tg, ghost
 
 
@@ -642,8 +727,8 @@ def placement_is_valid(geom: TableGeom, xy: np.ndarray, balls: np.ndarray, on_ta
 
 def straight_in_placements(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, targets,
                            cue_row: int = 0, kitchen: bool = False,
-                           distances=(0.15, 0.3, 0.5), angles_deg=(0.0, 12.0, -12.0, 25.0, -25.0),
-                           max_points: int = 160):
+                           distances=PLACEMENT_DISTANCES, angles_deg=PLACEMENT_ANGLES_DEG,
+                           max_points: int = PLACEMENT_MAX_POINTS):
     """Candidate cue-ball placements behind each target ball, lined up with each pocket.
 
     For target O and pocket P, points at ``distances`` behind the ghost ball on rays rotated by
@@ -665,34 +750,71 @@ def straight_in_placements(geom: TableGeom, balls: np.ndarray, on_table: np.ndar
 
 def best_straight_in_placement(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, targets,
                                sigma_phi_deg: float = 0.125, cue_row: int = 0, kitchen: bool = False, danger=(),
-                               distances=(0.15, 0.3, 0.5), angles_deg=(0.0, 12.0, -12.0, 25.0, -25.0),
-                               max_points: int = 160):
+                               distances=PLACEMENT_DISTANCES, angles_deg=PLACEMENT_ANGLES_DEG,
+                               max_points: int = PLACEMENT_MAX_POINTS):
     """The `straight_in_placements` spot with the best make probability (`best_p_from` with the
     cue ball lifted; the first of equals in candidate order), as (x, y); None when no candidate
     is valid. One compiled pass makes and checks the candidates (the referee's
     `placement_code` through `_placements_ok`), one `_pot_kernel` pass scores them."""
     on = np.ascontiguousarray(np.asarray(on_table, np.bool_))
-    tg = [b for b in targets if on[b]]
-    if not tg:
-        return None
     P = np.ascontiguousarray(np.asarray(balls, float).reshape(-1, 2))
     ang = np.radians(np.asarray(angles_deg, float))
-    pts = _valid_straight_in_points(np.ascontiguousarray(P[tg]), geom.aims, geom.R, np.cos(ang), np.sin(ang),
-                                    np.asarray(distances, float), P, on, int(cue_row), bool(kitchen), 1e-3, geom.w,
-                                    geom.l, geom.head_string_y, geom.pockets, geom.segments, geom.jaws)
-    if len(pts) == 0:
-        return None
-    if len(pts) > max_points:
-        pts = np.ascontiguousarray(pts[np.linspace(0, len(pts) - 1, max_points).astype(np.int64)])
+    found, x, y = _best_placement(pot_consts(geom, sigma_phi_deg), geom.aims, geom.axes, geom.half_widths,
+                                  APPROACH_LIMIT, P, on, _rows(targets), int(cue_row), bool(kitchen), _rows(danger),
+                                  np.cos(ang), np.sin(ang), np.asarray(distances, float), geom.head_string_y,
+                                  geom.pockets, geom.segments, geom.jaws, int(max_points))
+    return (x, y) if found else None
+
+
+@njit(cache=True)
+def _best_placement(consts, aims, axes, half, limit, P, on, targets, cue_row, kitchen, danger, cos_a, sin_a, dist,
+                    hs, pockets, segs, jaws, max_points):
+    """(found, x, y) of `best_straight_in_placement` (``consts`` as `pot_consts`)."""
+    w, l, R = consts[0], consts[1], consts[2]
+    nt = 0
+    for i in range(targets.shape[0]):
+        if on[targets[i]]:
+            nt += 1
+    if nt == 0:
+        return False, 0.0, 0.0
+    obj = np.empty((nt, 2))
+    j = 0
+    for i in range(targets.shape[0]):
+        b = targets[i]
+        if on[b]:
+            obj[j, 0] = P[b, 0]
+            obj[j, 1] = P[b, 1]
+            j += 1
+    pts = _valid_straight_in_points(obj, aims, R, cos_a, sin_a, dist, P, on, cue_row, kitchen, 1e-3, w, l, hs,
+                                    pockets, segs, jaws)
+    n = pts.shape[0]
+    if n == 0:
+        return False, 0.0, 0.0
+    if n > max_points:  # evenly thinned as np.linspace(0, n - 1, max_points).astype(int64)
+        step = (n - 1) / (max_points - 1)
+        thin = np.empty((max_points, 2))
+        for i in range(max_points):
+            q = n - 1 if i == max_points - 1 else int(float(i) * step)
+            thin[i, 0] = pts[q, 0]
+            thin[i, 1] = pts[q, 1]
+        pts = thin
     lifted = on.copy()
     lifted[cue_row] = False
-    _, out, tg_rows, _ = _run_pot_kernel(geom, P, lifted, pts, targets, sigma_phi_deg, 80.0, cue_row, danger, 4.0,
-                                         True)
-    if tg_rows.shape[0] == 0:
-        q = 0
-    else:
-        q = int(np.argmax(out[0].reshape(out.shape[1], -1).max(axis=1)))
-    return float(pts[q, 0]), float(pts[q, 1])
+    _, out, tg_rows, _ = _pot_run(consts, aims, axes, half, limit, P, lifted, targets, cue_row, danger, 4.0, pts,
+                                  True)
+    q = 0
+    if tg_rows.shape[0] > 0:
+        best = -1.0
+        for i in range(pts.shape[0]):
+            m = out[0, i, 0, 0]
+            for t in range(tg_rows.shape[0]):
+                for k in range(6):
+                    if out[0, i, t, k] > m:
+                        m = out[0, i, t, k]
+            if i == 0 or m > best:
+                best = m
+                q = i
+    return True, pts[q, 0], pts[q, 1]
 
 
 @njit(cache=True)

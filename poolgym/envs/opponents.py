@@ -19,7 +19,8 @@ Built in:
   first, ``sigma_phi`` = 0.125 deg, the ICGA aim noise, then V0, ``sigma_v`` = 3 % of the
   speed). It makes every declaration the rules open to it (`poolgym.players.view.declared`).
   `GeometricOpponent.decide_batch` decides for several tables (the native vector env
-  calls it with every table whose opponent is to act); it equals one call per table.
+  calls it with every table whose opponent is to act) with one compiled call per round
+  (`poolgym.players.batch.decide_all`); it equals one call per table.
 * ``"random"`` (`RandomOpponent`): uniform random shot parameters and legal decisions.
 
 In an N-seat game the envs hand an opponent the acting seat's view
@@ -73,7 +74,10 @@ class GeometricOpponent(PlayerOpponent):
         self.sigma_v = float(sigma_v)
 
     def __call__(self, state, spec, rng) -> list:
-        acts = super().__call__(state, spec, rng)
+        return self._noisy(super().__call__(state, spec, rng), rng)
+
+    def _noisy(self, acts: list, rng) -> list:
+        """``acts`` with the execution noise drawn from ``rng`` on its shot (module docstring)."""
         shot = acts[-1]
         if isinstance(shot, ShotAction):
             dphi, dv = rng.standard_normal(2).tolist()
@@ -82,8 +86,20 @@ class GeometricOpponent(PlayerOpponent):
         return acts
 
     def decide_batch(self, states, specs, rngs) -> list:
-        """Decisions for several tables (one call per table, in order)."""
-        return [self(st, sp, r) for st, sp, r in zip(states, specs, rngs)]
+        """Decisions for several tables, equal to one call per table: the geometric player's
+        geometry for all tables in one compiled call per round (`poolgym.players.batch.decide_all`);
+        tables of another discipline or table size than the first, or a player other than the
+        plain `GeometricPlayer`, one call per table."""
+        from poolgym.players.batch import decide_all
+
+        if not states:
+            return []
+        st0 = states[0]
+        if type(self.player) is not GeometricPlayer or any(
+                st.discipline != st0.discipline or st.config.table != st0.config.table
+                or len(st.on_table) != len(st0.on_table) for st in states):
+            return [self(st, sp, r) for st, sp, r in zip(states, specs, rngs)]
+        return [self._noisy(acts, r) for acts, r in zip(decide_all(self.player, states, specs, rngs), rngs)]
 
 
 def _place(x, y):

@@ -38,6 +38,13 @@ Ball in hand (GB-8, GW-5, G-3.10):
     candidate spots behind each legal ball lined up with each pocket (`straight_in_placements`),
     the one with the best make probability wins; random valid spot as a fallback. Every spot
     is one the referee accepts (`poolgym.planning.placements_valid`).
+
+The geometry of these decisions (pot choice, push-out and safety choice, placement, option
+value) is one compiled kernel over tables (`poolgym.players.kernels.decide_tables`); this
+class asks it for one table, `poolgym.players.batch.decide_all` for many at once (the same
+kernel, so the same choices). Pots are struck centre ball (the planned speed assumes no
+spin). The player draws only where the kernel reports it: push-out direction, fallback
+placements, a safety with no legal ball on the table.
 """
 
 from __future__ import annotations
@@ -47,18 +54,18 @@ import numpy as np
 from poolgym.planning import (
     V0_MAX,
     PotCandidate,
-    best_straight_in_placement,
     launch_speed_for,
     phi_deg,
     placement_is_valid,
     pot_candidates,
     random_placement,
-    segment_clear,
     v0_for_cue_speed,
-    v0_for_pot,
 )
+from poolgym.players.kernels import Kind, Outcome, TableBatch
 from poolgym.players.view import Decision, Observation, View, declared, view_of
 
+#: `Outcome` values as ints (the hot path compares many)
+_PLACED, _POT, _PUSH_OUT = int(Outcome.PLACED), int(Outcome.POT), int(Outcome.PUSH_OUT)
 #: Aim noise (deg) assumed when scoring shots; ICGA phi noise is 0.125 deg.
 DEFAULT_SIGMA_PHI = 0.125
 BREAK_V0 = 7.5
@@ -130,12 +137,25 @@ class GeometricPlayer:
         return c[0].p_make if c else 0.0
 
     # ------------------------------------------------------------------ decisions
+    def decide(self, v: View, kind: Kind, pots=(), preview_ball: int = -1) -> TableBatch:
+        """`poolgym.players.kernels.decide_tables` for this one table (``kind``, balls to pot
+        or place for ``pots``), as a `TableBatch` of one."""
+        t = TableBatch(1, len(v.on))
+        t.P[0] = v.balls
+        t.ON[0] = v.on
+        t.set(0, kind, v.targets, pots, v.danger, kitchen=v.kitchen, push_out=v.push_out_allowed)
+        return t.run(v.geom, self.sigma_phi, self.min_p, self.push_p, preview_ball)
+
     def choose_option(self, v: View, obs: Observation):
+        targets = v.pot_balls or _default_targets(obs)
+        return self.option_for(v, float(self.decide(v, Kind.OPTION, targets).F[0, 2]))
+
+    def option_for(self, v: View, p: float):
+        """The offered option to choose when the best pot from the position has make
+        probability ``p``."""
         from poolgym.rules.core import ChooseOption, Option
 
         opts = list(v.options)
-        targets = v.pot_balls or _default_targets(obs)
-        p = self.best_p(v, targets=targets)
         pref = {
             Option.ACCEPT_TABLE: p,
             Option.PASS_BACK: self.accept_p,
@@ -155,12 +175,18 @@ class GeometricPlayer:
 
         if v.is_break:
             return PlaceCueBall(*self.break_spot(v))
-        best = best_straight_in_placement(v.geom, v.balls, v.on, v.pot_balls or v.targets, self.sigma_phi,
-                                          kitchen=v.kitchen, danger=v.danger)
-        if best is None:
-            best = random_placement(v.geom, v.balls, v.on, self.rng, kitchen=v.kitchen)
-            if best is None:  # pragma: no cover
-                raise RuntimeError("geometric agent found no valid cue-ball placement")
+        return self.placement_from(v, self.decide(v, Kind.PLACE, v.pot_balls or v.targets), 0)
+
+    def placement_from(self, v: View, t: TableBatch, k: int):
+        """The `PlaceCueBall` of table ``k`` of a decided batch: its straight-in spot, else a
+        random valid spot drawn from ``self.rng``."""
+        from poolgym.rules.core import PlaceCueBall
+
+        if t.code[k] == _PLACED:
+            return PlaceCueBall(float(t.F[k, 0]), float(t.F[k, 1]))
+        best = random_placement(v.geom, v.balls, v.on, self.rng, kitchen=v.kitchen)
+        if best is None:  # pragma: no cover
+            raise RuntimeError("geometric agent found no valid cue-ball placement")
         return PlaceCueBall(*best)
 
     def break_spot(self, v: View) -> tuple[float, float]:
@@ -174,27 +200,36 @@ class GeometricPlayer:
         return xy
 
     def shoot(self, v: View, obs: Observation | None = None):
-        from poolgym.rules.core import ShotAction
-
         if v.is_lag:
             return self.lag_shot(v)
         if v.is_break:
             return self.break_shot(v)
-        cands = self.candidates(v)
-        best_p = cands[0].p_make if cands else 0.0
-        if v.push_out_allowed and best_p < self.push_p:
+        eight = preview_ball(obs)
+        t = self.decide(v, Kind.SHOOT, v.pot_balls, eight)
+        previewed = bool(t.code[0] == Outcome.POT and t.I[0, 0] == eight)
+        safe = preview_pots(obs.table, [obs.state], [t.E[0, : t.I[0, 4]]], self.speed_margin)[0] if previewed else None
+        return self.shot_from(v, t, 0, previewed, safe)
+
+    def shot_from(self, v: View, t: TableBatch, k: int, previewed: bool = False, safe=None):
+        """The `ShotAction` of table ``k`` of a decided batch (`Kind.SHOOT`). ``previewed``:
+        its pot is on the 8 and was previewed (8B-4.19), ``safe`` = the preview's (phi, V0, b,
+        pocket), None when every variant scratches (a safety is played instead)."""
+        from poolgym.rules.core import ShotAction
+
+        code = t.code[k]
+        if code == _PUSH_OUT:
             return self.push_out(v)
-        if cands and best_p >= self.min_p:
-            c = cands[0]
-            V0, spin = min(c.V0 * self.speed_margin, V0_MAX), self.spin_for(c, v)
-            if obs is not None and c.ball == 8 and obs.discipline == "eight_ball":
-                safe = self._safe_eight(obs, cands)
+        if code == _POT:
+            ball, pocket = int(t.I[k, 0]), int(t.I[k, 1])
+            phi, V0, spin = float(t.F[k, 0]), min(float(t.F[k, 1]) * self.speed_margin, V0_MAX), 0.0
+            if previewed:
                 if safe is None:  # every previewed pot on the 8 scratches: play safe instead
-                    return self.safety(v, [])
-                c, V0, spin = safe
-            call_b, call_p = (c.ball, c.pocket) if v.call_required or v.callable_balls else (None, None)
-            return ShotAction(V0=V0, phi=c.phi, b=spin, called_ball=call_b, called_pocket=call_p)
-        return self.safety(v, cands)
+                    return self.safety_from(v, t, k, None)
+                phi, V0, spin, pocket = safe
+            call_b, call_p = (ball, pocket) if v.call_required or v.callable_balls else (None, None)
+            return ShotAction(V0=V0, phi=phi, b=spin, called_ball=call_b, called_pocket=call_p)
+        best = (int(t.I[k, 0]), int(t.I[k, 1])) if t.I[k, 0] >= 0 else None
+        return self.safety_from(v, t, k, best)
 
     def lag_shot(self, v: View):
         """G-3.6: send the cue ball to the foot rail so it comes back to rest near the head rail."""
@@ -205,37 +240,6 @@ class GeometricPlayer:
         dist = (g.l - g.R - y0) + 0.8 * (g.l - 2 * g.R)
         v_launch = launch_speed_for(dist / 0.85, 0.0)  # ~15% lost at the cushion
         return ShotAction(V0=float(min(v0_for_cue_speed(v_launch), V0_MAX)), phi=90.0)
-
-    def _safe_eight(self, obs: Observation, cands: list[PotCandidate]):
-        """8B-4.19: pocketing the 8 with a scratch loses the game. Preview pots on the 8 (best
-        first; stick speed x 1.0 / 0.8 / 1.3, tip centre / draw / follow) with one batched
-        noiseless simulation; return (candidate, V0, b) of the first preview that pockets the 8
-        with the cue ball staying on the table, or None."""
-        import physics
-        from poolgym.rules.game import physics_inputs
-
-        variants = [(f, b) for f in (1.0, 0.8, 1.3) for b in (0.0, -0.3, 0.3)]
-        eights = [c for c in cands if c.ball == 8][:3]
-        if not eights:
-            return None
-        rvw, s = physics_inputs(obs.state)
-        rows = [(c, float(np.clip(c.V0 * self.speed_margin * f, 0.2, V0_MAX)), b) for c in eights for f, b in variants]
-        shots = np.array([[V0, c.phi, 0.0, 0.0, b] for c, V0, b in rows])
-        B = len(rows)
-        try:
-            res = physics.simulate_batch(obs.table, np.broadcast_to(rvw, (B,) + rvw.shape).copy(), shots,
-                                         np.zeros(B, dtype=np.int64), s=np.broadcast_to(s, (B,) + s.shape).copy())
-        except ValueError:
-            return None
-        for k, row in enumerate(rows):
-            if int(res.pocket[k, 0]) < 0 and int(res.s[k, 0]) not in (4, 6) and int(res.pocket[k, 8]) >= 0:
-                return row
-        return None
-
-    def spin_for(self, c: PotCandidate, v: View) -> float:
-        """Vertical tip offset of a pot: centre ball. (The planned speed assumes no spin; draw
-        or follow would need the speed model of a spinning ball, which this baseline omits.)"""
-        return 0.0
 
     def break_shot(self, v: View):
         from poolgym.rules.core import ShotAction
@@ -249,31 +253,6 @@ class GeometricPlayer:
         return ShotAction(V0=BREAK_V0, phi=phi_deg(cue, v.balls[apex]), b=-0.1,
                           called_ball=call_b, called_pocket=call_p)
 
-    def _kick(self, v: View, cue: np.ndarray, on: np.ndarray, idx: np.ndarray):
-        """Shortest clear one-rail kick at a legal ball: (score, phi, V0, ball) or None."""
-        g = v.geom
-        best = None
-        for b in v.targets:
-            if not on[b]:
-                continue
-            obj = v.balls[b]
-            others = v.balls[on & (idx != 0) & (idx != b)]
-            for axis, wall in ((0, g.R), (0, g.w - g.R), (1, g.R), (1, g.l - g.R)):
-                P = _kick_point(g, cue, obj, axis, wall)
-                if P is None:
-                    continue
-                if not (segment_clear(cue, P, others, 2.0 * g.R * 0.999) and
-                        segment_clear(P, obj, others, 2.0 * g.R * 0.999)):
-                    continue
-                if any(not (segment_clear(cue, P, v.balls[[d]], 4.0 * g.R) and
-                            segment_clear(P, obj, v.balls[[d]], 4.0 * g.R)) for d in v.danger):
-                    continue
-                dist = float(np.linalg.norm(P - cue) + np.linalg.norm(obj - P))
-                V0 = v0_for_pot(dist / 0.8, 0.3, 0.0, v_arrive=0.4)  # ~20% speed lost at the cushion
-                if best is None or -dist > best[0]:
-                    best = (-dist, phi_deg(cue, P), V0, b)
-        return best
-
     def push_out(self, v: View):
         """9B-5.6: a soft roll towards the long string (nothing needs to be hit)."""
         from poolgym.rules.core import ShotAction
@@ -284,76 +263,77 @@ class GeometricPlayer:
         return ShotAction(V0=0.8, phi=phi_deg(cue, tgt), push_out=True)
 
     def safety(self, v: View, cands: list[PotCandidate]):
-        """Hit a legal ball hard enough to reach a rail; kick if no direct line (G-3.19)."""
+        """Hit a legal ball hard enough to reach a rail; kick if no direct line (G-3.19)
+        (`poolgym.players.kernels.safety_shot`); the call, when one is required, is the best
+        of ``cands``."""
+        best = (cands[0].ball, cands[0].pocket) if cands else None
+        return self.safety_from(v, self.decide(v, Kind.SAFETY), 0, best)
+
+    def safety_from(self, v: View, t: TableBatch, k: int, best):
+        """The safety `ShotAction` of table ``k`` of a decided batch; ``best`` = the (ball,
+        pocket) of the best pot, called when a call is required (or None)."""
         from poolgym.rules.core import ShotAction
 
-        g = v.geom
-        cue = v.balls[0]
-        on = v.on.copy()
-        idx = np.arange(len(on))
+        if t.I[k, 2]:
+            phi, V0, b = float(t.F[k, 3]), float(t.F[k, 4]), int(t.I[k, 3])
+        else:  # no legal ball on the table: any direction
+            phi, V0, b = float(self.rng.uniform(0, 360)), 1.5, None
         declare = bool(v.safety_allowed)
-        best = None
-        for b in v.targets:
-            if not on[b]:
-                continue
-            others = v.balls[on & (idx != 0) & (idx != b)]
-            obj = v.balls[b]
-            d_rail = _distance_to_rail(g, obj, obj - cue)
-            to_rail = obj + d_rail * (obj - cue) / max(float(np.linalg.norm(obj - cue)), 1e-9)
-            danger_ok = all(segment_clear(cue, obj, v.balls[[d]], 4.0 * g.R) and
-                            segment_clear(obj, to_rail, v.balls[[d]], 4.0 * g.R) for d in v.danger)
-            if danger_ok and segment_clear(cue, obj, others, 2.0 * g.R * 0.999):
-                d1 = float(np.linalg.norm(obj - cue))
-                V0 = v0_for_pot(max(d1 - 2 * g.R, 0.0), d_rail, 0.0, v_arrive=0.35 if v.danger else 0.6)
-                score = -d1 - d_rail
-                if best is None or score > best[0]:
-                    best = (score, phi_deg(cue, obj), V0, b)
-        if best is None:
-            best = self._kick(v, cue, on, idx)
-        if best is None:  # nothing clear: a soft direct stroke at the nearest legal ball
-            tg = [b for b in v.targets if on[b]]
-            if tg:
-                b = min(tg, key=lambda k: float(np.linalg.norm(v.balls[k] - cue)))
-                best = (0.0, phi_deg(cue, v.balls[b]), 1.5, b)
-            else:
-                best = (0.0, float(self.rng.uniform(0, 360)), 1.5, None)
-        _, phi, V0, b = best
         call_b = call_p = None
         if v.call_required and not declare and v.callable_balls:
-            c = cands[0] if cands else None
-            call_b = c.ball if c else (b if b in v.callable_balls else v.callable_balls[0])
-            call_p = c.pocket if c else 0
+            call_b = best[0] if best else (b if b in v.callable_balls else v.callable_balls[0])
+            call_p = best[1] if best else 0
         return ShotAction(V0=float(min(V0 * self.speed_margin, V0_MAX)), phi=float(phi),
                           called_ball=call_b, called_pocket=call_p, safety=declare and not call_b)
 
 
-def _kick_point(g, cue: np.ndarray, obj: np.ndarray, axis: int, wall: float):
-    """Cushion contact point (ball-centre frame) of a one-rail kick from cue to obj (mirror image)."""
-    img = np.array(obj, float)
-    img[axis] = 2.0 * wall - img[axis]
-    d = img - cue
-    if abs(d[axis]) < 1e-9:
-        return None
-    t = (wall - cue[axis]) / d[axis]
-    if not 0.0 < t < 1.0:
-        return None
-    return cue + t * d
+def preview_ball(obs: Observation | None) -> int:
+    """The ball whose pots are previewed before they are played (8B-4.19: the 8 in
+    eight-ball, where pocketing it with a scratch loses); -1 for none."""
+    return 8 if obs is not None and obs.discipline == "eight_ball" else -1
 
 
-def _distance_to_rail(g, p: np.ndarray, direction: np.ndarray) -> float:
-    """Distance from p along `direction` to the first cushion line (ball-centre frame)."""
-    d = np.asarray(direction, float)
-    n = float(np.linalg.norm(d))
-    if n == 0:
-        return 0.5
-    d = d / n
-    ts = []
-    for axis, lo, hi in ((0, g.R, g.w - g.R), (1, g.R, g.l - g.R)):
-        if d[axis] > 1e-9:
-            ts.append((hi - p[axis]) / d[axis])
-        elif d[axis] < -1e-9:
-            ts.append((lo - p[axis]) / d[axis])
-    return float(max(min(ts), 0.0)) if ts else 0.5
+#: the preview's variants of a pot, in order: stick speed factor x vertical tip offset
+PREVIEW_VARIANTS = tuple((f, b) for f in (1.0, 0.8, 1.3) for b in (0.0, -0.3, 0.3))
+
+
+def preview_pots(table, states, pots, speed_margin: float) -> list:
+    """8B-4.19: pocketing the 8 with a scratch loses the game. For each table (``states``;
+    ``pots``: its pots on the 8 as rows (phi, V0, pocket), best first) every pot is previewed
+    with each of `PREVIEW_VARIANTS` (stick speed V0 x ``speed_margin`` x factor, clipped to
+    [0.2, V0_MAX]) by a noiseless simulation, all tables in one batched call (a table's
+    results do not depend on the batch); per table the first variant, pot by pot, that
+    pockets the 8 with the cue ball staying on the table, as (phi, V0, b, pocket), or None."""
+    import physics
+    from poolgym.rules.game import physics_inputs
+
+    rows, owner, rvws, ss = [], [], [], []
+    for i, (st, E) in enumerate(zip(states, pots)):
+        if len(E) == 0:
+            continue
+        rvw, s = physics_inputs(st)
+        for phi, V0, pocket in E.tolist():
+            for f, b in PREVIEW_VARIANTS:
+                rows.append((float(phi), float(np.clip(V0 * speed_margin * f, 0.2, V0_MAX)), b, int(pocket)))
+                owner.append(i)
+                rvws.append(rvw)
+                ss.append(s)
+    out = [None] * len(states)
+    if not rows:
+        return out
+    shots = np.array([[V0, phi, 0.0, 0.0, b] for phi, V0, b, _ in rows])
+    try:
+        res = physics.simulate_batch(table, np.stack(rvws), shots, np.zeros(len(rows), dtype=np.int64),
+                                     s=np.stack(ss))
+    except ValueError:  # a table the physics refuses previews nothing (the others are retried alone)
+        if len(states) == 1:
+            return out
+        return [preview_pots(table, [st], [E], speed_margin)[0] for st, E in zip(states, pots)]
+    for j, (i, row) in enumerate(zip(owner, rows)):
+        if out[i] is None and int(res.pocket[j, 0]) < 0 and int(res.s[j, 0]) not in (4, 6) \
+                and int(res.pocket[j, 8]) >= 0:
+            out[i] = row
+    return out
 
 
 def _default_targets(obs: Observation) -> tuple:
@@ -365,4 +345,4 @@ def _default_targets(obs: Observation) -> tuple:
     return tuple(state.balls_on_table())
 
 
-__all__ = ["GeometricPlayer"]
+__all__ = ["GeometricPlayer", "preview_ball", "preview_pots", "PREVIEW_VARIANTS"]

@@ -94,8 +94,9 @@ class View:
     callable_balls: tuple
 
 
-def view_of(obs) -> View:
-    """Build the `View` of an `Observation`."""
+def view_of(obs, balls: np.ndarray | None = None, on: np.ndarray | None = None) -> View:
+    """Build the `View` of an `Observation`; ``balls`` / ``on``: the state's positions and
+    on-table mask when the caller has them as arrays already (a batch of tables)."""
     from poolgym.rules.core import CueBallPlacement, Phase
 
     state, spec = obs.state, obs.spec
@@ -119,8 +120,8 @@ def view_of(obs) -> View:
     return View(
         decision=decision,
         geom=table_geom(obs.table),
-        balls=state.positions(),
-        on=state.on_mask(),
+        balls=state.positions() if balls is None else balls,
+        on=state.on_mask() if on is None else on,
         targets=targets,
         pot_balls=pot,
         call_required=bool(spec.call_required),

@@ -1,8 +1,15 @@
-"""The compiled decision paths of the geometric player decide exactly as the plain
-composition of the public planning functions they replace (the test oracles below), on
-positions from seeded random games of nine-ball, eight-ball and 14.1 and on seeded random
-layouts: ball in hand (G-3.10 / 9B-5.10 / 8B-4.10 after a foul; the kitchen after a break
-scratch, G-3.16) is placed on the same spot, so the env's opponent plays the same game."""
+"""The geometric player's compiled decisions (`poolgym.players.kernels.decide_tables`, one
+kernel over tables) decide as the plain composition of the public planning functions they
+replace (the oracle `tests/envs/player_reference.py`), on positions from seeded random games
+of nine-ball, eight-ball and 14.1 and on seeded random layouts: the same pot, push-out
+(9B-5.6), safety or kick (G-3.19 / 9B-5.9), call (8B-4.2, SP-6.3), 8-ball preview (8B-4.19),
+option and ball-in-hand spot (G-3.10 / 9B-5.10 / 8B-4.10; the kitchen after a break scratch,
+G-3.16), so the env's opponent plays the same game. The oracle measures lengths with numpy's
+norm, whose BLAS dot may fuse a multiply-add, the kernel with sqrt(x^2 + y^2): angles and
+speeds agree to 1e-9, everything else exactly. The batched decision of many tables
+(`GeometricOpponent.decide_batch`) equals the one-table decisions bit for bit."""
+
+import math
 
 import numpy as np
 import pytest
@@ -10,56 +17,93 @@ import pytest
 from poolgym.envs.opponents import GeometricOpponent
 from poolgym.planning import (
     TableGeom,
-    best_p_from,
     best_straight_in_placement,
     straight_in_placements,
     table_geom,
 )
-from poolgym.players.geometric import GeometricPlayer
-from poolgym.rules.core import PlaceCueBall, Phase
+from poolgym.rules.core import ChooseOption, Phase, PlaceCueBall, ShotAction
 from poolgym.rules.geometry import get_table
+from tests.envs.player_reference import ReferencePlayer, oracle_straight_in_placement
 from tests.envs.test_batched import _positions
 
-
-def oracle_straight_in_placement(geom, balls, on, targets, sigma_phi, kitchen=False, danger=()):
-    """Test oracle: the valid candidate spots as a list, then `best_p_from` with the cue ball
-    lifted, the first best spot (None when no spot is valid)."""
-    pts = straight_in_placements(geom, balls, on, targets, kitchen=kitchen)
-    if not pts:
-        return None
-    lifted = np.asarray(on, bool).copy()
-    lifted[0] = False
-    ps = best_p_from(geom, balls, lifted, np.array(pts), targets, sigma_phi, danger=danger)
-    return pts[int(np.argmax(ps))]
+DISCIPLINES = ["nine_ball", "eight_ball", "straight_pool"]
 
 
-class OraclePlayer(GeometricPlayer):
-    """Test oracle: the geometric player placing with `oracle_straight_in_placement`."""
-
-    def place(self, v):
-        if v.is_break:
-            return super().place(v)
-        best = oracle_straight_in_placement(v.geom, v.balls, v.on, v.pot_balls or v.targets, self.sigma_phi,
-                                            kitchen=v.kitchen, danger=v.danger)
-        if best is None:
-            return super().place(v)  # the random fallback, identical in both
-        return PlaceCueBall(*best)
+def _pairs(discipline, n, seed):
+    env, pairs = _positions(discipline, n=n, seed=seed)
+    return env, [(st, sp) for st, sp in pairs if sp is not None and st.phase is not Phase.GAME_OVER]
 
 
-@pytest.mark.parametrize("discipline", ["nine_ball", "eight_ball", "straight_pool"])
+def _close(a, b) -> bool:
+    """The same action; a shot's phi (mod 360) and V0 within 1e-9."""
+    if type(a) is not type(b):
+        return False
+    if not isinstance(a, ShotAction):
+        return a == b
+    dphi = abs((a.phi - b.phi + 180.0) % 360.0 - 180.0)
+    return (dphi < 1e-9 and math.isclose(a.V0, b.V0, rel_tol=0, abs_tol=1e-9)
+            and (a.theta, a.a, a.b, a.called_ball, a.called_pocket, a.safety, a.push_out)
+            == (b.theta, b.a, b.b, b.called_ball, b.called_pocket, b.safety, b.push_out))
+
+
+@pytest.mark.parametrize("discipline", DISCIPLINES)
 def test_opponent_decisions_equal_oracle(discipline):
-    _, pairs = _positions(discipline, n=80, seed=5)
-    pairs = [(st, sp) for st, sp in pairs if sp is not None and st.phase is not Phase.GAME_OVER]
+    _, pairs = _pairs(discipline, n=150, seed=5)
     fast, oracle = GeometricOpponent(), GeometricOpponent()
-    oracle.player = OraclePlayer()
-    placed = 0
+    oracle.player = ReferencePlayer()
+    seen = {"place": 0, "pot": 0, "safety": 0, "option": 0}
     for k, (st, sp) in enumerate(pairs):
         ra, rb = np.random.default_rng(k), np.random.default_rng(k)
         got, ref = fast(st, sp, ra), oracle(st, sp, rb)
-        assert got == ref, (k, got, ref)
+        assert len(got) == len(ref) and all(_close(a, b) for a, b in zip(got, ref)), (k, got, ref)
         assert ra.random() == rb.random()  # the same draws consumed
-        placed += isinstance(got[0], PlaceCueBall)
-    assert placed >= 5  # ball in hand exercised
+        seen["place"] += isinstance(got[0], PlaceCueBall)
+        seen["option"] += isinstance(got[-1], ChooseOption)
+        if isinstance(got[-1], ShotAction):
+            seen["safety" if got[-1].safety or got[-1].called_ball is None and discipline != "nine_ball"
+                 else "pot"] += 1
+    assert seen["place"] >= 5 and seen["pot"] >= 5, seen  # ball in hand and pots exercised
+
+
+@pytest.mark.parametrize("discipline", DISCIPLINES)
+def test_decide_batch_equals_one_table_calls(discipline):
+    """One batched call for 150 tables (one compiled kernel call per round) gives every table
+    exactly the actions, and consumes exactly the draws, of its own one-table call."""
+    _, pairs = _pairs(discipline, n=150, seed=9)
+    opp = GeometricOpponent()
+    rngs_a = [np.random.default_rng(k) for k in range(len(pairs))]
+    rngs_b = [np.random.default_rng(k) for k in range(len(pairs))]
+    got = opp.decide_batch([p[0] for p in pairs], [p[1] for p in pairs], rngs_a)
+    ref = [GeometricOpponent()(st, sp, r) for (st, sp), r in zip(pairs, rngs_b)]
+    assert got == ref
+    assert [r.random() for r in rngs_a] == [r.random() for r in rngs_b]
+    assert sum(isinstance(a[0], PlaceCueBall) for a in got) >= 5
+
+
+def test_safety_and_kick_equal_oracle():
+    """Seeded random layouts where nothing is makeable: the safety (direct, one-rail kick,
+    soft stroke; with an 8 to avoid, 8B-4.19/8B-4.20) equals the oracle's."""
+    from poolgym.players.view import Decision, View
+
+    geom = table_geom(get_table("9ft"))
+    rng = np.random.default_rng(11)
+    fast, ref = GeometricOpponent().player, ReferencePlayer()
+    kinds = set()
+    for trial in range(300):
+        n = (4, 10, 16)[trial % 3]
+        balls = np.column_stack([rng.uniform(geom.R, geom.w - geom.R, n), rng.uniform(geom.R, geom.l - geom.R, n)])
+        on = rng.random(n) < 0.9
+        on[0] = True
+        targets = tuple(int(b) for b in rng.permutation(np.arange(1, n))[: rng.integers(1, 4)])
+        danger = (n - 1,) if trial % 4 == 0 and on[n - 1] and n - 1 not in targets else ()
+        callable_balls = targets if trial % 5 == 0 else ()
+        v = View(Decision.SHOOT, geom, balls, on, targets, targets, bool(callable_balls), trial % 7 == 0, False,
+                 False, False, False, (), danger, callable_balls)
+        fast.rng, ref.rng = np.random.default_rng(trial), np.random.default_rng(trial)
+        a, b = fast.safety(v, []), ref.safety(v, [])
+        assert _close(a, b), (trial, a, b)
+        kinds.add(round(a.V0 / fast.speed_margin, 9) == 1.5)
+    assert kinds == {True, False}  # soft strokes and driven safeties exercised
 
 
 @pytest.mark.parametrize("n_balls, kitchen", [(2, False), (10, False), (16, False), (16, True), (10, True)])
