@@ -13,8 +13,9 @@ names an ID absent from every rules file is a collection error (``tests/conftest
 
 **What must be tested.** Every ``*.md`` in the rules directory (``README.md`` and
 ``conflicts.md`` excepted) is parsed for rule IDs and their labels -- headings
-``### 9B-5.6 Title — DECL``, bold paragraphs ``**SP-6.7.2 Title — SIM.**`` and table rows
-``| T-1.16.4 | Title | SIM | ...``. An ID is
+``### 9B-5.6 Title — DECL``, bold paragraphs ``**SP-6.7.2 Title — SIM.**``, table rows
+``| T-1.16.4 | Title | SIM | ...`` and numbered sub-rules under a heading (``6. **Claiming 41 —
+DECL.**`` under ``### 41-9`` is ``41-9.6``). An ID is
 
 - *human-only* when its label is HUMAN without SIM or DECL (the rules file's HUMAN label is the
   reason: the simulator cannot observe it);
@@ -47,6 +48,8 @@ _ID = r"(?:[A-Z0-9]+-)+[0-9]+(?:\.[0-9]+)*|GW-P[0-9]+"
 _HEAD = re.compile(r"^#{2,4}\s+(" + _ID + r")\b([^\n]*)$")
 _BOLD = re.compile(r"^\*\*(" + _ID + r")\b([^\n]*?)\*\*")
 _ROW = re.compile(r"^\|\s*(" + _ID + r")\s*\|[^|]*\|\s*([^|]*)\|")
+#: a numbered sub-rule under a heading: ``6. **Claiming 41 — DECL.**`` under ``### 41-9`` is 41-9.6
+_SUB = re.compile(r"^([0-9]+)\.\s+\*\*([^\n]*?)\*\*")
 
 #: Rule IDs labelled SIM or DECL that no test can adjudicate in this simulator, with the reason.
 NOT_SIMULATED: dict = {
@@ -87,13 +90,25 @@ class RuleEntry:
 
 
 def parse_rules_file(path: Path) -> list:
-    """[RuleEntry] of one rules file, in order of appearance (first occurrence of each ID)."""
+    """[RuleEntry] of one rules file, in order of appearance (first occurrence of each ID).
+    A numbered paragraph ``n. **Title — SIM.**`` under a heading with an ID (``### CW-6``) is
+    the sub-rule ``CW-6.n``."""
     out, seen = [], set()
+    parent = None
     for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            h = _HEAD.match(line)
+            parent = h.group(1) if h else None
         m = _HEAD.match(line) or _BOLD.match(line) or _ROW.match(line)
-        if not m or m.group(1) in seen:
+        if m is not None:
+            rid, rest = m.group(1), m.group(2)
+        else:
+            m = _SUB.match(line) if parent is not None else None
+            if m is None:
+                continue
+            rid, rest = f"{parent}.{m.group(1)}", " " + m.group(2)
+        if rid in seen:
             continue
-        rid, rest = m.group(1), m.group(2)
         if m.re is _ROW:
             text = rest.strip()
         else:

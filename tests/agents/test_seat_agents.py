@@ -151,7 +151,7 @@ def test_seat_tournament_rotates_seats_rates_and_replays():
 REAL_END_CASES = [("cutthroat", 3), ("cutthroat", 5), ("forty_one", 2), ("forty_one", 4)]
 
 
-@pytest.mark.rule("CT-7", "41-6")
+@pytest.mark.rule("CT-7", "41-6", "41-9.6", "41-9.8")
 @pytest.mark.parametrize("name,n", REAL_END_CASES, ids=[f"{a}-{b}" for a, b in REAL_END_CASES])
 def test_geometric_games_reach_a_real_ending_not_the_shot_cap(name, n):
     """Seeded games of geometric agents under ICGA noise and the real physics end as the

@@ -194,7 +194,7 @@ def test_box_declaration_and_failing_to_announce_PP_7V():
     assert env.state.active == (True, False, True)
 
 
-@pytest.mark.rule("41-9")
+@pytest.mark.rule("41-9", "41-9.6")
 def test_claim_41_is_an_action_in_the_shooters_window_41_9_6():
     """41-9.6 (auto_declare off): with points + pea = 41 the shooter's window offers CLAIM_41
     (and PASS); claiming wins; an unclaimed 41 is offered again beside his next shot."""

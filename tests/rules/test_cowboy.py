@@ -70,7 +70,7 @@ def test_scoring_pots_and_caroms(rec, pts):
     assert not v.fouls and v.points == (pts, 0) and s2.scores == (10 + pts, 0) and v.turn_continues
 
 
-@pytest.mark.rule("CW-6", "CW-7")
+@pytest.mark.rule("CW-6", "CW-7", "CW-6.1", "CW-6.3")
 def test_respot_on_home_spots_and_held_balls():
     """CW-6.3: after every shot pocketed balls go back to their own spots; a ball whose spot is
     occupied stays out until it is free; CW-6.1 a scoring shot continues the inning."""
@@ -83,7 +83,7 @@ def test_respot_on_home_spots_and_held_balls():
     assert not v3.turn_continues and v3.next_seat == 1  # no points: the inning ends
 
 
-@pytest.mark.rule("CW-6", "CW-10")
+@pytest.mark.rule("CW-6", "CW-10", "CW-6.2")
 def test_no_rail_after_contact_cancels_the_inning():
     """CW-6.2: after the contact a ball must reach a cushion, else foul; CW-10: no points are
     deducted but the inning's points are cancelled; the next player accepts the table."""
@@ -93,7 +93,7 @@ def test_no_rail_after_contact_cancels_the_inning():
     assert v.next_seat == 1 and s2.cue_ball is CueBallPlacement.IN_POSITION and "CW-10" in v.rule_refs
 
 
-@pytest.mark.rule("CW-6", "CW-10")
+@pytest.mark.rule("CW-6", "CW-10", "CW-6.4")
 def test_exactly_90():
     """CW-6.4: a shot going past 90 is a foul (inning cancelled); landing on 90 is fine."""
     s = at(88, start=80)
@@ -104,7 +104,7 @@ def test_exactly_90():
     assert not v.fouls and s2.scores == (90, 0)
 
 
-@pytest.mark.rule("CW-6")
+@pytest.mark.rule("CW-6", "CW-6.5")
 def test_91_to_100_caroms_only_and_overshoot():
     """CW-6.5: from 90 only caroms score, a pocketed ball is a foul; C-38: caroms past 100 are
     a foul (``cap_at_100``: capped)."""
@@ -121,7 +121,7 @@ def test_91_to_100_caroms_only_and_overshoot():
     assert not v.fouls and s2.scores == (100, 0)
 
 
-@pytest.mark.rule("CW-6", "CW-5")
+@pytest.mark.rule("CW-6", "CW-5", "CW-6.6", "CW-6.7")
 def test_the_101st_point():
     """CW-6.6 / CW-5: at 100 the pocket is called; the cue ball caroms off the 1 into it
     touching nothing else -> 101, game over; CW-6.7 that scratch is no foul."""
@@ -133,7 +133,7 @@ def test_the_101st_point():
     assert v.game_over and v.winner == 0 and s2.scores == (101, 0) and not v.fouls and "CW-6.7" in v.rule_refs
 
 
-@pytest.mark.rule("CW-6", "CW-10")
+@pytest.mark.rule("CW-6", "CW-10", "CW-6.6")
 @pytest.mark.parametrize("rec, rule, kind", [
     (dict(hit=1, scratch=5), "CW-6.6", FoulKind.SCRATCH),                 # uncalled pocket
     (dict(hit=(1, 3), scratch=2), "CW-6.6", FoulKind.CUE_BALL_TOUCHED_OTHER),
@@ -148,7 +148,7 @@ def test_fouls_at_100(rec, rule, kind):
     assert (kind, rule) in [(f.kind, f.rule) for f in v.fouls] and not v.game_over and s2.scores == (98, 0)
 
 
-@pytest.mark.rule("CW-6", "CW-10")
+@pytest.mark.rule("CW-6", "CW-10", "CW-6.7")
 @pytest.mark.parametrize("cfg, cue", [(CowboyConfig(), CueBallPlacement.IN_HAND_KITCHEN),
                                       (CowboyConfig(cue_after_scratch=CueAfterScratch.ANYWHERE),
                                        CueBallPlacement.IN_HAND_ANYWHERE)])
@@ -170,7 +170,7 @@ def test_jumped_balls_spotted_no_penalty():
     assert not v.fouls and v.spotted == (5,) and "CW-8" in v.rule_refs and s2.scores == (21, 0)
 
 
-@pytest.mark.rule("CW-6", "CW-2")
+@pytest.mark.rule("CW-6", "CW-2", "CW-6.8")
 def test_three_fouls_and_more_players():
     """CW-6.8: three consecutive fouls lose; CW-2 any number of players: with three the
     offender is out, the next seat plays on."""
@@ -183,7 +183,7 @@ def test_three_fouls_and_more_players():
     assert v.game_over and v.winner == 1 and "CW-6.8" in v.rule_refs
 
 
-@pytest.mark.rule("CW-6")
+@pytest.mark.rule("CW-6", "CW-6.3")
 def test_incoming_player_at_100_with_the_1_held_out():
     """CW-6.3: the incoming player on 100 whose 1-spot is occupied (the 1 waiting to be
     spotted) gets all balls set up again and cue ball in hand behind the head string."""
@@ -195,7 +195,7 @@ def test_incoming_player_at_100_with_the_1_held_out():
     assert np.allclose(s4.positions()[[1, 3, 5]], [HOME[1], HOME[3], HOME[5]]) and s4.extra.held == ()
 
 
-@pytest.mark.rule("CW-6")
+@pytest.mark.rule("CW-6", "CW-6.4", "CW-6.5")
 def test_useful_balls_keep_exactly_90():
     """useful_balls: below 90 the balls that keep the score at most 90 (CW-6.4); from 90 none
     (CW-6.5)."""

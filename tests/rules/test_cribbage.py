@@ -36,7 +36,7 @@ def test_rack_15_centre_corners_never_fifteen(seed):
     assert 15 not in corners and all(a + b != 15 for a in corners for b in corners if a != b)
 
 
-@pytest.mark.rule("CR-6", "CR-7", "CR-9")
+@pytest.mark.rule("CR-6", "CR-7", "CR-9", "CR-9.2")
 def test_pair_in_one_shot_scores_and_continues():
     """CR-6 / CR-7: two legally pocketed balls summing to fifteen are one cribbage, one point;
     CR-9.2 the shooter continues."""
@@ -45,7 +45,7 @@ def test_pair_in_one_shot_scores_and_continues():
     assert "CR-9.2" in v.rule_refs and "CR-7" in v.rule_refs
 
 
-@pytest.mark.rule("CR-9")
+@pytest.mark.rule("CR-9", "CR-9.1", "CR-9.4")
 def test_pair_obligation_next_shot():
     """CR-9.1: a single pocketed ball obliges the next shot to pocket its partner: doing so
     scores; failing is a foul (UNCLOSED_PAIR) and the single is spotted (CR-9.4, C-58)."""
@@ -61,7 +61,7 @@ def test_pair_obligation_next_shot():
         play(s2, ShotAction(3.0, 90.0, safety=True), hit=9)
 
 
-@pytest.mark.rule("CR-9")
+@pytest.mark.rule("CR-9", "CR-9.3")
 def test_several_open_pairs_any_order():
     """CR-9.3: several unpaired balls -- the shooter picks which partner he plays, and must go
     on closing them; a shot closing one of them is legal."""
@@ -73,7 +73,7 @@ def test_several_open_pairs_any_order():
     assert v4.fouls and 1 in v4.spotted
 
 
-@pytest.mark.rule("CR-9")
+@pytest.mark.rule("CR-9", "CR-9.7")
 def test_early_fifteen_spotted_and_last_fifteen_counts():
     """CR-9.7: the 15 pocketed while pair balls remain is spotted after the shot; CR-6 once all
     seven pairs are down the 15 alone is a cribbage."""
@@ -108,7 +108,7 @@ def test_open_break_and_options(option, breaker):
     assert not v5.options and v5.next_seat == 1
 
 
-@pytest.mark.rule("CR-9")
+@pytest.mark.rule("CR-9", "CR-9.5")
 def test_legal_shot_pocket_or_rail():
     """CR-9.5: the cue ball must hit a ball, then a pot or a cushion, else foul."""
     _, v = play(st(), hit=1)
@@ -146,7 +146,7 @@ def test_illegal_and_jumped_balls_spotted():
     assert v3.fouls[0].rule == "CR-11" and v3.spotted == (9,) and s3.on_table[9]
 
 
-@pytest.mark.rule("CR-9")
+@pytest.mark.rule("CR-9", "CR-9.6", "CR-9.8")
 def test_three_fouls_lose_and_kitchen_spot_request():
     """CR-9.6 three consecutive fouls lose; CR-9.8 in hand behind the head string with every
     object ball behind it, the nearest ball to the head string may be spotted."""
@@ -159,7 +159,7 @@ def test_three_fouls_lose_and_kitchen_spot_request():
     assert v2.spotted == (12,) and np.allclose(s2.positions()[12], T.foot_spot)
 
 
-@pytest.mark.rule("CR-9")
+@pytest.mark.rule("CR-9", "CR-9.1", "CR-9.7")
 def test_useful_balls_are_the_owed_partners():
     """The rules tell agents which balls serve (DisciplineBase.useful_balls): the partners of
     the open balls (CR-9.1), else the pair balls (CR-9.7 spots an early 15)."""

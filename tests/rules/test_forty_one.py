@@ -58,7 +58,7 @@ def test_41_6_exact_41_wins_with_auto_claim():
     assert returns(s1)[0] == 1.0 and abs(sum(returns(s1))) < 1e-12
 
 
-@pytest.mark.rule("41-7", "41-9")
+@pytest.mark.rule("41-7", "41-9", "41-9.1", "41-9.2")
 def test_41_9_one_shot_per_turn_and_any_ball_first():
     s = st()
     s1, v = D.apply_shot_record(s, SHOT, record(s, hit=12, pocketed={7: 1}))
@@ -66,7 +66,7 @@ def test_41_9_one_shot_per_turn_and_any_ball_first():
     assert s1.extra.pocketed_by == ((7,), (), ()) and "41-9.2" in v.rule_refs
 
 
-@pytest.mark.rule("41-9")
+@pytest.mark.rule("41-9", "41-9.4")
 def test_41_9_4_rail_required():
     s = st()
     _, v = D.apply_shot_record(s, SHOT, record(s, hit=5))
@@ -84,7 +84,7 @@ def test_41_8_open_break_or_foul():
     assert not v.fouls and s1.scores == (6, 0, 0) and s1.seat_to_act == 1
 
 
-@pytest.mark.rule("41-10", "41-13", "41-9")
+@pytest.mark.rule("41-10", "41-13", "41-9", "41-9.3")
 @pytest.mark.parametrize("choice,spot", [(PenaltyBall.MOST_RECENT, 3), (PenaltyBall.LOWEST, 1), (PenaltyBall.HIGHEST, 8)])
 def test_41_10_41_13_foul_spots_shot_balls_and_one_of_his(choice, spot):
     cfg = FortyOneConfig(n_players=3, penalty_ball=choice)
@@ -147,7 +147,7 @@ def test_41_12_scratch_in_hand_kitchen():
     assert s1.cue_ball is CueBallPlacement.IN_HAND_KITCHEN and s1.seat_to_act == 1 and "41-12" in v.rule_refs
 
 
-@pytest.mark.rule("41-9")
+@pytest.mark.rule("41-9", "41-9.5")
 def test_41_9_5_kitchen_request_all_balls_in_kitchen():
     s = st(balls={2: (0.3, 0.3), 5: (0.6, 0.5)}, cue=None, cue_ball=CueBallPlacement.IN_HAND_KITCHEN)
     assert D.legal_actions(s).options == (Option.SPOT_NEAREST_KITCHEN_BALL,)
@@ -157,7 +157,7 @@ def test_41_9_5_kitchen_request_all_balls_in_kitchen():
     assert D.legal_actions(s).options == ()
 
 
-@pytest.mark.rule("41-9")
+@pytest.mark.rule("41-9", "41-9.7")
 def test_41_9_7_auto_bust_spots_his_balls_and_draws_new_pea():
     s = st(mine=((15, 14), (), ()), peas=(10, 4, 3), balls={2: (0.3, 1.5), 5: (0.6, 1.6)})
     s1, v = D.apply_shot_record(s, SHOT, record(s, hit=2, pocketed={5: 2}))  # 29 + 5 + 10 = 44 > 41
@@ -170,7 +170,7 @@ def test_41_9_7_auto_bust_spots_his_balls_and_draws_new_pea():
     check_privacy(s1)
 
 
-@pytest.mark.rule("41-9")
+@pytest.mark.rule("41-9", "41-9.6")
 def test_41_9_6_manual_claim_window_and_late_claim():
     s = st(cfg=MANUAL, mine=((12, 7), (), ()), peas=(13, 4, 3), balls={2: (0.3, 1.5), 9: (0.4, 2.1), 5: (0.6, 1.6)})
     s1, v = D.apply_shot_record(s, SHOT, record(s, hit=2, pocketed={9: 2}))
@@ -188,7 +188,7 @@ def test_41_9_6_manual_claim_window_and_late_claim():
     assert s4.winner == 0 and v4.events[-1].kind is EventType.REVEAL
 
 
-@pytest.mark.rule("41-9")
+@pytest.mark.rule("41-9", "41-9.7")
 def test_41_9_7_manual_bust_declared_or_disqualified():
     base = st(cfg=MANUAL, mine=((15, 14), (), ()), peas=(10, 4, 3), balls={2: (0.3, 1.5), 5: (0.6, 1.6)})
     s1, _ = D.apply_shot_record(base, SHOT, record(base, hit=2, pocketed={5: 2}))
@@ -207,7 +207,7 @@ def test_41_9_7_manual_bust_declared_or_disqualified():
     assert t2.game_over and t2.winner == 1 and v2.winner == 1  # two players: the opponent wins
 
 
-@pytest.mark.rule("41-9")
+@pytest.mark.rule("41-9", "41-9.8")
 def test_41_9_8_table_cleared_highest_wins_or_draw():
     s = st(mine=((3,), (8,), (1,)), balls={2: (0.3, 1.5)})
     s1, v = D.apply_shot_record(s, SHOT, record(s, hit=2, pocketed={2: 1}))  # 5 vs 8: seat 1 wins

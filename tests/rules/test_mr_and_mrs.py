@@ -38,7 +38,7 @@ def test_MM_4_rack():
         assert tuple(P[b]) == tuple(slots[k])
 
 
-@pytest.mark.rule("MM-5", "MM-6")
+@pytest.mark.rule("MM-5", "MM-6", "MM-8.1")
 def test_MM_6_ball_numbers_score_and_continue():
     s = st((2, 5, 7, 9, 12, 15))
     s1, v = D.apply_shot_record(s, SHOT, record(s, hit=2, pocketed={5: 1, 12: 2}))
@@ -81,7 +81,7 @@ def test_MM_7_break_must_hit_the_one():
     assert not v.fouls and ok.seat_to_act == 1
 
 
-@pytest.mark.rule("MM-8")
+@pytest.mark.rule("MM-8", "MM-8.2", "MM-8.3")
 def test_MM_8_2_MM_8_3_legal_first_contact_by_skill():
     s = st((2, 5, 12))
     _, v = D.apply_shot_record(s, SHOT, record(s, hit=5, obj_rails=(5,)))
@@ -97,7 +97,7 @@ def test_MM_8_2_MM_8_3_legal_first_contact_by_skill():
     assert not v.fouls
 
 
-@pytest.mark.rule("MM-8", "MM-12")
+@pytest.mark.rule("MM-8", "MM-12", "MM-8.4")
 def test_MM_8_4_three_fouls():
     s = st((2, 5, 12), consecutive_fouls=(2, 0))
     s1, v = D.apply_shot_record(s, SHOT, record(s, hit=5, obj_rails=(5,)))
@@ -109,7 +109,7 @@ def test_MM_8_4_three_fouls():
     assert s1.seat_to_act == 1 and s1.scores == (9, 0, 0)
 
 
-@pytest.mark.rule("MM-8")
+@pytest.mark.rule("MM-8", "MM-8.5", "MM-8.6")
 def test_MM_8_5_MM_8_6_kitchen_requests_by_skill():
     balls = {2: (0.3, 0.4), 5: (0.6, 1.6)}
     s = make_state("mr_and_mrs", balls, cue=None, config=CFG, cue_ball=CueBallPlacement.IN_HAND_KITCHEN)

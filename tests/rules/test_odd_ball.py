@@ -30,7 +30,7 @@ def test_OB_2_two_teams_alternating():
             D.initial_state(OddBallConfig(n_players=n), seed=0)
 
 
-@pytest.mark.rule("OB-2", "OB-8", "OB-12", "OB-5")
+@pytest.mark.rule("OB-2", "OB-8", "OB-12", "OB-5", "OB-8.5", "OB-8.7", "OB-8.1")
 def test_OB_8_5_C_47_consecutive_team_order():
     """OB-8.5 / C-47 ``team_order="consecutive"``: A1, A2, B1, B2 (the first half of the seats
     is team A); a miss passes to the next seat in the fixed order (a teammate here), a foul
@@ -62,7 +62,7 @@ def test_OB_4_rack():
     assert s.on_table == (False,) + (True,) * 15
 
 
-@pytest.mark.rule("OB-6", "OB-8")
+@pytest.mark.rule("OB-6", "OB-8", "OB-8.2")
 def test_OB_6_odd_balls_score_for_the_team_and_continue():
     s = st((2, 5, 7, 12))
     s1, v = D.apply_shot_record(s, SHOT, record(s, hit=2, pocketed={5: 2, 12: 3}))
@@ -84,7 +84,7 @@ def test_OB_6_bonus_at_61_once_per_rack():
     assert s2.extra.team_points == (7, 2)  # no second bonus
 
 
-@pytest.mark.rule("OB-6", "OB-8")
+@pytest.mark.rule("OB-6", "OB-8", "OB-8.4")
 def test_OB_6_60_60_split_and_OB_8_4_next_breaker():
     s = st((14,), seat=1, extra=OddBallExtra(team_points=(4, 4), rack_sum=(60, 46)))
     s1, v = D.apply_shot_record(s, SHOT, record(s, hit=14, pocketed={14: 2}))
@@ -93,7 +93,7 @@ def test_OB_6_60_60_split_and_OB_8_4_next_breaker():
     assert s1.extra.rack_sum == (0, 0) and s1.extra.rack == 1 and v.events[0].kind is EventType.RERACK
 
 
-@pytest.mark.rule("OB-8")
+@pytest.mark.rule("OB-8", "OB-8.3")
 def test_OB_8_3_early_rack_end_when_only_even_balls_remain():
     s = st((2, 4, 5, 12), extra=OddBallExtra(team_points=(6, 3), rack_sum=(58, 40), bonus=(0, 0)))
     s1, v = D.apply_shot_record(s, SHOT, record(s, hit=2, pocketed={5: 2}))  # 63: bonus; 2, 4, 12 left
@@ -148,7 +148,7 @@ def test_OB_11_scratch_in_hand_kitchen():
     assert s1.cue_ball is CueBallPlacement.IN_HAND_KITCHEN and s1.seat_to_act == 1 and "OB-11" in v.rule_refs
 
 
-@pytest.mark.rule("OB-8", "OB-12")
+@pytest.mark.rule("OB-8", "OB-12", "OB-8.7")
 def test_OB_8_7_three_consecutive_fouls_lose_for_the_team():
     s = st((2, 5, 7), seat=2, consecutive_fouls=(0, 0, 2, 0))
     s1, v = D.apply_shot_record(s, SHOT, record(s, hit=5, obj_rails=(5,)))
@@ -156,7 +156,7 @@ def test_OB_8_7_three_consecutive_fouls_lose_for_the_team():
     assert returns(s1) == (-1.0, 1.0, -1.0, 1.0)
 
 
-@pytest.mark.rule("OB-8")
+@pytest.mark.rule("OB-8", "OB-8.6")
 def test_OB_8_6_kitchen_request_lowest_ball():
     s = make_state("odd_ball", {2: (0.3, 0.4), 5: (0.6, 1.6)}, cue=None, config=CFG,
                    cue_ball=CueBallPlacement.IN_HAND_KITCHEN)

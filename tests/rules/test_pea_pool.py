@@ -61,7 +61,7 @@ def test_PP_6_PP_7_own_ball_legally_pocketed_wins():
     assert r[0] == 1.0 and abs(sum(r)) < 1e-12
 
 
-@pytest.mark.rule("PP-7", "PP-9")
+@pytest.mark.rule("PP-7", "PP-9", "PP-9.1")
 def test_PP_7_other_seats_ball_does_not_score_in_the_basic_game():
     s = st(BALLS)
     s2, v = D.apply_shot_record(s, SHOT, record(s, hit=2, pocketed={7: 2}))
@@ -139,14 +139,14 @@ def test_PP_8_open_break_legal():
     assert not v.fouls and s1.phase is Phase.PLAY and s1.seat_to_act == 1 and s1.cue_ball is CueBallPlacement.IN_POSITION
 
 
-@pytest.mark.rule("PP-9")
+@pytest.mark.rule("PP-9", "PP-9.2")
 def test_PP_9_2_no_safety():
     s = st(BALLS)
     with pytest.raises(IllegalActionError, match="safety"):
         D.apply_shot_record(s, ShotAction(3.0, 90.0, safety=True), record(s, hit=2))
 
 
-@pytest.mark.rule("PP-9")
+@pytest.mark.rule("PP-9", "PP-9.3")
 def test_PP_9_3_kitchen_request_lowest_ball():
     low_in_kitchen = {2: (0.3, 0.4), 5: (0.6, 1.6), 7: (0.9, 1.8)}
     s = st(low_in_kitchen, cue=None, cue_ball=CueBallPlacement.IN_HAND_KITCHEN)

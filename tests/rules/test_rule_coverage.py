@@ -35,6 +35,22 @@ def test_parser_reads_labels_of_every_form():
     assert len([r for r, v in lab.items() if v is Label.REQUIRED]) >= 140
 
 
+def test_numbered_sub_rules_under_a_heading_are_their_own_ids(tmp_path):
+    """``n. **Title — SIM.**`` under ``### CW-6`` is CW-6.n with its own label (a sub-rule
+    counts only under a heading with an ID); in the real files: CW-6.1 ... CW-6.8, 41-9.6
+    (DECL), CR-9.x, 1S-7.x."""
+    f = tmp_path / "x.md"
+    f.write_text("### XX-6 Rules of play\n1. **Continuation — SIM.** text\n   more text\n"
+                 "2. **Claim — DECL.** text\n3. **Etiquette — HUMAN.** text\n"
+                 "## 2. Procedures\n1. **Not a rule — SIM.** under a heading without an ID\n")
+    got = {e.rule_id: e.label for e in coverage.parse_rules_file(f)}
+    assert got == {"XX-6": Label.UNLABELLED, "XX-6.1": Label.REQUIRED, "XX-6.2": Label.REQUIRED,
+                   "XX-6.3": Label.HUMAN}
+    lab = {e.rule_id: e.label for entries in coverage.rule_table(RULES).values() for e in entries}
+    for rid in ("CW-6.1", "CW-6.8", "41-9.6", "CR-9.8", "1S-7.6", "MM-8.6", "OB-8.7", "PP-9.3"):
+        assert lab[rid] is Label.REQUIRED
+
+
 def test_not_simulated_list_names_sim_or_decl_ids_only():
     """Every NOT_SIMULATED entry is a SIM / DECL rule of some rules file, with a reason."""
     entries = {e.rule_id: e for es in coverage.rule_table(RULES).values() for e in es}

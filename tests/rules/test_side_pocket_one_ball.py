@@ -34,7 +34,7 @@ def at_break(cfg=None, side=Option.SIDE_POCKET_LEFT):
     return D.apply(s, PlaceCueBall(0.635, 0.4))[0], v
 
 
-@pytest.mark.rule("1S-7")
+@pytest.mark.rule("1S-7", "1S-7.3")
 @pytest.mark.parametrize("option, sides", [(Option.SIDE_POCKET_LEFT, (LC, RC)), (Option.SIDE_POCKET_RIGHT, (RC, LC))])
 def test_side_pocket_choice_before_the_break(option, sides):
     """1S-7.3: before breaking the breaker chooses his side pocket for the 1; the opponent gets
@@ -75,7 +75,7 @@ def test_three_illegal_breaks_lose():
     assert v.game_over and v.winner == 1
 
 
-@pytest.mark.rule("1S-7", "1S-8")
+@pytest.mark.rule("1S-7", "1S-8", "1S-7.1", "1S-7.2")
 def test_called_pocket_counts_others_spotted():
     """1S-7.2: any ball but the 1 in the called pocket counts (one point, C-49 default) and
     1S-7.1 continues the inning; 1S-8 other pocketed balls are spotted, no penalty."""
@@ -88,7 +88,7 @@ def test_called_pocket_counts_others_spotted():
         play(st(), ShotAction(3.0, 90.0), hit=4)
 
 
-@pytest.mark.rule("1S-7")
+@pytest.mark.rule("1S-7", "1S-7.4")
 @pytest.mark.parametrize("ball, pocket, wins", [(1, LC, True), (None, LC, False), (1, RC, False)],
                          ids=["1S-7.4-own-pocket", "1S-7.4-not-called", "1S-7.4-opponents-pocket"])
 def test_the_one_only_called_into_own_side_pocket(ball, pocket, wins):
@@ -113,7 +113,7 @@ def test_scoring_modes():
     assert v.game_over and v.winner == 0
 
 
-@pytest.mark.rule("1S-7", "1S-11")
+@pytest.mark.rule("1S-7", "1S-11", "1S-7.5")
 def test_legal_shot_and_fouls():
     """1S-7.5: after the contact a pot or a ball to a cushion, else foul; 1S-11 no points
     deducted, the opponent accepts the position; three consecutive fouls lose."""
@@ -131,3 +131,21 @@ def test_spotting_and_scratch():
     assert v.spotted == (4,) and s2.cue_ball is CueBallPlacement.IN_HAND_KITCHEN and "1S-10" in v.rule_refs
     s3, v3 = play(st(), call(LT), hit=4, obj_rails=(4,), off_table=(9,))
     assert not v3.fouls and v3.spotted == (9,) and "1S-9" in v3.rule_refs
+
+
+@pytest.mark.rule("1S-7.6")
+def test_kitchen_spot_request_every_ball_behind_the_head_string():
+    """1S-7.6: with cue ball in hand behind the head string and every object ball behind it,
+    the shooter may have the ball nearest the head string spotted on the foot spot (and
+    keeps cue ball in hand); with a ball beyond the head string the request is not offered."""
+    kitchen = {1: (0.3, 0.5), 4: (0.9, 0.4), 7: (0.5, 0.2)}
+    s = make_state("one_ball_side", kitchen, cue=None, config=OneBallSideConfig(), extra=SIDES,
+                   cue_ball=CueBallPlacement.IN_HAND_KITCHEN)
+    spec = D.legal_actions(s)
+    assert Option.SPOT_NEAREST_KITCHEN_BALL in spec.options and spec.spot_choices == (1,)
+    s2, v = D.apply(s, ChooseOption(Option.SPOT_NEAREST_KITCHEN_BALL))
+    assert v.spotted == (1,) and s2.on_table[1] and tuple(s2.positions()[1]) == pytest.approx((0.635, 1.905))
+    assert s2.seat_to_act == s.seat_to_act and s2.cue_ball is CueBallPlacement.IN_HAND_KITCHEN
+    far = make_state("one_ball_side", {**kitchen, 9: (0.7, 2.2)}, cue=None, config=OneBallSideConfig(),
+                     extra=SIDES, cue_ball=CueBallPlacement.IN_HAND_KITCHEN)
+    assert Option.SPOT_NEAREST_KITCHEN_BALL not in D.legal_actions(far).options
