@@ -283,6 +283,20 @@ def run_config(opponent, args):
         print(f"SyncVectorEnv N={N:<4d}  : {sync:9.0f} steps/s  ({sync_cpu:7.0f} per CPU-second)")
         print(f"native vector N={N:<4d}: {nat:9.0f} steps/s  = {nat / sync:4.1f}x Sync  "
               f"({nat_cpu:7.0f} per CPU-second; {tm.shots / dt:7.0f} shots/s, {tm.calls} batched calls)")
+        if args.workers > 1:
+            # the workers' timers are summed: per-process wall-clock splits do not add up to
+            # this run's wall clock; the CPU split is meaningful when the kernel's CPU time is
+            # measured (every call overlapped)
+            if tm.overlapped == tm.calls:
+                outside = tm.main_cpu  # CPU outside the kernel (the bar line divides by its CPU)
+                print(f"   CPU of {args.workers} workers: outside the kernel {tm.main_cpu:5.2f}s, physics kernel "
+                      f"{tm.physics:5.2f}s (outside/inside physics = {tm.main_cpu / max(tm.physics, 1e-9):4.2f}); "
+                      f"wall {dt:5.2f}s")
+            else:
+                outside = float("nan")
+                print(f"   CPU of {args.workers} workers: {tm.main_cpu + tm.physics:5.2f}s (the kernel's own CPU time is "
+                      f"measured with the overlap only); wall {dt:5.2f}s")
+            continue
         print(f"   split: physics {tm.physics:5.2f}s  adjudication {tm.rules:5.2f}s  actions {tm.actions:5.2f}s  "
               f"opponent {tm.other:5.2f}s  obs {tm.obs:5.2f}s  rest {rest:5.2f}s  "
               f"| outside/inside physics = {outside / max(tm.physics, 1e-9):4.2f}")

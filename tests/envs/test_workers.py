@@ -116,3 +116,20 @@ def test_sharded_env_refusal_in_one_worker_leaves_every_worker_unchanged():
         ref.close()
     finally:
         venv.close()
+
+
+def test_num_threads_gives_the_same_trajectories():
+    """``num_threads=2`` (numba-parallel batched physics on two threads) changes no result
+    (physics/CONTRACT.md: same inputs, bit-identical outputs whatever the batching)."""
+    kw = dict(max_shots=8, opponent=None)
+    runs = []
+    for threads in (None, 2):
+        venv = gym.make_vec("poolgym/NineBall-v0", num_envs=9, vectorization_mode="vector_entry_point",
+                            num_threads=threads, **kw)
+        try:
+            assert venv.unwrapped.models.parallel is (threads is not None)
+            runs.append(_run(venv, 4, 6))
+        finally:
+            venv.close()
+    for t, (a, b) in enumerate(zip(*runs)):
+        np.testing.assert_array_equal(a, b, err_msg=f"item {t}")
