@@ -95,6 +95,10 @@ def run_batch(seed: int, k: int, size: int, max_events: int, tally: Tally,
     off = res.s == physics.Motion.OFF_TABLE
     tally.off_table += int(off.sum())
     bad_air = (res.s == physics.Motion.AIRBORNE).any(axis=1) | (off & (res.pocket >= 0)).any(axis=1)
+    if off.any():  # an OFF_TABLE ball stays where it left the bed: off it, or above it
+        k_off, b_off = np.nonzero(off)
+        on = table.on_bed(res.rvw[k_off, b_off, 0, :2], R) & (res.rvw[k_off, b_off, 0, 2] <= R)
+        bad_air[k_off[on]] = True
     tally.in_air += int(bad_air.sum())
     prob = np.where(bad_air & (prob == 0), 3, prob)
     tally.shots += size

@@ -6,9 +6,10 @@ modelled by its nose, a horizontal edge at height ``h = Table.cushion_height`` (
 on a WPA table) above the segment line, and the rail top level with it behind the nose
 (Mathavan et al. 2010 give the nose height; pooltool's flat model touches the ball there):
 
-- face: a ball whose centre is at or below the nose (z <= h) touches the cushion when its
-  centre is R from the segment line (as the flat models do), at height h, so the contact
-  normal is tilted down by ``asin((h - z) / R)`` (Han's angle for a ball on the bed);
+- face: a ball in the air whose centre is at or below the nose (z <= h) touches the cushion
+  when its centre is R from the segment line (as the flat models do); with no bed under it
+  the face acts as a vertical wall (horizontal normal: the contact is found and resolved with
+  the same normal, so a ball falling past the face is never pushed into the bed by it);
 - nose edge: a ball above the nose (z > h) touches the edge when its centre is R from it,
   ``d^2 + (z - h)^2 = R^2`` (d the centre's distance to the segment line): a 3D contact normal
   that points up, so the ball rebounds upward or rides over the nose;
@@ -287,11 +288,9 @@ def jaw_time(rv, P, hc, cx, cy, rj, hz):
 def cushion_normal(rv, nx, ny, d, R, hc):
     """3D unit normal (from the cushion to the ball centre) of a contact with a cushion whose
     horizontal normal is (nx, ny), the centre at horizontal distance d from the nose line:
-    the face below the nose (tilted down by asin((hc - z) / R)), the nose edge above it."""
+    horizontal for the face below the nose, from the nose edge above it."""
     dz = rv[0, 2] - hc
     if dz <= 0.0:
-        sa = min(-dz / R, 1.0)
-        ca = math.sqrt(1.0 - sa * sa)
-        return ca * nx, ca * ny, -sa
+        return nx, ny, 0.0
     n = math.sqrt(d * d + dz * dz)
     return d / n * nx, d / n * ny, dz / n

@@ -47,7 +47,7 @@ from numba import njit, prange
 from physics import air
 from physics.detect import ball_ball_time, ball_circle_time, ball_segment_time, is_moving
 from physics.motion import (
-    AIRBORNE, OFF_TABLE, P_EB, P_EC, P_FA, P_FB, P_FC, P_FC_ALC, P_G, P_M, P_R, P_US,
+    AIRBORNE, OFF_TABLE, P_EB, P_EC, P_ET, P_FA, P_FB, P_FC, P_FC_ALC, P_G, P_M, P_R, P_US,
     POCKETED, SLIDING, SPINNING, STATIONARY, V_SETTLE, accel, apply_transition, evolve,
     next_transition,
 )
@@ -146,21 +146,23 @@ def _kiss_circle(rv, cx, cy, rad):
 
 @njit(cache=True)
 def _creates_overlap(rvw, s, b, ox, oy, skip, R):
-    """True if ball b, moved from (ox, oy) to its current position, now overlaps another
-    ball more than it did before (the move of a contact correction must not push it into a
-    third ball of a cluster)."""
+    """True if ball b, moved from (ox, oy) to its current position (its height unchanged),
+    now overlaps another ball more than it did before (the move of a contact correction must
+    not push it into a third ball of a cluster). Distances are 3D (dz = 0 between balls on
+    the bed)."""
     lim = 4.0 * R * R
-    x, y = rvw[b, 0, 0], rvw[b, 0, 1]
+    x, y, z = rvw[b, 0, 0], rvw[b, 0, 1], rvw[b, 0, 2]
     for o in range(rvw.shape[0]):
-        if o == b or o == skip or s[o] >= POCKETED:  # not in the bed plane
+        if o == b or o == skip or s[o] == POCKETED or s[o] == OFF_TABLE:
             continue
         dx = rvw[o, 0, 0] - x
         dy = rvw[o, 0, 1] - y
-        d2 = dx * dx + dy * dy
+        dz = rvw[o, 0, 2] - z
+        d2 = dx * dx + dy * dy + dz * dz
         if d2 < lim:
             ex = rvw[o, 0, 0] - ox
             ey = rvw[o, 0, 1] - oy
-            if d2 < ex * ex + ey * ey:
+            if d2 < ex * ex + ey * ey + dz * dz:
                 return True
     return False
 
@@ -539,7 +541,9 @@ def _off_table(rv):
 def _landing_site(rv, R, segs, normals, jaws, pockets, ext):
     """Where an airborne ball comes down: (K_POCKET, q) inside pocket q's capture circle,
     (K_LEAVE_TABLE, -1) off the bed (outside the table's outline ``ext``, behind a cushion
-    line or over a jaw), else (K_BALL_TABLE, -1): on the bed."""
+    line or over a jaw), else (K_BALL_TABLE, -1): on the bed. A ball coming down with its
+    centre less than R from a cushion line or a jaw (it passed over a segment end or a jaw
+    top, whose noses are not modelled as edges) is set on the bed MIN_DIST clear of it."""
     x, y = rv[0, 0], rv[0, 1]
     for q in range(pockets.shape[0]):
         ex, ey = x - pockets[q, 0], y - pockets[q, 1]
@@ -559,6 +563,20 @@ def _landing_site(rv, R, segs, normals, jaws, pockets, ext):
         ex, ey = x - jaws[q, 0], y - jaws[q, 1]
         if ex * ex + ey * ey < jaws[q, 2] * jaws[q, 2]:
             return K_LEAVE_TABLE, -1
+    for q in range(segs.shape[0]):
+        p1x, p1y = segs[q, 0, 0], segs[q, 0, 1]
+        dist = (rv[0, 0] - p1x) * normals[q, 0] + (rv[0, 1] - p1y) * normals[q, 1]
+        if dist < R:
+            dx, dy = segs[q, 1, 0] - p1x, segs[q, 1, 1] - p1y
+            u = ((rv[0, 0] - p1x) * dx + (rv[0, 1] - p1y) * dy) / (dx * dx + dy * dy)
+            if 0.0 <= u <= 1.0:
+                rv[0, 0] += (R + MIN_DIST - dist) * normals[q, 0]
+                rv[0, 1] += (R + MIN_DIST - dist) * normals[q, 1]
+    for q in range(jaws.shape[0]):
+        lim = R + jaws[q, 2]
+        ex, ey = rv[0, 0] - jaws[q, 0], rv[0, 1] - jaws[q, 1]
+        if ex * ex + ey * ey < lim * lim:
+            _shift_from(rv, jaws[q, 0], jaws[q, 1], lim + MIN_DIST)
     return K_BALL_TABLE, -1
 
 
@@ -578,13 +596,75 @@ def _settle_or_lift(rv, P):
 
 
 @njit(cache=True)
-def _collide_air(r1, r2, s1, s2, P, bb_model):
+def _grounded(rvw, s, b, P):
+    """Settle an airborne ball that would settle at its next landing anyway (it lands slower
+    than ``V_SETTLE / e_t``, at most 0.5 mm above the bed) when it meets a cushion or a ball:
+    z = R, vz = 0, SLIDING, so that the contact is the flat one, with the flat engine's
+    treatment of wedges and pushes (``_held``, ``_unjam``) instead of an endless sequence of
+    ever smaller bounces between two contacts. A ball that would overlap another ball on the
+    bed is not settled. Returns True if it was settled."""
+    rv = rvw[b]
+    R = P[P_R]
+    dz = rv[0, 2] - R
+    if dz < 0.0:
+        dz = 0.0
+    if P[P_ET] * math.sqrt(rv[1, 2] * rv[1, 2] + 2.0 * P[P_G] * dz) >= V_SETTLE:
+        return False
+    lim = 4.0 * R * R
+    for o in range(rvw.shape[0]):
+        if o != b and s[o] != POCKETED and s[o] != OFF_TABLE:
+            ex, ey, ez = rvw[o, 0, 0] - rv[0, 0], rvw[o, 0, 1] - rv[0, 1], rvw[o, 0, 2] - R
+            if ex * ex + ey * ey + ez * ez < lim:
+                return False
+    rv[0, 2] = R
+    rv[1, 2] = 0.0
+    return True
+
+
+#: an airborne ball with more contacts than this since it last touched the bed is at rest
+#: other than on the bed (on a cushion nose, on another ball: a contact sequence that does not
+#: end): it has left the table (G-3.28's "comes to rest other than on the bed")
+AIR_STUCK = 100
+
+
+@njit(cache=True)
+def _stuck(b, s, air_n):
+    """Count a contact in the air of ball b (if airborne); True once it is stuck."""
+    if s[b] != AIRBORNE:
+        return False
+    air_n[b] += 1
+    return air_n[b] > AIR_STUCK
+
+
+@njit(cache=True)
+def _in_air(i, j, rvw, s, P):
+    """A contact of ball i (and ball j, or j = -1 for a cushion) is three-dimensional: one of
+    them is AIRBORNE after settling those that would settle at their next landing anyway
+    (:func:`_grounded`)."""
+    air_ = False
+    if s[i] == AIRBORNE:
+        if _grounded(rvw, s, i, P):
+            s[i] = SLIDING
+        else:
+            air_ = True
+    if j >= 0 and s[j] == AIRBORNE:
+        if _grounded(rvw, s, j, P):
+            s[j] = SLIDING
+        else:
+            air_ = True
+    return air_
+
+
+@njit(cache=True)
+def _collide_air(rvw, s, i, j, P, bb_model, segs, normals, jaws):
     """Ball-ball contact with at least one ball airborne: the pair is set 2R + MIN_DIST
-    apart along the 3D line of centres (moving the airborne ball(s) only), resolved with the
-    3D form of the ball-ball model (``air.ball_ball``; the elastic model is already 3D), and a
+    apart along the 3D line of centres (moving the airborne ball(s) only, and not into a
+    third ball or a cushion: then the contact is resolved where it is), resolved with the 3D
+    form of the ball-ball model (``air.ball_ball``; the elastic model is already 3D), and a
     ball that was on the bed is returned to the slate or lifted (:func:`_settle_or_lift`).
     Returns the new states."""
     R = P[P_R]
+    r1, r2, s1, s2 = rvw[i], rvw[j], s[i], s[j]
     dx = r2[0, 0] - r1[0, 0]
     dy = r2[0, 1] - r1[0, 1]
     dz = r2[0, 2] - r1[0, 2]
@@ -592,9 +672,16 @@ def _collide_air(r1, r2, s1, s2, P, bb_model):
     if d > 0.0:
         corr = 2.0 * R + MIN_DIST - d
         f1 = 0.5 if s1 == AIRBORNE and s2 == AIRBORNE else (1.0 if s1 == AIRBORNE else 0.0)
+        old = np.empty((2, 3))
+        old[0] = r1[0]
+        old[1] = r2[0]
         for c, dc in ((0, dx), (1, dy), (2, dz)):
             r1[0, c] -= f1 * corr * dc / d
             r2[0, c] += (1.0 - f1) * corr * dc / d
+        if (_blocked(rvw, s, i, old[0, 0], old[0, 1], j, R, segs, normals, jaws)
+                or _blocked(rvw, s, j, old[1, 0], old[1, 1], i, R, segs, normals, jaws)):
+            r1[0] = old[0]
+            r2[0] = old[1]
     if bb_model == 0:
         _bb_fe.resolve(r1, r2)
     else:
@@ -605,23 +692,29 @@ def _collide_air(r1, r2, s1, s2, P, bb_model):
 
 
 @njit(cache=True)
-def _cushion_air(rv, nx, ny, px, py, d, P, hc):
+def _cushion_air(rvw, s, b, nx, ny, d, P, hc):
     """An airborne ball meets a cushion (horizontal normal (nx, ny), nose line through
     (px, py), the ball's centre at horizontal distance d from it, or the jaw surface): set
     MIN_DIST clear of the contact along the 3D normal (``air.cushion_normal``) and resolve
-    with ``air.contact`` (restitution e_c, friction f_c). Returns the new state: OFF_TABLE if
-    it stays on the nose edge moving outwards (it rides over onto the rail top), else
-    AIRBORNE."""
+    with ``air.contact`` (restitution e_c, friction f_c); the clearance is not made if it
+    would push the ball into another ball. Returns the new state: OFF_TABLE if it stays on
+    the nose edge moving outwards (it rides over onto the rail top), else AIRBORNE."""
     R = P[P_R]
+    rv = rvw[b]
+    ox, oy, oz = rv[0, 0], rv[0, 1], rv[0, 2]
     n3x, n3y, n3z = air.cushion_normal(rv, nx, ny, d, R, hc)
-    if n3z > 0.0:
+    if n3z > 0.0:  # the nose edge: along the 3D normal
         de = math.sqrt(d * d + (rv[0, 2] - hc) ** 2)
         corr = R + MIN_DIST - de
-    else:
+        rv[0, 0] += corr * n3x
+        rv[0, 1] += corr * n3y
+        rv[0, 2] += corr * n3z
+    else:  # the face: horizontally, as the flat contacts
         corr = R + MIN_DIST - d
-    rv[0, 0] += corr * n3x
-    rv[0, 1] += corr * n3y
-    rv[0, 2] += corr * n3z
+        rv[0, 0] += corr * nx
+        rv[0, 1] += corr * ny
+    if _creates_overlap(rvw, s, b, ox, oy, -1, R):
+        rv[0, 0], rv[0, 1], rv[0, 2] = ox, oy, oz
     air.contact(rv, n3x, n3y, n3z, R, P[P_EC], P[P_FC])
     if n3z > 0.0:
         vn = rv[1, 0] * n3x + rv[1, 1] * n3y + rv[1, 2] * n3z
@@ -654,6 +747,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
     boxes = np.zeros((N, 4))
     push_t = np.full(N, -inf)
     push_xy = np.zeros((N, 2))
+    air_n = np.zeros(N, dtype=np.int64)  # contacts in the air since the last landing
     for b in range(N):
         pocket[b] = -1
 
@@ -774,37 +868,45 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
                     s[ei] = _off_table(rv)
                 else:
                     s[ei] = AIRBORNE if air.bounce(rv, P, V_SETTLE) else SLIDING
+                    air_n[ei] = 0
             else:  # K_LEAVE_TABLE: cleared a cushion
                 s[ei] = _off_table(rvw[ei])
         elif kind == K_POCKET:
             _pocket_ball(rvw[ei], ej, pockets, drop)
             s[ei] = POCKETED
             pocket[ei] = ej
-        elif kind == K_BB and (s[ei] == AIRBORNE or s[ej] == AIRBORNE):
-            on1, on2 = s[ei] != AIRBORNE, s[ej] != AIRBORNE
-            s[ei], s[ej] = _collide_air(rvw[ei], rvw[ej], s[ei], s[ej], P, bb_model)
-            if on1 and s[ei] == AIRBORNE:
-                lift = ei
-            elif on2 and s[ej] == AIRBORNE:
-                lift = ej
-            touched[1] = ej
-            nt = 2
-        elif kind == K_CUSHION and s[ei] == AIRBORNE:
+        elif kind == K_BB and _in_air(ei, ej, rvw, s, P):
+            if _stuck(ei, s, air_n) or _stuck(ej, s, air_n):
+                b = ei if air_n[ei] > AIR_STUCK else ej
+                s[b] = _off_table(rvw[b])
+                kind, ei, ej = K_LEAVE_TABLE, b, -1
+                touched[0] = b
+            else:
+                on1, on2 = s[ei] != AIRBORNE, s[ej] != AIRBORNE
+                s[ei], s[ej] = _collide_air(rvw, s, ei, ej, P, bb_model, segs, normals, jaws)
+                if on1 and s[ei] == AIRBORNE:
+                    lift = ei
+                elif on2 and s[ej] == AIRBORNE:
+                    lift = ej
+                touched[1] = ej
+                nt = 2
+        elif kind == K_CUSHION and _in_air(ei, -1, rvw, s, P):
             rv = rvw[ei]
             nx, ny = normals[ej, 0], normals[ej, 1]
             d = (rv[0, 0] - segs[ej, 0, 0]) * nx + (rv[0, 1] - segs[ej, 0, 1]) * ny
-            s[ei] = _cushion_air(rv, nx, ny, segs[ej, 0, 0], segs[ej, 0, 1], d, P, cushion_h)
-            if s[ei] == OFF_TABLE:
-                _off_table(rv)
+            if not _stuck(ei, s, air_n):
+                s[ei] = _cushion_air(rvw, s, ei, nx, ny, d, P, cushion_h)
+            if air_n[ei] > AIR_STUCK or s[ei] == OFF_TABLE:
+                s[ei] = _off_table(rv)
                 kind = K_LEAVE_TABLE
-        elif kind == K_JAW and s[ei] == AIRBORNE:
+        elif kind == K_JAW and _in_air(ei, -1, rvw, s, P):
             rv = rvw[ei]
             dx, dy = rv[0, 0] - jaws[ej, 0], rv[0, 1] - jaws[ej, 1]
             dd = math.sqrt(dx * dx + dy * dy)
-            s[ei] = _cushion_air(rv, dx / dd, dy / dd, jaws[ej, 0], jaws[ej, 1], dd - jaws[ej, 2],
-                                 P, cushion_h)
-            if s[ei] == OFF_TABLE:
-                _off_table(rv)
+            if not _stuck(ei, s, air_n):
+                s[ei] = _cushion_air(rvw, s, ei, dx / dd, dy / dd, dd - jaws[ej, 2], P, cushion_h)
+            if air_n[ei] > AIR_STUCK or s[ei] == OFF_TABLE:
+                s[ei] = _off_table(rv)
                 kind = K_LEAVE_TABLE
                 ej = -1
         elif kind == K_BB:

@@ -244,6 +244,8 @@ def test_fuzz_slice_of_elevated_strokes():
         assert (res.status == physics.Status.OK).all()
         assert (fuzz.layout_problems(table, res.rvw, res.s, R) == 0).all()
         off = res.s == physics.Motion.OFF_TABLE
-        assert (res.pocket[off] == -1).all()
+        assert off.any() and (res.pocket[off] == -1).all()
+        # left where it left the bed: off it, or above it (at rest on a nose or on a ball)
+        assert not (table.on_bed(res.rvw[off][:, 0, :2], R) & (res.rvw[off][:, 0, 2] <= R)).any()
         assert not np.isin(res.s, [physics.Motion.AIRBORNE]).any()
         assert (np.abs(res.rvw[..., 0, 2][res.s <= physics.Motion.ROLLING] - R) == 0).all()
