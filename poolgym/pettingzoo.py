@@ -53,10 +53,11 @@ except ImportError as e:  # pragma: no cover - optional dependency
 from poolgym.envs.pool_env import PoolEnv
 from poolgym.envs.seating import seat_returns, seat_view
 from poolgym.envs.session import SHAPING_KEYS, verdict_info
+from poolgym.rules.game import DISCIPLINES as _RULES_DISCIPLINES
 
-#: discipline names accepted by `env` (the WPA games, then the N-seat games)
-DISCIPLINES = ("nine_ball", "eight_ball", "straight_pool", "pea_pool", "forty_one", "cutthroat", "odd_ball",
-               "card_ball", "mr_and_mrs", "six_ball", "bowlliards", "cowboy", "honolulu", "cribbage", "one_ball_side")
+#: discipline names accepted by `env`: every discipline of the rules registry
+#: (`poolgym.rules.game.DISCIPLINES`, in its order: the WPA games, then the BCA games)
+DISCIPLINES = tuple(_RULES_DISCIPLINES)
 
 
 class PoolAECEnv(AECEnv):

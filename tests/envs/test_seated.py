@@ -415,3 +415,14 @@ def test_shaped_points_sum_to_the_games_scoring(env_id, n, rules):
     assert any(st.scores), "the game scored nothing: pick another seed"
     assert total == pytest.approx(want)
     env.close()
+
+
+def test_pettingzoo_disciplines_are_the_rules_registry():
+    """`poolgym.pettingzoo.DISCIPLINES` is derived from the rules registry (no second list):
+    every registered discipline has an AEC env, in the registry's order."""
+    from poolgym.pettingzoo import DISCIPLINES, env
+    from poolgym.rules.game import DISCIPLINES as RULES
+
+    assert DISCIPLINES == tuple(RULES) and len(DISCIPLINES) == 15
+    with pytest.raises(ValueError, match="discipline"):
+        env("snooker")
