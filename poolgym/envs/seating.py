@@ -76,7 +76,7 @@ def points_advantage(points, teams, seat: int) -> float:
     * with two sides it is half the score difference (14.1, cowboy, odd ball's teams);
     * a solo game (one side) pays the seat's own points (bowlliards' score)."""
     n = len(points)
-    if n == 0:
+    if n == 0 or not any(points):
         return 0.0
     side = list(teams) if teams else list(range(n))
     sums: dict = {}
