@@ -450,14 +450,25 @@ def _seg_dist(px, py, qx, qy, x, y):
 
 
 @njit(cache=True)
+def _p_make(sig, d1, R, cc, h_eff, d2):
+    """Make probability of a pot (module docstring: error propagation): aim noise ``sig``
+    (rad), cue travel ``d1``, cosine of the cut ``cc``, effective mouth half-width ``h_eff``,
+    object travel ``d2``."""
+    sig_obj = sig * (1.0 + d1 / (2.0 * R * max(cc, 0.1)))
+    return _erf(h_eff / (max(d2, 1e-3) * sig_obj * math.sqrt(2.0)))
+
+
+@njit(cache=True)
 def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, out, ghost, p_only):
     """Fill the (Q, T, 6) outputs of `pot_table` (``out`` = p, phi, cut, d1, d2, V0) for target
     rows ``tg`` (T,), obstacle rows ``obst`` (every ball on the table but the cue ball) with
     clearances ``need``, and cue positions Q (nq, 2); ``consts`` = (w, l, R, sigma_phi rad,
     max cut rad, e_b, m, M, u_s, u_r, g, arrival speed, V0 min, V0 max). With ``p_only`` only
-    ``ok`` and p are filled (the same values), a (target, pocket) whose object path is
-    blocked skips its cue positions and a cue position certainly beyond the cut limit skips
-    the rest of its checks."""
+    the best make probability of each cue position is computed, into ``out[0][q, 0, 0]`` (0
+    when no pot is feasible; the max over the (target, pocket) entries of the full table's
+    p): a (target, pocket) whose object path is blocked skips its cue positions, a cue
+    position certainly beyond the cut limit skips the rest of its checks, and a pot whose p
+    cannot raise its cue position's best skips the path checks; ``ok`` is not filled."""
     w, l, R, sig, max_cut, e_b, m, M = consts[0], consts[1], consts[2], consts[3], consts[4], consts[5], \
         consts[6], consts[7]
     u_s, u_r, g, arrival, v0_min, v0_max = consts[8], consts[9], consts[10], consts[11], consts[12], consts[13]
@@ -471,6 +482,9 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
     nt = tg.shape[0]
     no = obst.shape[0]
     cos_cut = math.cos(max_cut) - 1e-12  # below it acos is certainly beyond max_cut (rounding ~1e-16)
+    if p_only:
+        for q in range(nq):
+            p[q, 0, 0] = 0.0
     for ti in range(nt):
         b = tg[ti]
         ox = balls[b, 0]
@@ -495,9 +509,6 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
                         static_ok = False
                         break
             if p_only and not static_ok:
-                for q in range(nq):
-                    ok[q, ti, k] = False
-                    p[q, ti, k] = 0.0
                 continue
             h_eff = max(half[k] * approach - 0.25 * R, 0.004)
             v_obj = _launch_speed(d2, arrival, u_s, u_r, g)
@@ -512,11 +523,15 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
                 wy = vy / de
                 c = min(max(wx * ux + wy * uy, -1.0), 1.0)
                 if p_only and c < cos_cut:  # acos(c) > max_cut: too thin a cut
-                    ok[q, ti, k] = False
-                    p[q, ti, k] = 0.0
                     continue
                 ct = math.acos(c)
                 good = static_ok and ct <= max_cut and d1 > 1e-6
+                if p_only:  # only a p above the cue position's best so far needs the path checks
+                    if not good:
+                        continue
+                    pq = _p_make(sig, d1, R, math.cos(ct), h_eff, d2)
+                    if pq <= p[q, 0, 0]:
+                        continue
                 if good:  # the cue ball's path clear, and the cue ball not in the object ball's way
                     for oi in range(no):
                         o = obst[oi]
@@ -525,15 +540,13 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
                             break
                     if good and _seg_dist(ox, oy, aims[k, 0], aims[k, 1], cx, cy) < 2 * R * 0.999:
                         good = False
+                if p_only:
+                    if good:
+                        p[q, 0, 0] = pq
+                    continue
                 cc = math.cos(ct)
                 ok[q, ti, k] = good
-                if good:
-                    sig_obj = sig * (1.0 + d1 / (2.0 * R * max(cc, 0.1)))
-                    p[q, ti, k] = _erf(h_eff / (max(d2, 1e-3) * sig_obj * math.sqrt(2.0)))
-                else:
-                    p[q, ti, k] = 0.0
-                if p_only:
-                    continue
+                p[q, ti, k] = _p_make(sig, d1, R, cc, h_eff, d2) if good else 0.0
                 v_contact = v_obj / (0.5 * (1.0 + e_b) * max(cc, 0.08))
                 v_cue = _launch_speed(d1, v_contact, u_s, u_r, g)
                 V0[q, ti, k] = min(max(v_cue * (1.0 + m / M) / 2.0, v0_min), v0_max)
@@ -592,7 +605,7 @@ def _pot_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, dange
     ghost (T, 6, 2)). The target rows are ``targets`` on the table other than ``cue_row``, in
     their order; the obstacles every other ball on the table, kept 2R (x 0.999) away, the
     ``danger`` rows ``danger_clearance`` R away. All not ok when no target is on the table.
-    With ``p_only`` only ``ok`` and ``out[0]`` (p) are filled."""
+    With ``p_only`` only each cue position's best p, in ``out[0][:, 0, 0]`` (see `_pot_kernel`)."""
     R = consts[2]
     nq = Q.shape[0]
     tg = np.empty(targets.shape[0], np.int64)
@@ -803,16 +816,9 @@ def _best_placement(consts, aims, axes, half, limit, P, on, targets, cue_row, ki
     _, out, tg_rows, _ = _pot_run(consts, aims, axes, half, limit, P, lifted, targets, cue_row, danger, 4.0, pts,
                                   True)
     q = 0
-    if tg_rows.shape[0] > 0:
-        best = -1.0
-        for i in range(pts.shape[0]):
-            m = out[0, i, 0, 0]
-            for t in range(tg_rows.shape[0]):
-                for k in range(6):
-                    if out[0, i, t, k] > m:
-                        m = out[0, i, t, k]
-            if i == 0 or m > best:
-                best = m
+    if tg_rows.shape[0] > 0:  # the first spot of the best p
+        for i in range(1, pts.shape[0]):
+            if out[0, i, 0, 0] > out[0, q, 0, 0]:
                 q = i
     return True, pts[q, 0], pts[q, 1]
 

@@ -30,7 +30,6 @@ other seats' secrets.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Callable
 
 from poolgym.players.geometric import GeometricPlayer
@@ -81,8 +80,9 @@ class GeometricOpponent(PlayerOpponent):
         shot = acts[-1]
         if isinstance(shot, ShotAction):
             dphi, dv = rng.standard_normal(2).tolist()
-            acts[-1] = dataclasses.replace(shot, phi=(shot.phi + self.sigma_phi * dphi) % 360.0,
-                                           V0=max(0.1, shot.V0 * (1.0 + self.sigma_v * dv)))
+            acts[-1] = ShotAction._fast(max(0.1, shot.V0 * (1.0 + self.sigma_v * dv)),
+                                        (shot.phi + self.sigma_phi * dphi) % 360.0, shot.theta, shot.a, shot.b,
+                                        shot.called_ball, shot.called_pocket, shot.safety, shot.push_out)
         return acts
 
     def decide_batch(self, states, specs, rngs) -> list:

@@ -21,14 +21,18 @@ import numpy as np
 from poolgym.players.geometric import GeometricPlayer, _default_targets, preview_ball, preview_pots
 from poolgym.players.kernels import Kind, Outcome, TableBatch
 from poolgym.players.opponent import MAX_PLACEMENTS
-from poolgym.players.view import Decision, Observation, declared, view_of
+from poolgym.planning import table_geom
+from poolgym.players.view import Decision, Observation, danger_balls, spec_view, useful_pots
 from poolgym.rules.core import ChooseOption, Option, PlaceCueBall
-from poolgym.rules.game import get_discipline
+from poolgym.rules.game import DisciplineBase, get_discipline
 from poolgym.rules.geometry import get_table
 
 
-#: `Kind` and `Outcome` values as ints (compared per table)
+#: `Kind` and `Outcome` values as ints, and the enum members the loops compare (bound once)
 _OPTION, _PLACE, _SHOOT, _POT = int(Kind.OPTION), int(Kind.PLACE), int(Kind.SHOOT), int(Outcome.POT)
+_OPTION_DECISION, _PLACE_DECISION, _SHOOT_DECISION = Decision.OPTION, Decision.PLACE, Decision.SHOOT
+_NONE, _DECLARE = Decision.NONE, Decision.DECLARE
+_SPOT = Option.SPOT_NEAREST_KITCHEN_BALL
 
 
 def decide_all(player: GeometricPlayer, states, specs, rngs) -> list[list]:
@@ -69,55 +73,71 @@ def _round(player, disc, table, states, specs, rngs, acts) -> list[int]:
 
     n = len(states)
     N = len(states[0].on_table)
+    discipline = states[0].discipline
+    geom = table_geom(table)
     t = TableBatch(n, N)
     t.P[:] = np.array([st.pos for st in states], np.float64).reshape(n, N, 2)
     t.ON[:] = np.array([st.on_table for st in states], np.bool_).reshape(n, N)
-    eight = -1
-    views = [None] * n
-    obss = [None] * n
+    # the rules' own answer to "which balls serve this seat" when the discipline has one
+    useful = type(disc).useful_balls is not DisciplineBase.useful_balls
+    eight = preview_ball(discipline)
+    svs = [None] * n
     out = [None] * n
-    for k, (st, sp) in enumerate(zip(states, specs)):
-        obs = Observation(state=st, spec=sp, table=table, seat=st.seat_to_act, discipline=st.discipline)
-        obss[k] = obs
-        player.rng = rngs[k]
-        d = declared(sp)
-        if d is not None:
-            out[k] = d
+    for k in range(n):
+        st, sp = states[k], specs[k]
+        sv = spec_view(sp)
+        svs[k] = sv
+        dec = sv.decision
+        if sp.declarations or dec is _NONE or dec is _DECLARE:
+            out[k] = _one_table(player, rngs[k], st, sp, table)
             continue
-        v = view_of(obs, t.P[k], t.ON[k])
-        views[k] = v
-        if v.decision is Decision.OPTION:
-            t.set(k, _OPTION, v.targets, v.pot_balls or _default_targets(obs), v.danger)
-        elif Option.SPOT_NEAREST_KITCHEN_BALL in v.options:
-            out[k] = ChooseOption(Option.SPOT_NEAREST_KITCHEN_BALL)  # GW-5: every ball is in the kitchen
-        elif v.decision is Decision.PLACE and not v.is_break:
-            t.set(k, _PLACE, v.targets, v.pot_balls or v.targets, v.danger, kitchen=v.kitchen)
-        elif v.decision is Decision.SHOOT and not (v.is_break or v.is_lag):
-            eight = preview_ball(obs)
-            t.set(k, _SHOOT, v.targets, v.pot_balls, v.danger, push_out=v.push_out_allowed)
-        else:  # a break, a lag, nothing legal: the one-table path
-            out[k] = player.act(obs)
-    if t.kind.any():
-        t.run(views[int(np.flatnonzero(t.kind)[0])].geom, player.sigma_phi, player.min_p, player.push_p, eight)
+        targets = sv.targets
+        pots = useful_pots(discipline, st, st.seat_to_act, sv.pot_balls) if useful else sv.pot_balls
+        danger = danger_balls(discipline, st, targets)
+        if dec is _OPTION_DECISION:
+            if not pots:
+                pots = _default_targets(Observation(state=st, spec=sp, table=table, seat=st.seat_to_act,
+                                                    discipline=discipline))
+            t.set(k, _OPTION, targets, pots, danger)
+        elif _SPOT in sv.options:
+            out[k] = ChooseOption(_SPOT)  # GW-5: every ball is in the kitchen
+        elif dec is _PLACE_DECISION and not sv.is_break:
+            t.set(k, _PLACE, targets, pots or targets, danger, kitchen=sv.kitchen)
+        elif dec is _SHOOT_DECISION and not (sv.is_break or sv.is_lag):
+            t.set(k, _SHOOT, targets, pots, danger, push_out=sv.push_out_allowed)
+        else:  # a break or a lag shot: the one-table path
+            out[k] = _one_table(player, rngs[k], st, sp, table)
+    kind = t.kind
+    if kind.any():
+        t.run(geom, player.sigma_phi, player.min_p, player.push_p, eight)
+    code, F, I = t.code.tolist(), t.F.tolist(), t.I.tolist()
     # the pots on the 8 of this round, previewed together
-    prev = np.flatnonzero((t.kind == _SHOOT) & (t.code == _POT) & (t.I[:, 0] == eight)).tolist()
+    prev = np.flatnonzero((kind == _SHOOT) & (t.code == _POT) & (t.I[:, 0] == eight)).tolist() if eight >= 0 else []
     safe = dict(zip(prev, preview_pots(table, [states[k] for k in prev], [t.E[k, : t.I[k, 4]] for k in prev],
                                        player.speed_margin))) if prev else {}
     placed = []
+    kinds = kind.tolist()
     for k in range(n):
         a = out[k]
         if a is None:
             player.rng = rngs[k]
-            kind, v = t.kind[k], views[k]
-            if kind == _OPTION:
-                a = player.option_for(v, float(t.F[k, 2]))
-            elif kind == _PLACE:
-                a = player.placement_from(v, t, k)
+            kd = kinds[k]
+            if kd == _OPTION:
+                a = player.option_for(svs[k].options, F[k][2])
+            elif kd == _PLACE:
+                a = player.placement_from(code[k], F[k][0], F[k][1], geom, t.P[k], t.ON[k], svs[k].kitchen)
             else:
-                a = player.shot_from(v, t, k, k in safe, safe.get(k))
+                a = player.shot_from(code[k], F[k], I[k], svs[k], geom, t.P[k, 0], k in safe, safe.get(k))
         acts[k].append(a)
         if isinstance(a, PlaceCueBall):
             placed.append(k)
         elif not isinstance(a, (ShotAction, ChooseOption, Concede, Declare)):  # pragma: no cover
             raise TypeError(f"{type(player).__name__} returned {type(a).__name__}, not a rules action")
     return placed
+
+
+def _one_table(player, rng, state, spec, table):
+    """The player's own one-table action (``player.act``) with ``rng`` as its generator."""
+    player.rng = rng
+    return player.act(Observation(state=state, spec=spec, table=table, seat=state.seat_to_act,
+                                  discipline=state.discipline))

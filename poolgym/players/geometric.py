@@ -148,14 +148,14 @@ class GeometricPlayer:
 
     def choose_option(self, v: View, obs: Observation):
         targets = v.pot_balls or _default_targets(obs)
-        return self.option_for(v, float(self.decide(v, Kind.OPTION, targets).F[0, 2]))
+        return self.option_for(v.options, float(self.decide(v, Kind.OPTION, targets).F[0, 2]))
 
-    def option_for(self, v: View, p: float):
-        """The offered option to choose when the best pot from the position has make
-        probability ``p``."""
+    def option_for(self, options, p: float):
+        """The one of the offered ``options`` to choose when the best pot from the position
+        has make probability ``p``."""
         from poolgym.rules.core import ChooseOption, Option
 
-        opts = list(v.options)
+        opts = list(options)
         pref = {
             Option.ACCEPT_TABLE: p,
             Option.PASS_BACK: self.accept_p,
@@ -175,16 +175,19 @@ class GeometricPlayer:
 
         if v.is_break:
             return PlaceCueBall(*self.break_spot(v))
-        return self.placement_from(v, self.decide(v, Kind.PLACE, v.pot_balls or v.targets), 0)
+        t = self.decide(v, Kind.PLACE, v.pot_balls or v.targets)
+        return self.placement_from(int(t.code[0]), float(t.F[0, 0]), float(t.F[0, 1]), v.geom, v.balls, v.on,
+                                   v.kitchen)
 
-    def placement_from(self, v: View, t: TableBatch, k: int):
-        """The `PlaceCueBall` of table ``k`` of a decided batch: its straight-in spot, else a
-        random valid spot drawn from ``self.rng``."""
+    def placement_from(self, code: int, x: float, y: float, geom, balls, on, kitchen: bool):
+        """The `PlaceCueBall` of a decided table (``code`` an `Outcome`): its straight-in spot
+        (x, y), else a random valid spot for the layout (``balls``, ``on``) drawn from
+        ``self.rng``."""
         from poolgym.rules.core import PlaceCueBall
 
-        if t.code[k] == _PLACED:
-            return PlaceCueBall(float(t.F[k, 0]), float(t.F[k, 1]))
-        best = random_placement(v.geom, v.balls, v.on, self.rng, kitchen=v.kitchen)
+        if code == _PLACED:
+            return PlaceCueBall._fast(x, y)
+        best = random_placement(geom, balls, on, self.rng, kitchen=kitchen)
         if best is None:  # pragma: no cover
             raise RuntimeError("geometric agent found no valid cue-ball placement")
         return PlaceCueBall(*best)
@@ -204,32 +207,33 @@ class GeometricPlayer:
             return self.lag_shot(v)
         if v.is_break:
             return self.break_shot(v)
-        eight = preview_ball(obs)
+        eight = preview_ball(None if obs is None else obs.discipline)
         t = self.decide(v, Kind.SHOOT, v.pot_balls, eight)
         previewed = bool(t.code[0] == Outcome.POT and t.I[0, 0] == eight)
         safe = preview_pots(obs.table, [obs.state], [t.E[0, : t.I[0, 4]]], self.speed_margin)[0] if previewed else None
-        return self.shot_from(v, t, 0, previewed, safe)
+        return self.shot_from(int(t.code[0]), t.F[0].tolist(), t.I[0].tolist(), v, v.geom, v.balls[0], previewed,
+                              safe)
 
-    def shot_from(self, v: View, t: TableBatch, k: int, previewed: bool = False, safe=None):
-        """The `ShotAction` of table ``k`` of a decided batch (`Kind.SHOOT`). ``previewed``:
-        its pot is on the 8 and was previewed (8B-4.19), ``safe`` = the preview's (phi, V0, b,
-        pocket), None when every variant scratches (a safety is played instead)."""
+    def shot_from(self, code: int, F, I, sv, geom, cue, previewed: bool = False, safe=None):
+        """The `ShotAction` of a decided table (`Kind.SHOOT`; ``code`` an `Outcome`, ``F`` and
+        ``I`` its rows of `TableBatch.F` / `TableBatch.I`; ``sv`` its `View` or `SpecView`; the
+        cue ball at ``cue``). ``previewed``: its pot is on the 8 and was previewed (8B-4.19),
+        ``safe`` = the preview's (phi, V0, b, pocket), None when every variant scratches (a
+        safety is played instead)."""
         from poolgym.rules.core import ShotAction
 
-        code = t.code[k]
         if code == _PUSH_OUT:
-            return self.push_out(v)
+            return self.push_out_from(geom, cue)
         if code == _POT:
-            ball, pocket = int(t.I[k, 0]), int(t.I[k, 1])
-            phi, V0, spin = float(t.F[k, 0]), min(float(t.F[k, 1]) * self.speed_margin, V0_MAX), 0.0
+            ball, pocket = I[0], I[1]
+            phi, V0, spin = F[0], min(F[1] * self.speed_margin, V0_MAX), 0.0
             if previewed:
                 if safe is None:  # every previewed pot on the 8 scratches: play safe instead
-                    return self.safety_from(v, t, k, None)
+                    return self.safety_from(I[2], F[3], F[4], I[3], None, sv)
                 phi, V0, spin, pocket = safe
-            call_b, call_p = (ball, pocket) if v.call_required or v.callable_balls else (None, None)
-            return ShotAction(V0=V0, phi=phi, b=spin, called_ball=call_b, called_pocket=call_p)
-        best = (int(t.I[k, 0]), int(t.I[k, 1])) if t.I[k, 0] >= 0 else None
-        return self.safety_from(v, t, k, best)
+            call_b, call_p = (ball, pocket) if sv.call_required or sv.callable_balls else (None, None)
+            return ShotAction._fast(V0, phi, 0.0, 0.0, spin, call_b, call_p, False, False)
+        return self.safety_from(I[2], F[3], F[4], I[3], (I[0], I[1]) if I[0] >= 0 else None, sv)
 
     def lag_shot(self, v: View):
         """G-3.6: send the cue ball to the foot rail so it comes back to rest near the head rail."""
@@ -255,10 +259,12 @@ class GeometricPlayer:
 
     def push_out(self, v: View):
         """9B-5.6: a soft roll towards the long string (nothing needs to be hit)."""
+        return self.push_out_from(v.geom, v.balls[0])
+
+    def push_out_from(self, g, cue):
+        """`push_out` from the cue ball at ``cue`` on the table ``g``."""
         from poolgym.rules.core import ShotAction
 
-        g = v.geom
-        cue = v.balls[0]
         tgt = np.array([g.w / 2, g.l / 2 + self.rng.uniform(-0.3, 0.3)])
         return ShotAction(V0=0.8, phi=phi_deg(cue, tgt), push_out=True)
 
@@ -267,30 +273,30 @@ class GeometricPlayer:
         (`poolgym.players.kernels.safety_shot`); the call, when one is required, is the best
         of ``cands``."""
         best = (cands[0].ball, cands[0].pocket) if cands else None
-        return self.safety_from(v, self.decide(v, Kind.SAFETY), 0, best)
+        t = self.decide(v, Kind.SAFETY)
+        return self.safety_from(int(t.I[0, 2]), float(t.F[0, 3]), float(t.F[0, 4]), int(t.I[0, 3]), best, v)
 
-    def safety_from(self, v: View, t: TableBatch, k: int, best):
-        """The safety `ShotAction` of table ``k`` of a decided batch; ``best`` = the (ball,
-        pocket) of the best pot, called when a call is required (or None)."""
+    def safety_from(self, found: int, phi: float, V0: float, b: int, best, sv):
+        """The safety `ShotAction` of a decided table (``found``, ``phi``, ``V0``, ``b``: the
+        kernel's `safety_shot`; ``sv`` its `View` or `SpecView`); ``best`` = the (ball, pocket)
+        of the best pot, called when a call is required (or None)."""
         from poolgym.rules.core import ShotAction
 
-        if t.I[k, 2]:
-            phi, V0, b = float(t.F[k, 3]), float(t.F[k, 4]), int(t.I[k, 3])
-        else:  # no legal ball on the table: any direction
+        if not found:  # no legal ball on the table: any direction
             phi, V0, b = float(self.rng.uniform(0, 360)), 1.5, None
-        declare = bool(v.safety_allowed)
+        declare = sv.safety_allowed
         call_b = call_p = None
-        if v.call_required and not declare and v.callable_balls:
-            call_b = best[0] if best else (b if b in v.callable_balls else v.callable_balls[0])
+        if sv.call_required and not declare and sv.callable_balls:
+            call_b = best[0] if best else (b if b in sv.callable_balls else sv.callable_balls[0])
             call_p = best[1] if best else 0
-        return ShotAction(V0=float(min(V0 * self.speed_margin, V0_MAX)), phi=float(phi),
-                          called_ball=call_b, called_pocket=call_p, safety=declare and not call_b)
+        return ShotAction._fast(float(min(V0 * self.speed_margin, V0_MAX)), float(phi), 0.0, 0.0, 0.0, call_b,
+                                call_p, declare and not call_b, False)
 
 
-def preview_ball(obs: Observation | None) -> int:
+def preview_ball(discipline: str | None) -> int:
     """The ball whose pots are previewed before they are played (8B-4.19: the 8 in
     eight-ball, where pocketing it with a scratch loses); -1 for none."""
-    return 8 if obs is not None and obs.discipline == "eight_ball" else -1
+    return 8 if discipline == "eight_ball" else -1
 
 
 #: the preview's variants of a pot, in order: stick speed factor x vertical tip offset

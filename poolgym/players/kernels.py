@@ -23,9 +23,9 @@ one-table decision draws. The player's one-table methods call this same kernel w
 so a batch decides exactly as table-by-table calls.
 
 Arrays (B tables, N ball rows): ``P`` (B, N, 2) positions, ``ON`` (B, N) on-table mask;
-ball lists as rows padded to N with a count: ``TG``/``nTG`` the legal targets (safeties,
-in the rules' order), ``PB``/``nPB`` the balls to pot (or to place for), ``DG``/``nDG`` the
-danger balls (kept 4R away, 8B-4.19/8B-4.20); ``flags`` (B,) `KITCHEN` | `PUSH_OUT`.
+ball lists in one flat array ``L`` with offsets ``OFF`` (B, 4): ``L[OFF[k, 0]:OFF[k, 1]]`` the
+legal targets (safeties, in the rules' order), ``L[OFF[k, 1]:OFF[k, 2]]`` the balls to pot (or
+to place for), ``L[OFF[k, 2]:OFF[k, 3]]`` the danger balls (kept 4R away, 8B-4.19/8B-4.20); ``flags`` (B,) `KITCHEN` | `PUSH_OUT`.
 Outputs (filled for the tables asked): ``code`` (B,) an `Outcome`; ``F`` (B, 5) float:
 placement x, y, or pot phi, pot V0 (uncapped), then best p, safety phi, safety V0 (uncapped);
 ``I`` (B, 5) int: pot ball, pot pocket (also the best pot when a safety is played; -1 = none),
@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 from enum import IntEnum
+from itertools import chain
 
 import numpy as np
 from numba import njit
@@ -254,7 +255,7 @@ def _best_pots(consts, aims, axes, half, limit, balls, on, pots, danger, preview
 
 
 @njit(cache=True)
-def decide_tables(kind, P, ON, TG, nTG, PB, nPB, DG, nDG, flags, consts, aims, axes, half, limit, hs, pockets,
+def decide_tables(kind, P, ON, L, OFF, flags, consts, aims, axes, half, limit, hs, pockets,
                   segs, jaws, cos_a, sin_a, dist, max_points, params, preview_ball, code, F, I, E):
     """Decide for every table whose ``kind`` is not `Kind.NONE` (module docstring);
     ``consts`` as `planning.pot_consts` (the player's aim noise, 80 deg cut limit), ``params``
@@ -267,9 +268,9 @@ def decide_tables(kind, P, ON, TG, nTG, PB, nPB, DG, nDG, flags, consts, aims, a
             continue
         balls = P[k]
         on = ON[k]
-        targets = TG[k, : nTG[k]]
-        pots = PB[k, : nPB[k]]
-        danger = DG[k, : nDG[k]]
+        targets = L[OFF[k, 0]: OFF[k, 1]]
+        pots = L[OFF[k, 1]: OFF[k, 2]]
+        danger = L[OFF[k, 2]: OFF[k, 3]]
         if K == Kind.PLACE:
             found, x, y = _best_placement(consts, aims, axes, half, limit, balls, on, pots, 0,
                                           (flags[k] & KITCHEN) != 0, danger, cos_a, sin_a, dist, hs, pockets, segs,
@@ -336,18 +337,20 @@ class TableBatch:
         self._lists[k] = (targets, pots, danger)
         self.flags[k] = (KITCHEN if kitchen else 0) | (PUSH_OUT if push_out else 0)
 
-    def _padded(self, j: int):
-        """(rows (B, N), counts (B,)) of ball list ``j`` of every table."""
-        N = self.N
-        lists = [ls[j] for ls in self._lists]
-        rows = np.array([tuple(x) + (0,) * (N - len(x)) for x in lists], np.int64).reshape(self.B, N)
-        return rows, np.array([len(x) for x in lists], np.int64)
+    def _flat(self):
+        """(L, OFF): every table's ball lists in one array with their offsets (module docstring)."""
+        lists = self._lists
+        L = np.fromiter(chain.from_iterable(a + b + c for a, b, c in lists), np.int64)
+        OFF = np.zeros((self.B, 4), np.int64)
+        OFF[:, 1:] = [(len(a), len(b), len(c)) for a, b, c in lists]
+        OFF = OFF.reshape(-1).cumsum().reshape(self.B, 4)
+        return L, OFF
 
     def run(self, geom, sigma_phi: float, min_p: float, push_p: float, preview_ball: int = -1) -> "TableBatch":
         """`decide_tables` on ``geom`` (a `planning.TableGeom`) for a player with aim noise
         ``sigma_phi`` (deg) and thresholds ``min_p``, ``push_p``; returns self."""
-        (TG, nTG), (PB, nPB), (DG, nDG) = self._padded(0), self._padded(1), self._padded(2)
-        decide_tables(self.kind, self.P, self.ON, TG, nTG, PB, nPB, DG, nDG, self.flags,
+        L, OFF = self._flat()
+        decide_tables(self.kind, self.P, self.ON, L, OFF, self.flags,
                       pot_consts(geom, sigma_phi), geom.aims, geom.axes, geom.half_widths, APPROACH_LIMIT,
                       geom.head_string_y, geom.pockets, geom.segments, geom.jaws, _COS_A, _SIN_A, _DIST,
                       PLACEMENT_MAX_POINTS, np.array([min_p, push_p]), int(preview_ball), self.code, self.F, self.I,

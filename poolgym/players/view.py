@@ -94,12 +94,35 @@ class View:
     callable_balls: tuple
 
 
-def view_of(obs, balls: np.ndarray | None = None, on: np.ndarray | None = None) -> View:
-    """Build the `View` of an `Observation`; ``balls`` / ``on``: the state's positions and
-    on-table mask when the caller has them as arrays already (a batch of tables)."""
+@dataclass(frozen=True)
+class SpecView:
+    """What the rules' `ActionSpec` asks of the seat, as the players read it (the fields of
+    `View` that depend on the spec only; ``pot_balls`` before `useful_pots`)."""
+
+    decision: Decision
+    targets: tuple
+    pot_balls: tuple
+    callable_balls: tuple
+    call_required: bool
+    safety_allowed: bool
+    push_out_allowed: bool
+    kitchen: bool
+    is_break: bool
+    is_lag: bool
+    options: tuple
+
+
+_SPEC_VIEWS: dict = {}
+
+
+def spec_view(spec) -> SpecView:
+    """The `SpecView` of ``spec``, memoised per spec object (the rules memoise their specs,
+    so the same few objects recur)."""
+    got = _SPEC_VIEWS.get(id(spec))
+    if got is not None and got[0] is spec:
+        return got[1]
     from poolgym.rules.core import CueBallPlacement, Phase
 
-    state, spec = obs.state, obs.spec
     if spec.phase is Phase.DECLARE and spec.declarations:
         decision = Decision.DECLARE
     elif spec.phase is Phase.OPTION and spec.options:
@@ -116,23 +139,38 @@ def view_of(obs, balls: np.ndarray | None = None, on: np.ndarray | None = None) 
         pot = tuple(b for b in targets if b in callable_balls) or callable_balls
     else:
         pot = targets
-    pot = useful_pots(obs.discipline, state, obs.seat, pot)
+    sv = SpecView(decision=decision, targets=targets, pot_balls=pot, callable_balls=callable_balls,
+                  call_required=bool(spec.call_required), safety_allowed=bool(spec.safety_allowed),
+                  push_out_allowed=bool(spec.push_out_allowed),
+                  kitchen=spec.place_cue is CueBallPlacement.IN_HAND_KITCHEN, is_break=spec.phase is Phase.BREAK,
+                  is_lag=spec.phase is Phase.LAG, options=tuple(spec.options))
+    if len(_SPEC_VIEWS) > 4096:
+        _SPEC_VIEWS.clear()
+    _SPEC_VIEWS[id(spec)] = (spec, sv)  # the spec is kept alive: its id stays unique
+    return sv
+
+
+def view_of(obs, balls: np.ndarray | None = None, on: np.ndarray | None = None) -> View:
+    """Build the `View` of an `Observation`; ``balls`` / ``on``: the state's positions and
+    on-table mask when the caller has them as arrays already (a batch of tables)."""
+    state = obs.state
+    sv = spec_view(obs.spec)
     return View(
-        decision=decision,
+        decision=sv.decision,
         geom=table_geom(obs.table),
         balls=state.positions() if balls is None else balls,
         on=state.on_mask() if on is None else on,
-        targets=targets,
-        pot_balls=pot,
-        call_required=bool(spec.call_required),
-        safety_allowed=bool(spec.safety_allowed),
-        push_out_allowed=bool(spec.push_out_allowed),
-        kitchen=spec.place_cue is CueBallPlacement.IN_HAND_KITCHEN,
-        is_break=spec.phase is Phase.BREAK,
-        is_lag=spec.phase is Phase.LAG,
-        options=tuple(spec.options),
-        danger=danger_balls(obs.discipline, state, targets),
-        callable_balls=callable_balls,
+        targets=sv.targets,
+        pot_balls=useful_pots(obs.discipline, state, obs.seat, sv.pot_balls),
+        call_required=sv.call_required,
+        safety_allowed=sv.safety_allowed,
+        push_out_allowed=sv.push_out_allowed,
+        kitchen=sv.kitchen,
+        is_break=sv.is_break,
+        is_lag=sv.is_lag,
+        options=sv.options,
+        danger=danger_balls(obs.discipline, state, sv.targets),
+        callable_balls=sv.callable_balls,
     )
 
 

@@ -67,7 +67,7 @@ class ReferencePlayer(GeometricPlayer):
 
     def choose_option(self, v, obs):
         targets = v.pot_balls or _default_targets(obs)
-        return self.option_for(v, self.best_p(v, targets=targets))
+        return self.option_for(v.options, self.best_p(v, targets=targets))
 
     def place(self, v):
         if v.is_break:
