@@ -320,7 +320,7 @@ def preview_pots(table, states, pots, speed_margin: float) -> list:
         rvw, s = physics_inputs(st)
         for phi, V0, pocket in E.tolist():
             for f, b in PREVIEW_VARIANTS:
-                rows.append((float(phi), float(np.clip(V0 * speed_margin * f, 0.2, V0_MAX)), b, int(pocket)))
+                rows.append((phi, min(max(V0 * speed_margin * f, 0.2), V0_MAX), b, int(pocket)))
                 owner.append(i)
                 rvws.append(rvw)
                 ss.append(s)

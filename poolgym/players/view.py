@@ -113,14 +113,36 @@ class SpecView:
 
 
 _SPEC_VIEWS: dict = {}
+_SPEC_VALUES: dict = {}
 
 
 def spec_view(spec) -> SpecView:
-    """The `SpecView` of ``spec``, memoised per spec object (the rules memoise their specs,
-    so the same few objects recur)."""
+    """The `SpecView` of ``spec``, memoised per spec object (the rules memoise most of their
+    specs, so the same few objects recur) and per spec value (equal specs, equal views)."""
     got = _SPEC_VIEWS.get(id(spec))
     if got is not None and got[0] is spec:
         return got[1]
+    # the fields the view reads; enum members by identity (they are singletons, and hashing
+    # an Enum runs Python code)
+    try:
+        key = (id(spec.phase), id(spec.place_cue), spec.must_place, spec.can_shoot, bool(spec.declarations),
+               tuple(map(id, spec.options)), spec.target_balls, spec.callable_balls, spec.call_required,
+               spec.safety_allowed, spec.push_out_allowed)
+        sv = _SPEC_VALUES.get(key)
+    except TypeError:  # unhashable ball lists: not memoised by value
+        return _spec_view(spec)
+    if sv is None:
+        sv = _spec_view(spec)
+        if len(_SPEC_VALUES) > 4096:
+            _SPEC_VALUES.clear()
+        _SPEC_VALUES[key] = sv
+    if len(_SPEC_VIEWS) > 4096:
+        _SPEC_VIEWS.clear()
+    _SPEC_VIEWS[id(spec)] = (spec, sv)  # the spec is kept alive: its id stays unique
+    return sv
+
+
+def _spec_view(spec) -> SpecView:
     from poolgym.rules.core import CueBallPlacement, Phase
 
     if spec.phase is Phase.DECLARE and spec.declarations:
@@ -139,15 +161,11 @@ def spec_view(spec) -> SpecView:
         pot = tuple(b for b in targets if b in callable_balls) or callable_balls
     else:
         pot = targets
-    sv = SpecView(decision=decision, targets=targets, pot_balls=pot, callable_balls=callable_balls,
-                  call_required=bool(spec.call_required), safety_allowed=bool(spec.safety_allowed),
-                  push_out_allowed=bool(spec.push_out_allowed),
-                  kitchen=spec.place_cue is CueBallPlacement.IN_HAND_KITCHEN, is_break=spec.phase is Phase.BREAK,
-                  is_lag=spec.phase is Phase.LAG, options=tuple(spec.options))
-    if len(_SPEC_VIEWS) > 4096:
-        _SPEC_VIEWS.clear()
-    _SPEC_VIEWS[id(spec)] = (spec, sv)  # the spec is kept alive: its id stays unique
-    return sv
+    return SpecView(decision=decision, targets=targets, pot_balls=pot, callable_balls=callable_balls,
+                    call_required=bool(spec.call_required), safety_allowed=bool(spec.safety_allowed),
+                    push_out_allowed=bool(spec.push_out_allowed),
+                    kitchen=spec.place_cue is CueBallPlacement.IN_HAND_KITCHEN, is_break=spec.phase is Phase.BREAK,
+                    is_lag=spec.phase is Phase.LAG, options=tuple(spec.options))
 
 
 def view_of(obs, balls: np.ndarray | None = None, on: np.ndarray | None = None) -> View:
