@@ -112,7 +112,7 @@ class SearchAgent(GeometricAgent):
                  samples: int = 8, budget: int = 240, n_placements: int = 3, refine_k: int = 6,
                  refine_samples: int = 24, value_model: str = "runout", runout_r: float = 0.8,
                  q_weights=(1.0, 0.33, 0.15), combos: bool = True, kicks: bool = True, low_p_safeties: int = 9,
-                 **kw):
+                 safety_contacts=(), safety_speeds=(1.2, 2.2), safety_balls: int = 2, **kw):
         super().__init__(seed=seed, noise=noise, **kw)
         self.noise_spec = noise
         self.top_k = int(top_k)
@@ -130,6 +130,9 @@ class SearchAgent(GeometricAgent):
         self.combos = bool(combos)
         self.kicks = bool(kicks)
         self.low_p_safeties = int(low_p_safeties)
+        self.safety_contacts = tuple(float(x) for x in safety_contacts)
+        self.safety_speeds = tuple(float(x) for x in safety_speeds)
+        self.safety_balls = int(safety_balls)
         self._noise = None
 
     def _noise_model(self):
@@ -221,6 +224,11 @@ class SearchAgent(GeometricAgent):
                                           phi=float((base.phi + dphi) % 360.0), called_ball=base.called_ball,
                                           called_pocket=base.called_pocket, safety=base.safety))
                     k += 1
+            if self.safety_contacts and best_p < 0.5:
+                for phi, V0 in contact_shots(v, self.safety_contacts, self.safety_speeds, self.safety_balls):
+                    out.append(ShotAction(V0=float(np.clip(V0, V0_MIN, V0_MAX)), phi=phi,
+                                          called_ball=base.called_ball, called_pocket=base.called_pocket,
+                                          safety=base.safety))
             if self.kicks and best_p < 0.5 and not direct_hit_possible(v):
                 for phi, V0 in kick_shots(v):
                     for f in (1.0, 1.6):
@@ -315,9 +323,11 @@ class SearchAgent(GeometricAgent):
         if verdict is not None and state.discipline == "eight_ball" and state.seat_to_act == me:
             pts += GROUP_BALL_VALUE * len(verdict.legal_pocketed)  # progress through the group
         if state.phase is Phase.GAME_OVER:
-            return (0.5 if state.winner is None else float(state.winner == me)) + pts
+            return game_over_value(disc, state, me) + pts
         q = self.quality(disc, state, table)
-        mine = state.seat_to_act == me and state.phase is not Phase.OPTION
+        from poolgym.rules.seats import team_of
+
+        mine = team_of(state, state.seat_to_act) == team_of(state, me) and state.phase is not Phase.OPTION
         if self.value_model == "runout" and state.discipline == "nine_ball":
             n = len(state.balls_on_table())
             vm = runout_value(q, n, self.runout_r)
@@ -343,6 +353,9 @@ class SearchAgent(GeometricAgent):
         if not spec_targets:
             lb = state.lowest_ball() if state.discipline == "nine_ball" else None
             spec_targets = (lb,) if lb is not None else state.balls_on_table()
+        useful = useful_for(disc, state, state.seat_to_act)
+        if useful:
+            spec_targets = tuple(b for b in spec_targets if b in useful) or spec_targets
         from agents.view import table_geom
 
         P = state.positions()
@@ -355,6 +368,54 @@ class SearchAgent(GeometricAgent):
         t = pot_table(g, P, on, P[0][None], spec_targets, self.sigma_phi)
         p = np.sort(t["p"].ravel())[::-1][: len(self.q_weights)]
         return float(min(1.0, sum(w * x for w, x in zip(self.q_weights, p))))
+
+
+def game_over_value(disc, state, me: int) -> float:
+    """Value of a finished game for seat ``me`` from the rules' per-seat returns
+    (`poolgym.rules.returns`, any number of seats and teams): 1 for a positive return (a win,
+    also a partner's), 0 for a negative one, 1/2 for zero (a draw)."""
+    r = float(disc.returns(state)[me])
+    return 1.0 if r > 0 else (0.0 if r < 0 else 0.5)
+
+
+def useful_for(disc, state, seat: int) -> tuple | None:
+    """The balls whose pocketing serves ``seat`` (`DisciplineBase.useful_balls`), or None when
+    the rules do not say (every legal ball serves) or cannot tell from the agent's view (another
+    seat's secret is not in it)."""
+    q = getattr(disc, "useful_balls", None)
+    if q is None:
+        return None
+    try:
+        return q(state, seat)
+    except (TypeError, AttributeError, IndexError, KeyError):
+        return None
+
+
+def contact_shots(v, contacts, speeds, n_balls: int) -> list:
+    """(phi, V0) of strokes at the `n_balls` nearest legal balls with a clear path, aimed at
+    fractions ``k`` of a full-ball offset (``k`` in `contacts`: 0 full ball, +-1 the thinnest
+    hit on either side), each at the stick speeds `speeds`: the safety spread the search
+    scores by the position it leaves (PickPocket's safety generation)."""
+    g = v.geom
+    R = g.R
+    cue = v.balls[0]
+    idx = np.arange(len(v.on))
+    clear = []
+    for b in v.targets:
+        if not v.on[b]:
+            continue
+        others = v.balls[v.on & (idx != 0) & (idx != b)]
+        if segment_clear(cue, v.balls[b], others, 2.0 * R * 0.999):
+            clear.append((float(np.linalg.norm(v.balls[b] - cue)), int(b)))
+    out = []
+    for _, b in sorted(clear)[: max(n_balls, 0)]:
+        u = unit(v.balls[b] - cue)
+        perp = np.array([-u[1], u[0]])
+        for k in contacts:
+            aim = v.balls[b] + perp * (2.0 * R * float(k) * 0.95)
+            for V0 in speeds:
+                out.append((phi_deg(cue, aim), float(V0)))
+    return out
 
 
 def runout_win(n: int, r: float) -> float:

@@ -2,7 +2,10 @@
 
 1. Nine-ball, eight-ball and 14.1 (to `STRAIGHT_POOL_POINTS` points), ICGA execution noise,
    `--games` games per pairing (default 200, seats alternate):
-   geometric vs random (bar: geometric wins >= 95%) and search vs geometric (bar: >= 65%).
+   geometric vs random (bar: geometric wins >= 95%) and search vs geometric (bar: >= 85%),
+   then the time per decision: `--timing-games` games of search vs geometric played in this
+   process, the CPU time of every `act` call of each (mean and median ms per decision, and the
+   search/geometric ratio: a machine-independent figure).
 2. PotDrill: the shipped training configuration (`experiments/configs/demo.toml` [training],
    with `--potdrill-steps` timesteps) trained on this machine, then the deterministic policy on
    1,000 seeded test positions (bar: >= 60% pocketed, training <= 10 minutes).
@@ -10,7 +13,11 @@
 Usage::
 
     python benchmarks/bench_agents.py [--games 200] [--quick] [--only nine_ball,potdrill]
-                                      [--workers 2] [--json OUT.json]
+                                      [--workers 2] [--timing-games 10] [--json OUT.json]
+
+The issue's figure (search vs geometric, 400 games per discipline under ICGA noise)::
+
+    python benchmarks/bench_agents.py --games 400 --only nine_ball,eight_ball,straight_pool
 
 Each line reports wins / games, the Wilson 95% interval, the bar and PASS/FAIL.
 """
@@ -27,7 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 STRAIGHT_POOL_POINTS = 25
-MATCHUPS = (("geometric", "random", 0.95), ("search", "geometric", 0.65))
+MATCHUPS = (("geometric", "random", 0.95), ("search", "geometric", 0.85))
 #: the disciplines benchmarked
 BENCH_DISCIPLINES = ("nine_ball", "eight_ball", "straight_pool")
 
@@ -50,6 +57,52 @@ def bench_matchup(discipline: str, a: str, b: str, games: int, seed: int, worker
                 draws=sa["draws"], win_rate=sa["win_rate"], wilson95=sa["wilson95"], elo=sa["elo"],
                 foul_rate_a=sa["foul_rate"], foul_rate_b=s["agents"][b]["foul_rate"], errors=s["errors"],
                 seconds=round(time.perf_counter() - t, 1), seed=seed)
+
+
+class TimedAgent:
+    """An agent whose `act` calls are timed in CPU seconds (`time.process_time`)."""
+
+    def __init__(self, inner, times: list):
+        self.inner, self.times = inner, times
+
+    def reset(self, seed=None):
+        self.inner.reset(seed)
+
+    def act(self, obs):
+        t = time.process_time()
+        a = self.inner.act(obs)
+        self.times.append(time.process_time() - t)
+        return a
+
+
+def bench_decision_time(discipline: str, games: int, seed: int) -> dict:
+    """CPU time per decision of search and geometric over `games` games between them (seats
+    alternate; this process; the first game also warms the compiled kernels and is not timed)."""
+    import numpy as np
+
+    from agents.tournament import AgentSpec, TournamentConfig, game_seeds, make_rules_config, play_game
+
+    rules = {"target_points": STRAIGHT_POOL_POINTS} if discipline == "straight_pool" else {}
+    specs = (AgentSpec("search"), AgentSpec("geometric"))
+    cfg = TournamentConfig(discipline, specs, max(games, 1), seed, "icga", rules, 400)
+    times: dict = {"search": [], "geometric": []}
+    rules_cfg = make_rules_config(discipline, rules, cfg.max_shots)
+    for g in range(-1, games):
+        rack, s0, s1, nrng = game_seeds(seed + 7919, 0, 1, g + 1)
+        sink = {k: ([] if g < 0 else times[k]) for k in times}
+        seats = [TimedAgent(specs[0].build(s0), sink["search"]), TimedAgent(specs[1].build(s1), sink["geometric"])]
+        if g % 2:
+            seats.reverse()
+        play_game(discipline, seats, seed=rack, agent_seeds=(s0, s1) if g % 2 == 0 else (s1, s0), noise="icga",
+                  noise_rng=nrng, config=rules_cfg, max_shots=cfg.max_shots)
+    out = {"discipline": discipline, "games": games}
+    for k, t in times.items():
+        a = np.array(t) * 1e3
+        out[k] = dict(decisions=len(a), mean_ms=round(float(a.mean()), 2) if len(a) else None,
+                      median_ms=round(float(np.median(a)), 2) if len(a) else None)
+    if times["search"] and times["geometric"]:
+        out["ratio_mean"] = round(float(np.mean(times["search"]) / np.mean(times["geometric"])), 1)
+    return out
 
 
 def bench_potdrill(steps: int, seed: int, out_dir: str) -> dict:
@@ -84,11 +137,13 @@ def main(argv=None) -> int:
     p.add_argument("--potdrill-steps", type=int, default=32768)
     p.add_argument("--json", default=None)
     p.add_argument("--cache-dir", default=None, help="keep finished games here (resume; partial results)")
+    p.add_argument("--timing-games", type=int, default=10, help="games timed per discipline (0: none)")
     args = p.parse_args(argv)
     games = 20 if args.quick else args.games
     steps = 4096 if args.quick else args.potdrill_steps
     only = set(filter(None, args.only.split(","))) or set(BENCH_DISCIPLINES) | {"potdrill"}
-    out: dict = {"matchups": [], "potdrill": None}
+    out: dict = {"matchups": [], "potdrill": None, "decision_time": []}
+    timing_games = min(args.timing_games, 3) if args.quick else args.timing_games
     ok = True
     for disc in BENCH_DISCIPLINES:
         if disc not in only:
@@ -103,6 +158,13 @@ def main(argv=None) -> int:
             print(f"{disc:<14} {a:>9} vs {b:<9} {r['wins']:>3}-{r['losses']}-{r['draws']} of {r['games']}: "
                   f"win rate {r['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]  bar {bar:.2f}  "
                   f"{'PASS' if r['pass'] else 'FAIL'}  ({r['seconds']} s, errors {r['errors']})", flush=True)
+        if timing_games > 0:
+            t = bench_decision_time(disc, timing_games, args.seed)
+            out["decision_time"].append(t)
+            se, ge = t["search"], t["geometric"]
+            print(f"{disc:<14} CPU per decision over {timing_games} games: search {se['mean_ms']} ms mean "
+                  f"({se['median_ms']} median, {se['decisions']} decisions), geometric {ge['mean_ms']} ms mean "
+                  f"({ge['decisions']}); search/geometric {t.get('ratio_mean')}x", flush=True)
     if "potdrill" in only:
         r = bench_potdrill(steps, args.seed, os.path.join("/tmp", "poolgym_bench_potdrill"))
         r["pass"] = r["success_rate"] >= 0.60 and r["train_seconds"] <= 600

@@ -146,3 +146,87 @@ def test_two_stage_search_returns_a_candidate():
     assert any(act == c for c in acts)
     assert 0.0 <= val <= 1.0
     d.apply(st, act)
+
+
+# ----------------------------------------------------------------------------- N seats, BCA games
+@pytest.mark.parametrize("name, n, teams, winner, expected", [
+    ("nine_ball", 2, None, 1, [0.0, 1.0]),
+    ("cutthroat", 3, None, 2, [0.0, 0.0, 1.0]),
+    ("pea_pool", 4, (0, 1, 0, 1), 2, [1.0, 0.0, 1.0, 0.0]),
+])
+def test_game_over_value_reads_the_rules_returns(name, n, teams, winner, expected):
+    """A finished game is worth 1 to every seat with a positive per-seat return
+    (`poolgym.rules.returns`: the winner and its partner), 0 to the others, 1/2 on a draw."""
+    from agents.search import game_over_value
+    from agents.tournament import make_rules_config
+    from poolgym.rules.core import Phase
+    from poolgym.rules.game import get_discipline
+
+    d = get_discipline(name)
+    st = d.initial_state(make_rules_config(name, {"n_players": n} if n != 2 else None), 1)
+    if teams:
+        st = st.replace(teams=teams)
+    done = st.replace(phase=Phase.GAME_OVER, winner=winner)
+    assert [game_over_value(d, done, s) for s in range(n)] == expected
+    draw = st.replace(phase=Phase.GAME_OVER, winner=None)
+    assert [game_over_value(d, draw, s) for s in range(n)] == [0.5] * n
+
+
+@pytest.mark.rule("41-6")
+def test_position_quality_counts_only_the_balls_that_serve_the_seat_41_6():
+    """Forty-one: the next-shot quality of the seat to act counts only the balls that keep its
+    points plus pea at most 41 (`DisciplineBase.useful_balls`), not an easier ball that would
+    bust it; another seat's pea is not in the view, so there every legal ball counts."""
+    from agents.search import SearchAgent, useful_for
+    from agents.tournament import make_rules_config
+    from poolgym.rules.core import CueBallPlacement, Phase
+    from poolgym.rules.game import get_discipline
+    from poolgym.rules.geometry import get_table
+    from poolgym.rules.seats import observe
+
+    d = get_discipline("forty_one")
+    st = d.initial_state(make_rules_config("forty_one", {"n_players": 3}), 4)
+    seat = st.seat_to_act
+    scores = list(st.scores)
+    scores[seat] = 41 - st.private[seat].number - 3  # room for balls 1..3 only
+    big, small = 12, 2
+    pos = np.array(st.pos, float).reshape(-1, 2)
+    on = [False] * len(st.on_table)
+    pos[0], pos[big], pos[small] = (0.30, 0.40), (0.20, 0.30), (0.635, 2.49)  # 12: straight at the corner
+    for k in (0, big, small):
+        on[k] = True
+    st = st.replace(pos=tuple(pos.ravel()), on_table=tuple(on), phase=Phase.PLAY, scores=tuple(scores),
+                    cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False)
+    view = observe(st, seat).state
+    assert set(d.legal_actions(view).target_balls) >= {big, small}
+    assert useful_for(d, view, seat) == (small,)
+    other = (seat + 1) % 3
+    assert useful_for(d, view.replace(seat_to_act=other), other) is None
+
+    class EveryBall:  # the same rules without the useful-ball query
+        useful_balls = None
+
+        def __getattr__(self, k):
+            return getattr(d, k)
+
+    a = SearchAgent(seed=0, q_weights=(1.0,))
+    table = get_table("9ft")
+    q_useful, q_all = a.quality(d, view, table), a.quality(EveryBall(), view, table)
+    assert q_all > 0.5 and q_useful < 0.5 * q_all, (q_useful, q_all)
+
+
+@pytest.mark.parametrize("name", ["eight_ball", "straight_pool", "pea_pool", "cutthroat", "card_ball",
+                                  "bowlliards", "one_ball_side"])
+def test_search_plays_other_games_legally(name):
+    """Eight-ball, 14.1 and BCA games, from the seat's view, with a small budget: no illegal
+    action and no error over the first shots."""
+    from agents.base import make
+    from agents.tournament import make_rules_config, play_game
+
+    n = make_rules_config(name).n_players
+    cfg = make_rules_config(name, max_shots=6)
+    rec = play_game(name, [make("search", seed=k, budget=48, refine_samples=4, n_placements=2,
+                                safety_contacts=(-0.5, 0.5)) for k in range(n)],
+                    seed=3, agent_seeds=range(n), noise="icga", config=cfg, max_shots=6,
+                    labels=[f"s{k}" for k in range(n)])
+    assert rec.error is None and not any(rec.illegal), rec
