@@ -137,3 +137,68 @@ def test_best_straight_in_placement_thins_like_oracle():
     assert len(straight_in_placements(geom, balls, on, targets, max_points=10_000)) > 160
     assert best_straight_in_placement(geom, balls, on, targets) == oracle_straight_in_placement(
         geom, balls, on, targets, 0.125)
+
+
+def _on_the_eight(n, seed):
+    """Eight-ball positions from seeded random games where the seat to act has cleared its
+    group (its ball on is the 8, 8B-4.19): its group's balls taken off the table; the seat
+    assigned solids when the table is open."""
+    from poolgym.rules.game import get_discipline
+
+    disc, (_, pairs) = get_discipline("eight_ball"), _pairs("eight_ball", n, seed)
+    out = []
+    for st, _ in pairs:
+        if st.phase is not Phase.PLAY or not st.on_table[8]:
+            continue
+        seat = st.seat_to_act
+        g = st.groups[seat] or 1
+        groups = tuple(g if s == seat else 3 - g for s in range(len(st.groups)))
+        group = range(1, 8) if g == 1 else range(9, 16)
+        on = tuple(False if b in group else o for b, o in enumerate(st.on_table))
+        st2 = st.replace(groups=groups, on_table=on)
+        sp = disc.legal_actions(st2)
+        if tuple(sp.target_balls) == (8,):
+            out.append((st2, sp))
+    return out
+
+
+def test_eight_ball_preview_batched_equals_one_table_and_oracle_8B_4_19():
+    """Pots on the 8 are previewed (one batched physics call for all tables of a round)
+    exactly as one table at a time, and as the oracle's preview (one call per table):
+    the same variant, or the same safety when every variant scratches."""
+    import poolgym.players.batch as batch
+
+    pairs = _on_the_eight(200, 13)
+    assert len(pairs) >= 20
+    seen = []
+    real = batch.preview_pots
+
+    def counting(table, states, pots, margin):
+        got = real(table, states, pots, margin)
+        seen.extend(got)
+        return got
+
+    opp, oracle = GeometricOpponent(), GeometricOpponent()
+    oracle.player = ReferencePlayer()
+    rngs_a = [np.random.default_rng(k) for k in range(len(pairs))]
+    batch.preview_pots = counting
+    try:
+        got = opp.decide_batch([p[0] for p in pairs], [p[1] for p in pairs], rngs_a)
+    finally:
+        batch.preview_pots = real
+    ref = [GeometricOpponent()(st, sp, np.random.default_rng(k)) for k, (st, sp) in enumerate(pairs)]
+    assert got == ref
+    for k, (st, sp) in enumerate(pairs):
+        r = oracle(st, sp, np.random.default_rng(k))
+        assert len(r) == len(got[k]) and all(_close(a, b) for a, b in zip(got[k], r)), (k, got[k], r)
+    assert len(seen) >= 5 and any(s is not None for s in seen)  # previews made, some of them safe
+
+
+@pytest.mark.parametrize("env_id", ["poolgym/NineBall-v0", "poolgym/EightBall-v0", "poolgym/StraightPool-v0"])
+def test_native_vector_equals_single_envs_with_the_geometric_opponent(env_id):
+    """Seeded episodes (random Box actions, autoreset) of 8 tables: the native vector env,
+    whose opponent decides for all tables at once, gives the observations, rewards and ends
+    of 8 single envs, whose opponent decides one table at a time."""
+    from .conftest import assert_vector_matches_single
+
+    assert_vector_matches_single(env_id, {"max_shots": 30, "opponent": "geometric"}, n=8, seed=21, steps=30)
