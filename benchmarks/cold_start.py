@@ -1,6 +1,7 @@
 """Cold start of the default environment (issue 16 item 3; measured, not asserted).
 
     python benchmarks/cold_start.py [--env-id poolgym/NineBall-v0] [--top 25] [--json OUT]
+    python benchmarks/cold_start.py --env-id physics     # one physics.simulate call only
 
 Runs, each in a NEW Python process, ``import gymnasium, poolgym``, ``gymnasium.make(id)``,
 ``reset(seed=0)`` and one ``step`` of a seeded random action, twice:
@@ -11,7 +12,7 @@ Runs, each in a NEW Python process, ``import gymnasium, poolgym``, ``gymnasium.m
 
 Printed per run: wall and process CPU seconds of each phase (import, make, reset, step), and
 for the cold run the numba compilations, one line per compiled (function, signature), with the
-seconds spent compiling it: ``incl`` includes the functions it compiled on the way (its
+CPU seconds spent compiling it (compilation is single-threaded): ``incl`` includes the functions it compiled on the way (its
 callees), ``self`` excludes them. The bar is <= 15 s wall cold and <= 2 s warm; on a shared
 machine compare the CPU seconds.
 """
@@ -45,11 +46,11 @@ def _child(env_id: str) -> dict:
         def on_start(self, ev):
             d = ev.data["dispatcher"]
             name = f"{d.py_func.__module__}.{d.py_func.__qualname__}"
-            self.stack.append([name, time.perf_counter(), 0.0, str(ev.data["args"])])
+            self.stack.append([name, time.process_time(), 0.0, str(ev.data["args"])])
 
         def on_end(self, ev):
             name, t0, child, sig = self.stack.pop()
-            dt = time.perf_counter() - t0
+            dt = time.process_time() - t0
             if self.stack:
                 self.stack[-1][2] += dt
             self.rows.append({"function": name, "signature": sig, "incl_s": dt, "self_s": dt - child,
@@ -64,8 +65,22 @@ def _child(env_id: str) -> dict:
         phases[name] = {"wall_s": time.perf_counter() - t_wall, "cpu_s": time.process_time() - t_cpu}
         return time.perf_counter(), time.process_time()
 
-    import gymnasium
     import numpy as np
+
+    if env_id == "physics":  # the physics alone: one physics.simulate call
+        import physics
+
+        tw, tc = mark("import", t_wall0, t_cpu0)
+        rvw = np.zeros((2, 3, 3))
+        rvw[0, 0] = [0.635, 0.5, physics.BallParams().R]
+        rvw[1, 0] = [0.635, 1.5, physics.BallParams().R]
+        physics.simulate(physics.Table.wpa("9ft"), rvw, physics.Shot(V0=2.0, phi=90.0, b=0.2))
+        mark("simulate", tw, tc)
+        total = {"wall_s": time.perf_counter() - t_wall0, "cpu_s": time.process_time() - t_cpu0}
+        return {"phases": phases, "total": total, "compiles": rec.rows,
+                "numba": __import__("numba").__version__, "np": np.__version__}
+
+    import gymnasium
 
     import poolgym  # noqa: F401
 
@@ -109,8 +124,8 @@ def _print_compiles(rows: list[dict], top: int) -> None:
         print("  no numba compilation")
         return
     tot_self = sum(r["self_s"] for r in rows)
-    print(f"  {len(rows)} numba compilations, {tot_self:.2f} s in total (sum of self):")
-    print(f"  {'self s':>7} {'incl s':>7}  function (signature)")
+    print(f"  {len(rows)} numba compilations, {tot_self:.2f} CPU s in total (sum of self):")
+    print(f"  {'self s':>7} {'incl s':>7}  function (signature), CPU seconds")
     for r in sorted(rows, key=lambda r: -r["self_s"])[:top]:
         sig = r["signature"]
         sig = sig if len(sig) <= 70 else sig[:67] + "..."

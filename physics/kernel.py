@@ -28,6 +28,12 @@ balls involved SLIDING, as in pooltool (a held ball: STATIONARY or SPINNING).
 Model codes: ball-ball 0 frictionless_elastic, 1 frictional_inelastic; cushion 0 han_2005,
 1 mathavan_2010 (the modules in ``physics.resolve``).
 
+Model specialisation: :func:`serial_kernel` and :func:`parallel_kernel` return the table loops
+for one (ball-ball, cushion) model pair, with the pair as compile-time constants, so only that
+pair's resolution code is compiled (the first shot of a session compiles one cushion model, not
+two); :func:`simulate_serial` and :func:`simulate_many` take the models as run-time arguments
+and compile every model. The same pair gives the same bits either way.
+
 Numba caching caveat: ``cache=True`` keys a cached function on its own source file only, and
 the resolution models are compiled into this kernel; after editing a module of
 ``physics/resolve`` delete the stale caches (``find physics -name '*.nb[ic]' -delete``).
@@ -39,10 +45,12 @@ completed, log truncated), 2 iteration cap reached (balls stopped where they wer
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 from physics import air
 from physics.detect import ball_ball_time, ball_circle_time, ball_segment_time, is_moving
@@ -347,12 +355,85 @@ def _cushion_push(b, t, rvw, nx, ny, P, jam, push_t, push_xy):
     return SLIDING
 
 
+def _model_resolve(rv, nx, ny, P, h, cu_model):  # pragma: no cover - compiled via overload
+    """Cushion resolution by model code (see :func:`_ol_model_resolve`)."""
+
+
+@overload(_model_resolve, prefer_literal=True)
+def _ol_model_resolve(rv, nx, ny, P, h, cu_model):
+    """A literal model code compiles that model only (:func:`serial_kernel`); a run-time code
+    compiles both behind a branch."""
+
+    def han(rv, nx, ny, P, h, cu_model):
+        _cu_han.resolve(rv, nx, ny, P[P_R], P[P_M], h, P[P_EC], P[P_FC])
+
+    def mathavan(rv, nx, ny, P, h, cu_model):
+        _cu_mat.resolve(rv, nx, ny, P[P_R], P[P_M], h, P[P_EC], P[P_FC], P[P_US], P[P_G])
+
+    if isinstance(cu_model, types.IntegerLiteral):
+        return han if cu_model.literal_value == 0 else mathavan
+
+    def either(rv, nx, ny, P, h, cu_model):
+        if cu_model == 0:
+            han(rv, nx, ny, P, h, cu_model)
+        else:
+            mathavan(rv, nx, ny, P, h, cu_model)
+    return either
+
+
+def _model_collide(r1, r2, P, bb_model):  # pragma: no cover - compiled via overload
+    """Ball-ball resolution by model code (see :func:`_ol_model_collide`)."""
+
+
+@overload(_model_collide, prefer_literal=True)
+def _ol_model_collide(r1, r2, P, bb_model):
+    """A literal model code compiles that model only; a run-time code compiles both."""
+
+    def elastic(r1, r2, P, bb_model):
+        _bb_fe.resolve(r1, r2)
+
+    def inelastic(r1, r2, P, bb_model):
+        _bb_fi.resolve(r1, r2, P[P_R], P[P_M], P[P_EB], P[P_FA], P[P_FB], P[P_FC_ALC])
+
+    if isinstance(bb_model, types.IntegerLiteral):
+        return elastic if bb_model.literal_value == 0 else inelastic
+
+    def either(r1, r2, P, bb_model):
+        if bb_model == 0:
+            elastic(r1, r2, P, bb_model)
+        else:
+            inelastic(r1, r2, P, bb_model)
+    return either
+
+
+def _model_collide_3d(r1, r2, P, bb_model):  # pragma: no cover - compiled via overload
+    """3D ball-ball resolution by model code (see :func:`_ol_model_collide_3d`)."""
+
+
+@overload(_model_collide_3d, prefer_literal=True)
+def _ol_model_collide_3d(r1, r2, P, bb_model):
+    """As :func:`_ol_model_collide`, with ``air.ball_ball`` for the frictional model."""
+
+    def elastic(r1, r2, P, bb_model):
+        _bb_fe.resolve(r1, r2)
+
+    def inelastic(r1, r2, P, bb_model):
+        air.ball_ball(r1, r2, P[P_R], P[P_EB], P[P_FA], P[P_FB], P[P_FC_ALC], True)
+
+    if isinstance(bb_model, types.IntegerLiteral):
+        return elastic if bb_model.literal_value == 0 else inelastic
+
+    def either(r1, r2, P, bb_model):
+        if bb_model == 0:
+            elastic(r1, r2, P, bb_model)
+        else:
+            inelastic(r1, r2, P, bb_model)
+    return either
+
+
 @njit(cache=True)
 def _resolve_cushion(rv, nx, ny, P, h, cu_model):
-    if cu_model == 0:
-        _cu_han.resolve(rv, nx, ny, P[P_R], P[P_M], h, P[P_EC], P[P_FC])
-    else:
-        _cu_mat.resolve(rv, nx, ny, P[P_R], P[P_M], h, P[P_EC], P[P_FC], P[P_US], P[P_G])
+    _model_resolve(rv, nx, ny, P, h, cu_model)
     rv[1, 2] = 0.0
 
 
@@ -682,10 +763,7 @@ def _collide_air(rvw, s, i, j, P, bb_model, segs, normals, jaws):
                 or _blocked(rvw, s, j, old[1, 0], old[1, 1], i, R, segs, normals, jaws)):
             r1[0] = old[0]
             r2[0] = old[1]
-    if bb_model == 0:
-        _bb_fe.resolve(r1, r2)
-    else:
-        air.ball_ball(r1, r2, R, P[P_EB], P[P_FA], P[P_FB], P[P_FC_ALC], True)
+    _model_collide_3d(r1, r2, P, bb_model)
     n1 = AIRBORNE if s1 == AIRBORNE else _settle_or_lift(r1, P)
     n2 = AIRBORNE if s2 == AIRBORNE else _settle_or_lift(r2, P)
     return n1, n2
@@ -927,10 +1005,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
                     if _blocked(rvw, s, ei, x1, y1, ej, R, segs, normals, jaws):
                         r1[0, 0], r1[0, 1] = x1, y1
                         jam = True
-            if bb_model == 0:
-                _bb_fe.resolve(r1, r2)
-            else:
-                _bb_fi.resolve(r1, r2, R, P[P_M], P[P_EB], P[P_FA], P[P_FB], P[P_FC_ALC])
+            _model_collide(r1, r2, P, bb_model)
             # a pushed contact (separating slower than V_SEP while friction drives the balls
             # together) would chatter: make it separate at V_SEP, paid from spin energy
             dx, dy = r2[0, 0] - r1[0, 0], r2[0, 1] - r1[0, 1]
@@ -1040,3 +1115,40 @@ def simulate_serial(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, j
         n_events[k] = ne
         status[k] = st
         progress[0] = k + 1
+
+
+@functools.cache
+def serial_kernel(bb_model: int, cu_model: int):
+    """:func:`simulate_serial` for one model pair (codes as in the module docstring), the pair
+    fixed at compile time; called without the two model arguments."""
+    bb_model, cu_model = int(bb_model), int(cu_model)
+
+    @njit(cache=True, nogil=True)
+    def simulate_serial_models(rvw, s, pocket, cue, P, segs, normals, jaws, pockets, cushion_h,
+                               drop, ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter,
+                               t_final, progress):
+        for k in range(rvw.shape[0]):
+            ne, st = simulate_table(rvw[k], s[k], pocket[k], cue[k], P, bb_model, cu_model, segs,
+                                    normals, jaws, pockets, cushion_h, drop, ev_t[k], ev_kind[k],
+                                    ev_i[k], ev_j[k], max_iter, t_final)
+            n_events[k] = ne
+            status[k] = st
+            progress[0] = k + 1
+
+    return simulate_serial_models
+
+
+@functools.cache
+def parallel_kernel(bb_model: int, cu_model: int):
+    """:func:`simulate_many` for one model pair, the pair fixed at compile time; called without
+    the two model arguments."""
+    bb_model, cu_model = int(bb_model), int(cu_model)
+
+    @njit(cache=True)
+    def simulate_many_models(rvw, s, pocket, cue, P, segs, normals, jaws, pockets, cushion_h,
+                             drop, ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter, t_final):
+        simulate_many(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, jaws, pockets,
+                      cushion_h, drop, ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter,
+                      t_final)
+
+    return simulate_many_models

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from physics.enums import BallBallModel, CushionModel, EventKind
-from physics.kernel import simulate_many, simulate_serial
+from physics.kernel import parallel_kernel, serial_kernel
 from physics.noise import ExecutionNoise
 from physics.params import BallParams, CueParams
 from physics.motion import V_SETTLE
@@ -293,8 +293,14 @@ def _check_and_strike(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws, p
     code, k, i, j = _check_inputs(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws,
                                   pockets, w, l, cw)
     if code == 0:
-        rvw0[...] = rvw
-        s0[...] = s
+        # element loops: a whole-array copy would compile numba's shape-mismatch error
+        # formatting (string machinery, seconds of a cold start) for a case that cannot occur
+        for kk in range(rvw.shape[0]):
+            for b in range(rvw.shape[1]):
+                s0[kk, b] = s[kk, b]
+                for a in range(3):
+                    for c in range(3):
+                        rvw0[kk, b, a, c] = rvw[kk, b, a, c]
         _apply_strike(rvw, s, shots, cue_ball, m, R, M, squirt, end_mass, airborne, e_t, u_s)
     return code, k, i, j
 
@@ -348,14 +354,15 @@ def _run(table, rvw, s, shots, cue_ball, P, bb_code, cu_code, max_events, parall
         # shots differ wildly in length: hand tables out one at a time (dynamic schedule)
         old = numba.set_parallel_chunksize(1)
         try:
-            simulate_many(rvw, s, pocket, cue_ball, P, bb_code, cu_code, *geo, ev_t, ev_kind,
-                          ev_i, ev_j, n_events, status, max_iter, t_final)
+            parallel_kernel(bb_code, cu_code)(rvw, s, pocket, cue_ball, P, *geo, ev_t, ev_kind,
+                                              ev_i, ev_j, n_events, status, max_iter, t_final)
         finally:
             numba.set_parallel_chunksize(old)
     else:
         # one compiled loop over the tables (no per-table dispatch)
-        simulate_serial(rvw, s, pocket, cue_ball, P, bb_code, cu_code, *geo, ev_t, ev_kind,
-                        ev_i, ev_j, n_events, status, max_iter, t_final, np.zeros(1, np.int64))
+        serial_kernel(bb_code, cu_code)(rvw, s, pocket, cue_ball, P, *geo, ev_t, ev_kind,
+                                        ev_i, ev_j, n_events, status, max_iter, t_final,
+                                        np.zeros(1, np.int64))
     return pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status
 
 
@@ -383,9 +390,9 @@ def grow_logs(res: BatchResult, table: Table, *, ball_params: BallParams = BallP
     _apply_strike(rvw, s, shots, cb, ball_params.m, ball_params.R, cue.M, cue.squirt, cue.end_mass,
                   bool(airborne), ball_params.e_t, ball_params.u_s)
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = _outputs(over.size, s.shape[1], max_iter + 1)
-    simulate_serial(rvw, s, pocket, cb, ball_params.as_array(), bb_code, cu_code, *_geometry(table),
-                    ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter, t_final,
-                    np.zeros(1, np.int64))
+    serial_kernel(bb_code, cu_code)(rvw, s, pocket, cb, ball_params.as_array(), *_geometry(table),
+                                    ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter, t_final,
+                                    np.zeros(1, np.int64))
     E2 = max(E, int(n_events.max()))
     B = res.ev_t.shape[0]
     wide = []

@@ -1,7 +1,7 @@
 """Streaming batch simulation: :func:`simulate_batch_async` runs ONE batched kernel call on a
 worker thread and lets the caller consume finished tables while later ones are simulated.
 
-The kernel (``physics.kernel.simulate_serial``) is compiled ``nogil``: while it runs, the
+The kernel (``physics.kernel.serial_kernel``) is compiled ``nogil``: while it runs, the
 calling thread keeps the GIL and can do Python work on the tables already finished (a rules
 referee, observation building). On a machine with two cores the batch then costs about
 max(physics, consumer) instead of their sum. Results are bit-identical to
@@ -30,6 +30,7 @@ Usage::
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import platform
@@ -40,7 +41,7 @@ import time
 import numpy as np
 from numba import njit
 
-from physics.kernel import simulate_serial
+from physics.kernel import simulate_table
 from physics.noise import ExecutionNoise
 from physics.params import BallParams, CueParams
 from physics.simulate import BatchResult, _geometry, _max_iter, _prepare, grow_logs
@@ -55,24 +56,35 @@ def overlap_supported() -> bool:
     return platform.machine().lower() in _TSO_MACHINES
 
 
-@njit(cache=True, nogil=True)
-def _clear_and_simulate(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, jaws, pockets,
-                        cushion_h, drop, ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter,
-                        t_final, progress):
-    """`physics.kernel.simulate_serial` on outputs first given the initial contents of
+@functools.cache
+def _clear_and_simulate(bb_model: int, cu_model: int):
+    """`physics.kernel.serial_kernel` (one model pair, fixed at compile time; the same loop
+    over the tables, ``progress`` as there) on outputs first given the initial contents of
     `physics.simulate._outputs` (pocket -1, the rest 0): the event log of 256 tables is
     megabytes, zeroed here on the worker; one compiled call, so the worker never needs the
-    GIL between the two."""
-    pocket[...] = -1
-    ev_t[...] = 0.0
-    ev_kind[...] = 0
-    ev_i[...] = 0
-    ev_j[...] = 0
-    n_events[...] = 0
-    status[...] = 0
-    simulate_serial(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, jaws, pockets,
-                    cushion_h, drop, ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter,
-                    t_final, progress)
+    GIL between the two. Called without the two model arguments."""
+    bb_model, cu_model = int(bb_model), int(cu_model)
+
+    @njit(cache=True, nogil=True)
+    def clear_and_simulate(rvw, s, pocket, cue, P, segs, normals, jaws, pockets, cushion_h, drop,
+                           ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter, t_final,
+                           progress):
+        pocket[...] = -1
+        ev_t[...] = 0.0
+        ev_kind[...] = 0
+        ev_i[...] = 0
+        ev_j[...] = 0
+        n_events[...] = 0
+        status[...] = 0
+        for k in range(rvw.shape[0]):
+            ne, st = simulate_table(rvw[k], s[k], pocket[k], cue[k], P, bb_model, cu_model, segs,
+                                    normals, jaws, pockets, cushion_h, drop, ev_t[k], ev_kind[k],
+                                    ev_i[k], ev_j[k], max_iter, t_final)
+            n_events[k] = ne
+            status[k] = st
+            progress[0] = k + 1
+
+    return clear_and_simulate
 
 
 def _empty_outputs(B, N, max_events):
@@ -155,13 +167,14 @@ class BatchRun:
         self._finished = threading.Event()
         self.kernel_cpu = 0.0
         pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
-        args = (rvw, s, pocket, cue_ball, P, bb, cu, *geo, ev_t, ev_kind, ev_i, ev_j, n_events,
-                status, max_iter, t_final, self._progress)
+        args = (rvw, s, pocket, cue_ball, P, *geo, ev_t, ev_kind, ev_i, ev_j, n_events, status,
+                max_iter, t_final, self._progress)
+        kernel = _clear_and_simulate(bb, cu)
 
         def work():
             try:
                 t0 = time.thread_time()
-                _clear_and_simulate(*args)
+                kernel(*args)
                 self.kernel_cpu = time.thread_time() - t0
             except BaseException as exc:  # re-raised by wait()/result() in the caller
                 self._error = exc
