@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from importlib import resources
 
 
@@ -72,6 +73,14 @@ def cmd_demo(args) -> int:
     from experiments import config as C
     from experiments.runner import run_experiment
 
+    from physics import compile_cache
+
+    if compile_cache.is_cold():
+        print("[poolgym] compiling physics kernels (first run only, ~30 s)...", flush=True)
+        t = time.perf_counter()
+        compile_cache.warm_up()
+        print(f"[poolgym] compiled in {time.perf_counter() - t:.0f} s; the rules and the agents compile as "
+              "they are first used", flush=True)
     data = tomllib.loads(demo_config_text())
     if args.quick:
         data = quick_overrides(data)

@@ -67,6 +67,12 @@ from physics.resolve.cushion import mathavan_2010 as _cu_mat
 MIN_DIST = 1e-6  # pooltool const.MIN_DIST: gap left between bodies at a resolved contact
 
 K_STRIKE, K_BB, K_CUSHION, K_JAW, K_POCKET = 0, 1, 2, 3, 4
+
+# Typed (not literal) constants for call arguments: a literal int argument, or a variable that
+# starts as one, makes numba compile the callee once more for that literal.
+_NO = np.int64(-1)  # no ball / no event
+_SLIDING8 = np.int8(SLIDING)
+_AIRBORNE8 = np.int8(AIRBORNE)
 K_LIFTOFF, K_BALL_TABLE, K_LEAVE_TABLE = 11, 12, 13
 
 
@@ -347,7 +353,7 @@ def _cushion_push(b, t, rvw, nx, ny, P, jam, push_t, push_xy):
     (:func:`_held`, :func:`_hold`); returns the ball's new motion state."""
     rv = rvw[b]
     if rv[1, 0] * nx + rv[1, 1] * ny < V_SEP:
-        ax, ay = accel(rv, SLIDING, P)
+        ax, ay = accel(rv, _SLIDING8, P)
         if jam or ax * nx + ay * ny < 0.0:
             if ax * nx + ay * ny < 0.0 and _held(b, t, rvw, push_t, push_xy, P):
                 return _hold(rv)
@@ -534,7 +540,7 @@ def _predict_air(b, t, dt, rv, P, segs, normals, jaws, hc, tr_t, tr_k, tr_j, lc_
     lc_j[b] = -1
     jw_j[b] = -1
     pk_j[b] = -1
-    _ball_box(rv, AIRBORNE, P, dt, box)
+    _ball_box(rv, _AIRBORNE8, P, dt, box)
     R = P[P_R]
     bx0, bx1, by0, by1 = box[0] - R, box[1] + R, box[2] - R, box[3] + R
     for q in range(segs.shape[0]):
@@ -839,7 +845,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
         ev_j[n] = -1
     n += 1
     if s[cue] == AIRBORNE:  # a jump stroke: the ball left the slate at once
-        _log(n, E, 0.0, K_LIFTOFF, cue, -1, ev_t, ev_kind, ev_i, ev_j)
+        _log(n, E, 0.0, K_LIFTOFF, cue, _NO, ev_t, ev_kind, ev_i, ev_j)
         n += 1
     # the table's outline (the outer ends of the jaw segments) for landings
     ext = np.empty(4)
@@ -865,9 +871,9 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
     while True:
         # ---- earliest event (deterministic tie-break by scan order and strict <) ----
         best = inf
-        kind = -1
-        ei = -1
-        ej = -1
+        kind = _NO
+        ei = _NO
+        ej = _NO
         for b in range(N):
             if tr_t[b] < best:
                 best = tr_t[b]
@@ -930,7 +936,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
         # ---- resolve ----
         nt = 1
         touched[0] = ei
-        lift = -1  # a ball lifted off the bed by this event (LIFTOFF logged after it)
+        lift = _NO  # a ball lifted off the bed by this event (LIFTOFF logged after it)
         if kind >= 5:
             if kind <= 10:
                 s[ei] = apply_transition(rvw[ei], kind)
@@ -1015,8 +1021,8 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
             s1 = SLIDING
             s2 = SLIDING
             if vrel < V_SEP:
-                a1x, a1y = accel(r1, SLIDING, P)
-                a2x, a2y = accel(r2, SLIDING, P)
+                a1x, a1y = accel(r1, _SLIDING8, P)
+                a2x, a2y = accel(r2, _SLIDING8, P)
                 if jam or (a2x - a1x) * nx + (a2y - a1y) * ny < 0.0:
                     # which ball does its own friction drive into the other?
                     h1 = a1x * nx + a1y * ny > 0.0 and _held(ei, t, rvw, push_t, push_xy, P)
@@ -1038,7 +1044,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
             nx, ny = normals[ej, 0], normals[ej, 1]
             x1, y1 = rv[0, 0], rv[0, 1]
             _kiss_line(rv, nx, ny, segs[ej, 0, 0], segs[ej, 0, 1], R)
-            jam = _creates_overlap(rvw, s, ei, x1, y1, -1, R)
+            jam = _creates_overlap(rvw, s, ei, x1, y1, _NO, R)
             if jam:
                 rv[0, 0], rv[0, 1] = x1, y1
             _resolve_cushion(rv, nx, ny, P, cushion_h, cu_model)
@@ -1048,7 +1054,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
             cx, cy = jaws[ej, 0], jaws[ej, 1]
             x1, y1 = rv[0, 0], rv[0, 1]
             _kiss_circle(rv, cx, cy, jaws[ej, 2] + R)
-            jam = _creates_overlap(rvw, s, ei, x1, y1, -1, R)
+            jam = _creates_overlap(rvw, s, ei, x1, y1, _NO, R)
             if jam:
                 rv[0, 0], rv[0, 1] = x1, y1
             dx, dy = rv[0, 0] - cx, rv[0, 1] - cy
@@ -1066,7 +1072,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
             status = 1
         n += 1
         if lift >= 0:
-            if not _log(n, E, t, K_LIFTOFF, lift, -1, ev_t, ev_kind, ev_i, ev_j):
+            if not _log(n, E, t, K_LIFTOFF, lift, _NO, ev_t, ev_kind, ev_i, ev_j):
                 status = 1
             n += 1
 

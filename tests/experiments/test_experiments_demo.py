@@ -1,6 +1,7 @@
 """`poolgym demo --quick`: the README's main job in reduced mode; reruns are byte-identical."""
 
 import json
+import os
 
 import pytest
 
@@ -94,3 +95,24 @@ def test_play_headless_opens_with_the_lag(monkeypatch):
     k = phases.index(Phase.OPTION)  # after as many lags as the replays took
     assert all(p is Phase.LAG for p in phases[:k]) and isinstance(steps[k].action, ChooseOption)
     assert steps[k].verdict.rule_refs == ("G-3.7",)
+
+
+def test_demo_says_it_compiles_only_when_the_cache_is_cold(tmp_path, capsys, monkeypatch):
+    import experiments.runner as runner
+    from physics import compile_cache
+
+    def fake_run(cfg, out, **kw):
+        os.makedirs(out, exist_ok=True)
+        with open(os.path.join(out, "report.md"), "w") as f:
+            f.write("report")
+        return out
+
+    monkeypatch.setattr(runner, "run_experiment", fake_run)
+    warmed = []
+    monkeypatch.setattr(compile_cache, "warm_up", lambda: warmed.append(True))
+    for cold in (True, False):
+        monkeypatch.setattr(compile_cache, "is_cold", lambda cold=cold: cold)
+        assert main(["demo", "--quick", "--out", str(tmp_path / str(cold)), "--no-progress"]) == 0
+        out = capsys.readouterr().out
+        assert ("compiling physics kernels (first run only" in out) is cold
+    assert warmed == [True]
