@@ -760,15 +760,17 @@ def _collide_air(rvw, s, i, j, P, bb_model, segs, normals, jaws):
         corr = 2.0 * R + MIN_DIST - d
         f1 = 0.5 if s1 == AIRBORNE and s2 == AIRBORNE else (1.0 if s1 == AIRBORNE else 0.0)
         old = np.empty((2, 3))
-        old[0] = r1[0]
-        old[1] = r2[0]
+        for c in range(3):  # element copies: a row copy compiles numba's shape-error text
+            old[0, c] = r1[0, c]
+            old[1, c] = r2[0, c]
         for c, dc in ((0, dx), (1, dy), (2, dz)):
             r1[0, c] -= f1 * corr * dc / d
             r2[0, c] += (1.0 - f1) * corr * dc / d
         if (_blocked(rvw, s, i, old[0, 0], old[0, 1], j, R, segs, normals, jaws)
                 or _blocked(rvw, s, j, old[1, 0], old[1, 1], i, R, segs, normals, jaws)):
-            r1[0] = old[0]
-            r2[0] = old[1]
+            for c in range(3):
+                r1[0, c] = old[0, c]
+                r2[0, c] = old[1, c]
     _model_collide_3d(r1, r2, P, bb_model)
     n1 = AIRBORNE if s1 == AIRBORNE else _settle_or_lift(r1, P)
     n2 = AIRBORNE if s2 == AIRBORNE else _settle_or_lift(r2, P)
