@@ -140,7 +140,8 @@ def bench_cores(N, steps, cores, workers, kwargs, discipline="nine_ball"):
     """(steps/s, steps per CPU-second, outside/inside) of the native env of N tables run on
     ``cores`` CPUs (this process's affinity, inherited by its worker processes) with
     ``workers`` worker processes (1: `PoolVectorEnv` in this process). CPU = this process
-    plus its workers; outside/inside = that CPU outside the physics kernel over the kernel's."""
+    plus its workers; outside/inside = that CPU outside the physics kernel over the kernel's
+    (NaN without the overlap: the kernel's own CPU time is not measured then)."""
     import os
 
     from poolgym.envs.vector import PoolVectorEnv
@@ -149,7 +150,17 @@ def bench_cores(N, steps, cores, workers, kwargs, discipline="nine_ball"):
     avail = sorted(os.sched_getaffinity(0))
     if cores > len(avail):
         raise SystemExit(f"--scaling needs {cores} CPUs, this process may use {len(avail)}")
-    os.sched_setaffinity(0, avail[:cores])
+
+    def pin(cpus):
+        # every thread of this process (the physics' worker thread and numba's pool were
+        # started before); threads and processes started later inherit it
+        for tid in os.listdir("/proc/self/task"):
+            try:
+                os.sched_setaffinity(int(tid), cpus)
+            except OSError:  # a thread that ended meanwhile
+                pass
+
+    pin(avail[:cores])
     try:
         if workers == 1:
             venv = PoolVectorEnv(discipline, num_envs=N, **kwargs)
@@ -162,10 +173,15 @@ def bench_cores(N, steps, cores, workers, kwargs, discipline="nine_ball"):
                 venv.step(_actions(venv.single_action_space, N, rng))
 
             def cpu_phys():
+                # (CPU s, physics kernel CPU s or NaN: the kernel's own CPU time is measured
+                # when every batched call ran overlapped, else the timer holds wall time)
                 if workers == 1:
-                    return time.process_time(), venv.timer.physics
+                    tm = venv.timer
+                    return time.process_time(), tm.physics if tm.overlapped == tm.calls else float("nan")
                 st = venv.worker_stats()
-                return time.process_time() + sum(c for _, c in st), sum(t.physics for t, _ in st)
+                ok = all(t.overlapped == t.calls for t, _ in st)
+                return (time.process_time() + sum(c for _, c in st),
+                        sum(t.physics for t, _ in st) if ok else float("nan"))
 
             c0, p0 = cpu_phys()
             t0 = time.perf_counter()
@@ -178,7 +194,7 @@ def bench_cores(N, steps, cores, workers, kwargs, discipline="nine_ball"):
         finally:
             venv.close()
     finally:
-        os.sched_setaffinity(0, avail)
+        pin(avail)
     cpu, phys = c1 - c0, p1 - p0
     return n / dt, n / cpu, (cpu - phys) / max(phys, 1e-9)
 
@@ -186,17 +202,22 @@ def bench_cores(N, steps, cores, workers, kwargs, discipline="nine_ball"):
 def run_scaling(args) -> float:
     """The whole env's 1 -> 2 core scaling (issue 16, item 4): native vector env, N =
     ``--scaling`` tables, self-play unless ``--opponent`` says otherwise. 1 core: one process
-    (`PoolVectorEnv`) pinned to one CPU; 2 cores: ``--workers`` processes (default 2) pinned to
-    two CPUs. Runs interleaved, best of ``--repeat``. Returns the ratio."""
+    (`PoolVectorEnv`, kernel on its own thread) pinned to one CPU; 2 cores: ``--workers``
+    processes (default 2) pinned to two CPUs. Runs interleaved, best of ``--repeat``. Returns the ratio."""
     N = args.scaling
     opp = args.opponent[0]
     kwargs = {"opponent": None if opp == "none" else opp, "max_shots": args.max_shots,
-              "physics": {"parallel": args.parallel, "overlap": not args.no_overlap}}
+              "physics": {"parallel": args.parallel}}
+    # one core: the kernel on the calling thread (an overlap thread only competes for the
+    # core); the workers: their default (`poolgym.envs.workers.without_overlap`) unless
+    # --no-overlap
+    one_kw = dict(kwargs, physics=dict(kwargs["physics"], overlap=False))
+    two_kw = one_kw if args.no_overlap else kwargs
     W = args.workers if args.workers > 1 else 2
     one, two = [], []
     for _ in range(args.repeat):
-        one.append(bench_cores(N, args.steps, 1, 1, kwargs, args.discipline))
-        two.append(bench_cores(N, args.steps, 2, W, kwargs, args.discipline))
+        one.append(bench_cores(N, args.steps, 1, 1, one_kw, args.discipline))
+        two.append(bench_cores(N, args.steps, 2, W, two_kw, args.discipline))
     a, b = max(one), max(two)
     ratio = b[0] / a[0]
     print(f"--- scaling: {args.discipline}, native vector N={N}, opponent={opp}, best of {args.repeat}")

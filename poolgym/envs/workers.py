@@ -12,9 +12,11 @@ Knobs (both documented in the README, "Many cores"):
 
 * ``num_workers``: processes; each owns ``N / W`` tables (the first ``N % W`` one more).
   1 (default) runs everything in this process (`PoolVectorEnv`).
-* ``num_threads``: numba threads per worker (the ``NUMBA_NUM_THREADS`` of the worker process,
-  default 1 so that W workers use W cores); above 1 the worker's batched physics runs
-  numba-parallel (`PhysicsModels.parallel`). With ``num_workers=1`` it sets the numba
+* The workers run the physics kernel on their own thread (``physics={"overlap": False}``)
+  unless ``physics`` sets ``overlap`` (`without_overlap`).
+* ``num_threads``: numba threads per worker (the ``NUMBA_NUM_THREADS`` of the worker process;
+  None = numba's default, and the batched physics runs on one thread); above 1 the worker's
+  batched physics runs numba-parallel (`PhysicsModels.parallel`). With ``num_workers=1`` it sets the numba
   threads of the batched physics of this process the same way.
 
 The observations and actions travel through shared memory (one (N, obs) float32 and one
@@ -87,6 +89,17 @@ def with_threads(kwargs: dict, num_threads: int | None) -> dict:
     elif isinstance(phys, PhysicsModels):
         out["physics"] = dataclasses.replace(phys, parallel=True, num_threads=num_threads)
     return out
+
+
+def without_overlap(kwargs: dict) -> dict:
+    """``kwargs`` with ``physics={"overlap": False}`` unless the caller set the overlap: a
+    worker process has a core of its own, and a second busy thread per process (the
+    overlapped kernel) only makes the workers compete (2 cores, N=1024 self-play, 2 workers:
+    1.7 cores obtained without the overlap, 1.1 with it). Results are the same either way."""
+    phys = kwargs.get("physics")
+    if phys is None or (isinstance(phys, dict) and "overlap" not in phys):
+        return dict(kwargs, physics=dict(phys or {}, overlap=False))
+    return kwargs
 
 
 def _global_error(err: BaseException, lo: int) -> tuple:
@@ -169,6 +182,7 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         self.bounds = shard_bounds(num_envs, num_workers)
         num_threads = check_num_threads(num_threads)
+        kwargs = without_overlap(kwargs)
         self.num_envs = num_envs
         self.num_workers = num_workers
         self.num_threads = num_threads

@@ -6,7 +6,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from poolgym.envs.workers import ShardedVectorEnv, shard_bounds, with_threads
+from poolgym.envs.workers import ShardedVectorEnv, shard_bounds, with_threads, without_overlap
 
 
 def test_shard_bounds_cover_the_tables_in_order():
@@ -18,6 +18,12 @@ def test_shard_bounds_cover_the_tables_in_order():
             shard_bounds(4, bad)
     with pytest.raises(ValueError, match="must not exceed"):
         shard_bounds(2, 3)
+
+
+def test_workers_run_the_kernel_on_their_own_thread_unless_told():
+    assert without_overlap({}) == {"physics": {"overlap": False}}
+    assert without_overlap({"physics": {"max_events": 9}}) == {"physics": {"max_events": 9, "overlap": False}}
+    assert without_overlap({"physics": {"overlap": True}}) == {"physics": {"overlap": True}}
 
 
 def test_num_threads_switches_the_batched_physics_to_parallel():
