@@ -625,12 +625,14 @@ def _off_table(rv):
 
 
 @njit(cache=True)
-def _landing_site(rv, R, segs, normals, jaws, pockets, ext):
+def _landing_site(rvw, s, b, R, segs, normals, jaws, pockets, ext):
     """Where an airborne ball comes down: (K_POCKET, q) inside pocket q's capture circle,
     (K_LEAVE_TABLE, -1) off the bed (outside the table's outline ``ext``, behind a cushion
     line or over a jaw), else (K_BALL_TABLE, -1): on the bed. A ball coming down with its
     centre less than R from a cushion line or a jaw (it passed over a segment end or a jaw
-    top, whose noses are not modelled as edges) is set on the bed MIN_DIST clear of it."""
+    top, whose noses are not modelled as edges) is set on the bed MIN_DIST clear of it,
+    unless that would push it into another ball."""
+    rv = rvw[b]
     x, y = rv[0, 0], rv[0, 1]
     for q in range(pockets.shape[0]):
         ex, ey = x - pockets[q, 0], y - pockets[q, 1]
@@ -664,6 +666,8 @@ def _landing_site(rv, R, segs, normals, jaws, pockets, ext):
         ex, ey = rv[0, 0] - jaws[q, 0], rv[0, 1] - jaws[q, 1]
         if ex * ex + ey * ey < lim * lim:
             _shift_from(rv, jaws[q, 0], jaws[q, 1], lim + MIN_DIST)
+    if _creates_overlap(rvw, s, b, x, y, -1, R):
+        rv[0, 0], rv[0, 1] = x, y
     return K_BALL_TABLE, -1
 
 
@@ -945,7 +949,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
             elif kind == K_BALL_TABLE:
                 rv = rvw[ei]
                 rv[0, 2] = R
-                kind, ej = _landing_site(rv, R, segs, normals, jaws, pockets, ext)
+                kind, ej = _landing_site(rvw, s, ei, R, segs, normals, jaws, pockets, ext)
                 if kind == K_POCKET:
                     _pocket_ball(rv, ej, pockets, drop)
                     s[ei] = POCKETED
