@@ -630,8 +630,7 @@ def _landing_site(rvw, s, b, R, segs, normals, jaws, pockets, ext):
     (K_LEAVE_TABLE, -1) off the bed (outside the table's outline ``ext``, behind a cushion
     line or over a jaw), else (K_BALL_TABLE, -1): on the bed. A ball coming down with its
     centre less than R from a cushion line or a jaw (it passed over a segment end or a jaw
-    top, whose noses are not modelled as edges) is set on the bed MIN_DIST clear of it,
-    unless that would push it into another ball."""
+    top, whose noses are not modelled as edges) is set on the bed MIN_DIST clear of it."""
     rv = rvw[b]
     x, y = rv[0, 0], rv[0, 1]
     for q in range(pockets.shape[0]):
@@ -666,8 +665,6 @@ def _landing_site(rvw, s, b, R, segs, normals, jaws, pockets, ext):
         ex, ey = rv[0, 0] - jaws[q, 0], rv[0, 1] - jaws[q, 1]
         if ex * ex + ey * ey < lim * lim:
             _shift_from(rv, jaws[q, 0], jaws[q, 1], lim + MIN_DIST)
-    if _creates_overlap(rvw, s, b, x, y, -1, R):
-        rv[0, 0], rv[0, 1] = x, y
     return K_BALL_TABLE, -1
 
 
