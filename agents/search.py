@@ -6,12 +6,16 @@ A computer billiards shark", Artificial Intelligence 171, 2007) and CueCard (C. 
 A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJCAI 2009):
 
 1. Candidates. The `top_k` best direct pots of the geometric player (poolgym.planning), each at
-   `speed_factors` times its planned speed and with top / centre / bottom spin `spins` (b);
+   `speed_factors` times its planned speed and with the draw / follow tip offsets `spins` (b):
+   cue-ball position play, the outcome valued by the next shot it leaves;
    nine-ball: combinations lowest ball -> 9 -> pocket (`nine_combos`; 9B-5.1, the 9 pocketed
    on a legal shot wins); `n_safeties` safety strokes (the geometric safety at several speeds
    and small angle offsets; `low_p_safeties` of them when no pot reaches p = 0.5); one-rail
    kicks at every legal ball (`kick_shots`) when no pot reaches 0.5 and no legal ball can be
-   hit directly (G-3.18 / 9B-5.8).
+   hit directly (G-3.18 / 9B-5.8); when no pot reaches 0.5, also the safety spread
+   (`contact_shots`): the `safety_balls` nearest clear legal balls hit at the full-ball
+   fractions `safety_contacts` and the stick speeds `safety_speeds`, scored like every other
+   candidate by the position left to the opponent.
 2. Simulation, two stages (CueCard's coarse screen then refinement). Stage 1: every candidate
    is repeated ``S = max(3, min(samples, budget // C))`` times with execution noise drawn from
    the agent's RNG (the noise model the agent plans for, default ICGA; common random numbers:
@@ -20,11 +24,15 @@ A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJ
    in one batch; their values pool both stages and the best of them is played.
 3. Adjudication. Each outcome is ruled by the referee (`apply_shot_record`), giving the next
    state exactly as the game would.
-4. Value of an outcome, from the shooter's seat ``me``:
-   * game over: 1 for a win, 0 for a loss, 1/2 for a draw;
+4. Value of an outcome, from the shooter's seat ``me`` (any number of seats):
+   * game over: from the rules' per-seat returns (`poolgym.rules.returns`): 1 for a positive
+     return (a win, also a partner's), 0 for a negative one, 1/2 for zero (`game_over_value`);
    * ``q``, the quality of the next shot for the seat to act: ``min(1, sum_k w_k p_k)`` over
      the best direct pots from the cue ball's resting place (`q_weights`, PickPocket's weighted
-     sum of the best three shots; ball in hand: `BIH_QUALITY`);
+     sum of the best three shots; ball in hand: `BIH_QUALITY`), over the legal balls that
+     serve that seat (`DisciplineBase.useful_balls`: its pea, its cards, balls keeping it at
+     41 or under, ...; every legal ball when the rules do not say or the seat's secret is not
+     in the agent's view); "me to act" means a seat of my team;
    * nine-ball (`value_model` "runout"): with ``n`` object balls left, the seat to act wins
      with ``V(q, n) = q A(n-1) + (1 - q)(1 - A(n))`` where ``A(n)`` is the win probability of
      a player who makes each shot with probability `runout_r` and hands the same situation to
@@ -107,12 +115,13 @@ class SearchAgent(GeometricAgent):
 
     name = "search"
 
-    def __init__(self, seed: int | None = None, noise="icga", top_k: int = 3,
-                 speed_factors=(1.0, 1.4, 2.0), spins=(-0.3, 0.0, 0.3), n_safeties: int = 4,
-                 samples: int = 8, budget: int = 240, n_placements: int = 3, refine_k: int = 6,
-                 refine_samples: int = 24, value_model: str = "runout", runout_r: float = 0.8,
+    def __init__(self, seed: int | None = None, noise="icga", top_k: int = 4,
+                 speed_factors=(0.85, 1.0, 1.3, 1.7, 2.3), spins=(-0.4, -0.15, 0.15, 0.4), n_safeties: int = 4,
+                 samples: int = 8, budget: int = 400, n_placements: int = 3, refine_k: int = 10,
+                 refine_samples: int = 32, value_model: str = "runout", runout_r: float = 0.8,
                  q_weights=(1.0, 0.33, 0.15), combos: bool = True, kicks: bool = True, low_p_safeties: int = 9,
-                 safety_contacts=(), safety_speeds=(1.2, 2.2), safety_balls: int = 2, **kw):
+                 safety_contacts=(-0.8, -0.5, -0.2, 0.2, 0.5, 0.8), safety_speeds=(1.2, 2.2), safety_balls: int = 2,
+                 **kw):
         super().__init__(seed=seed, noise=noise, **kw)
         self.noise_spec = noise
         self.top_k = int(top_k)
