@@ -34,6 +34,7 @@ from physics.table import Table
 __all__ = ["LagResult", "simulate_lag"]
 
 _POCKETED = int(Motion.POCKETED)
+_AIRBORNE = int(Motion.AIRBORNE)
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,14 @@ class LagResult:
 def simulate_lag(table: Table, xy, shots, *, ball_params: BallParams = BallParams(),
                  cue: CueParams = CueParams(), ball_ball="frictional_inelastic",
                  cushion="han_2005", noise: ExecutionNoise | None = None,
-                 rng: np.random.Generator | None = None, max_events: int = 2000) -> LagResult:
+                 rng: np.random.Generator | None = None, max_events: int = 2000,
+                 airborne: bool = False) -> LagResult:
     """Simulate two lag strokes played at once: ``xy`` (2, 2) the two ball centres at rest,
     ``shots`` (2, 5) [V0 phi theta a b] the stroke on ball 0 and on ball 1. ``noise`` (with
     ``rng``) perturbs both strokes, ball 0's first. The event log always holds every event
     (a log that overflows ``max_events`` is simulated again with room for all of them).
-    Bad input raises ``ValueError`` naming the field, as :func:`physics.simulate` does."""
+    ``airborne``: the three-dimensional model, as in :func:`physics.simulate` (an elevated
+    stroke may make its ball jump, G-3.6 (d)). Bad input raises ``ValueError`` naming the field, as :func:`physics.simulate` does."""
     xy = np.asarray(xy, dtype=np.float64)
     if xy.shape != (2, 2):
         raise ValueError(f"xy must have shape (2, 2), got {xy.shape}")
@@ -80,7 +83,7 @@ def simulate_lag(table: Table, xy, shots, *, ball_params: BallParams = BallParam
     # of `physics.simulate`, once per stroke; ball 1's struck row then joins table 0.
     rvw0, s0, struck, s, shots, _, bb, cu = _prepare(
         table, rvw, shots, np.array([0, 1]), None, ball_params, cue, ball_ball, cushion, None, None,
-        max_events)
+        max_events, airborne)
     start = struck[:1].copy()
     start[0, 1] = struck[1, 1]
     s_start = s[:1].copy()
@@ -99,12 +102,16 @@ def simulate_lag(table: Table, xy, shots, *, ball_params: BallParams = BallParam
         r1, s1, out = run(math.inf, E)
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
     n = int(n_events[0])
-    # the kernel logs the STRIKE of ball 0; ball 1 was struck at the same instant
-    t = np.insert(ev_t[0, :n], 1, 0.0)
-    k = np.insert(ev_kind[0, :n], 1, int(EventKind.STRIKE))
-    i = np.insert(ev_i[0, :n], 1, 1)
-    j = np.insert(ev_j[0, :n], 1, -1)
-    sim = SimResult(rvw0[0], s0[0], r1, s1, pocket[0], t, k, i, j, n + 1, int(status[0]), shots[0].copy(), 0)
+    # the kernel logs the STRIKE of ball 0 (and its LIFTOFF if the stroke made it jump); ball 1
+    # was struck at the same instant
+    at = 1 + int(s_start[0, 0] == _AIRBORNE)
+    rows = [(int(EventKind.STRIKE), 1)] + ([(int(EventKind.LIFTOFF), 1)] if s_start[0, 1] == _AIRBORNE else [])
+    t = np.insert(ev_t[0, :n], at, [0.0] * len(rows))
+    k = np.insert(ev_kind[0, :n], at, [r[0] for r in rows])
+    i = np.insert(ev_i[0, :n], at, [r[1] for r in rows])
+    j = np.insert(ev_j[0, :n], at, [-1] * len(rows))
+    sim = SimResult(rvw0[0], s0[0], r1, s1, pocket[0], t, k, i, j, n + len(rows), int(status[0]),
+                    shots[0].copy(), 0)
     x_min, x_max = _x_extent(start[0], t, run, E, P)
     return LagResult(sim=sim, shots=shots.copy(), x_min=x_min, x_max=x_max)
 

@@ -71,9 +71,15 @@ class PhysicsModels:
     #: capped at ``NUMBA_NUM_THREADS``); None = numba's current setting. The env knob
     #: ``num_threads`` (`poolgym.envs.workers`) sets it with ``parallel``.
     num_threads: int | None = None
+    #: the three-dimensional model (`physics.simulate(airborne=True)`, physics/CONTRACT.md
+    #: "Three dimensions"): elevated strokes jump and masse, balls fly, land, clear a rail and
+    #: leave the table (OFF_TABLE, which the referees judge: G-3.27, G-3.28). A level stroke
+    #: gives the flat result bit for bit either way; False plays every stroke on the flat engine.
+    airborne: bool = True
 
     def kwargs(self) -> dict:
-        kw = dict(ball_ball=self.ball_ball, cushion=self.cushion, max_events=self.max_events)
+        kw = dict(ball_ball=self.ball_ball, cushion=self.cushion, max_events=self.max_events,
+                  airborne=self.airborne)
         if self.ball_params is not None:
             kw["ball_params"] = self.ball_params
         if self.cue is not None:

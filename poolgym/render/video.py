@@ -74,7 +74,8 @@ def record_episode(env, path: str | Path, policy=None, seed: int | None = None, 
         action = base.action_space.sample() if policy is None else policy(obs)
         obs, _, term, trunc, _ = base.step(action)
         for _seat, rvw, s, row in base.session.log.shots:
-            frames += shot_frames(renderer, rvw, s, row, fps=fps, **kw)
+            if np.ndim(row) == 1:  # (the lag's two simultaneous strokes are not animated)
+                frames += shot_frames(renderer, rvw, s, row, fps=fps, **kw)
         frames.append(renderer.render(base.state.positions(), base.state.on_mask()))
         if term or trunc:
             break

@@ -119,10 +119,14 @@ def stroke_row(action: ShotAction, config: RulesConfig) -> np.ndarray:
 def simulate_record(state: GameState, action: ShotAction, *, only: Optional[tuple] = None,
                     **physics_kwargs) -> ShotRecord:
     """Run ``physics.simulate`` for ``action`` (played as `stroke_row`) from ``state`` and wrap
-    the result (with the whole event log: ``grow_log`` unless the caller says otherwise)."""
+    the result (with the whole event log: ``grow_log`` unless the caller says otherwise; the
+    three-dimensional model, ``airborne``, unless the caller says otherwise: an elevated
+    stroke may jump, balls may leave the table, G-3.27 / G-3.28; a level stroke gives the
+    flat result bit for bit)."""
     import physics
 
     physics_kwargs.setdefault("grow_log", True)
+    physics_kwargs.setdefault("airborne", True)
 
     table = get_table(state.config.table)
     rvw, s = physics_inputs(state, only)

@@ -289,7 +289,8 @@ def _lag_path_range(rec: ShotRecord, table, n_samples: int = 24):
     xs = []
     try:
         for t in ts:
-            xs.append(float(physics.simulate(table, rvw, np.asarray(rec.shot, np.float64), t_final=float(t)).rvw[0, 0, 0]))
+            xs.append(float(physics.simulate(table, rvw, np.asarray(rec.shot, np.float64), t_final=float(t),
+                                             airborne=q.went_airborne(rec)).rvw[0, 0, 0]))
     except ValueError:
         return None
     return min(xs), max(xs)

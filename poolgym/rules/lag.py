@@ -181,8 +181,11 @@ def lag_winner(results: Sequence[float]) -> Optional[int]:
 def simulate_lag_record(table, strokes, R: float, **physics_kwargs) -> LagRecord:
     """Both lag strokes (``strokes`` (2, 5): seat 0's, seat 1's) played at once from the
     G-3.6 start positions with :func:`physics.lag.simulate_lag` (``physics_kwargs``: models,
-    ``noise`` and ``rng``, ...)."""
+    ``noise`` and ``rng``, ...; the three-dimensional model unless ``airborne=False``: a lag
+    ball may jump off the table, G-3.6 (d))."""
     from physics.lag import simulate_lag
+
+    physics_kwargs.setdefault("airborne", True)
 
     xy = np.array([lag_start_position(0, table, R), lag_start_position(1, table, R)])
     return LagRecord.from_lag(simulate_lag(table, xy, np.asarray(strokes, np.float64), **physics_kwargs))

@@ -35,6 +35,7 @@ _BC = int(EventKind.BALL_CUSHION)
 _BJ = int(EventKind.BALL_JAW)
 _PK = int(EventKind.POCKET)
 _OFF = int(Motion.OFF_TABLE)
+_LIFT = int(EventKind.LIFTOFF)
 
 
 _NO_LUT = np.zeros(0, np.int8)
@@ -210,6 +211,13 @@ def cue_left_kitchen_before_contact(rec: ShotRecord, table, t_contact: float, ex
     return bool(res) if res is not None else False
 
 
+def went_airborne(rec: ShotRecord) -> bool:
+    """A ball of the shot left the bed (a LIFTOFF event, physics/CONTRACT.md "Three
+    dimensions"): its paths are re-simulated with ``airborne=True``. A shot without one
+    gives the same result bit for bit with either model, so the flat one re-simulates it."""
+    return bool(np.any(rec.ev_kind == _LIFT))
+
+
 def lone_cue_ball(rec: ShotRecord, table):
     """The played shot's cue ball alone at its start position, as an (1, 3, 3) ``rvw`` for
     re-simulating its path with ``physics.simulate`` (its path before its first ball
@@ -248,13 +256,14 @@ def _cue_crossed_resimulated(rec: ShotRecord, table, t_contact: float, hs: float
     P = physics.BallParams().as_array()
     shot = np.asarray(rec.shot, dtype=np.float64)
     try:
-        lone = physics.simulate(table, rvw0, shot, t_final=float(t_end))
+        air = went_airborne(rec)
+        lone = physics.simulate(table, rvw0, shot, t_final=float(t_end), airborne=air)
         n = int(lone.n_events)
         k, i, tt = np.asarray(lone.ev_kind)[:n], np.asarray(lone.ev_i)[:n], np.asarray(lone.ev_t)[:n]
         hits = np.unique(tt[(i == 0) & ((k == _BC) | (k == _BJ)) & (tt < t_end)])
         starts = [0.0] + [float(x) for x in hits]
         for m, t0 in enumerate(starts):
-            r = physics.simulate(table, rvw0, shot, t_final=t0)
+            r = physics.simulate(table, rvw0, shot, t_final=t0, airborne=air)
             rvw, s = np.array(r.rvw[0], dtype=np.float64), int(r.s[0])
             if rvw[0, 1] >= hs:
                 return True
