@@ -298,7 +298,8 @@ class PoolEnv(gym.Env):
 
     ## Arguments
     discipline, table ("9ft" | "8ft" | "7ft"), physics (`physics_io.PhysicsModels` or a dict:
-    ball_ball, cushion, ball_params, cue, max_events), noise ("none" | "icga" | dict of sigmas |
+    ball_ball, cushion, ball_params, cue, max_events, airborne: the 3D model, default True, so
+    elevated strokes jump and balls can leave the table), noise ("none" | "icga" | dict of sigmas |
     `physics.ExecutionNoise`), opponent (registered name: "geometric" default, "random"; a
     callable ``(state, spec, rng) -> actions``; None = the learner plays every seat),
     opponent_kwargs, reward, rules (discipline config or dict of its fields, `conflicts.md`
