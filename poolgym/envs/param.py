@@ -57,8 +57,15 @@ Every placement is moved to the nearest spot the referee accepts
 (`poolgym.envs.codec.nearest_legal_placement`: G-3.22, 9B-5.10, G-3.16).
 
 Actions: ``action_mode="param"`` is ONE flat ``Box(-1, 1, (K + 7,))``: the first K entries
-score the choices, the masked argmax is taken (first on ties), the last 7 are the corrections
-(what SB3's PPO and SAC use unmodified); ``action_mode="param_dict"`` is
+score the choices, the last 7 are the corrections (what SB3's PPO and SAC use unmodified).
+The choice played is the legal one with the highest score plus prior (first on ties); the
+prior is ``choice_prior`` (default 1) times each legal pot's make probability from the
+candidate block, 0 for the other choices. So the all-zero action is the geometric player's
+shot (its best pot by make probability, its aim and speed), and a learner learns residuals
+to it -- which pot to prefer over the planner's, and how to correct its stroke -- in the
+manner of residual policy learning (T. Silver, K. Allen, J. Tenenbaum, L. Kaelbling,
+"Residual policy learning", 2018; T. Johannink et al., "Residual reinforcement learning for
+robot control", ICRA 2019); ``choice_prior=0`` gives the plain masked argmax. ``action_mode="param_dict"`` is
 ``Dict(choice=Discrete(K), corrections=Box(-1, 1, (7,)))`` for RLlib and custom learners (a
 masked-out choice is replaced by the first legal one and flagged, as in the macro mode;
 `PoolEnv.action_masks` gives the mask).
@@ -169,12 +176,18 @@ class ParamCodec:
         theta_max: largest cue elevation (deg).
         seats: an N-seat game (choices end with the declarations).
         max_cut_offset: the aim correction's range (deg).
+        choice_prior: weight of the make-probability prior added to the flat Box's choice
+            scores (0: the plain masked argmax of the scores).
     """
 
     def __init__(self, n_balls: int, table, R: float = planning.BALL_RADIUS, V0_min: float = 0.1,
-                 V0_max: float = 8.0, theta_max: float = 0.0, seats: bool = False, max_cut_offset: float = 3.0):
+                 V0_max: float = 8.0, theta_max: float = 0.0, seats: bool = False, max_cut_offset: float = 3.0,
+                 choice_prior: float = 1.0):
         if not (0.0 < max_cut_offset <= 45.0):
             raise ValueError(f"max_cut_offset must be in (0, 45] degrees, got {max_cut_offset!r}")
+        if not (np.isfinite(choice_prior) and choice_prior >= 0.0):
+            raise ValueError(f"choice_prior must be a finite number >= 0, got {choice_prior!r}")
+        self.choice_prior = float(choice_prior)
         self.N = int(n_balls)
         self.table = table
         self.R = float(R)
@@ -258,10 +271,21 @@ class ParamCodec:
         s = np.asarray(scores, np.float64)[legal]
         return int(legal[int(np.argmax(s))])
 
+    def prior(self, state: GameState, spec: ActionSpec, mask: np.ndarray) -> np.ndarray:
+        """(K,) the choice prior: ``choice_prior`` x the make probability of each legal pot
+        (the candidate block's), 0 elsewhere."""
+        out = np.zeros(self.n_choice)
+        if self.choice_prior > 0.0:
+            pots, f = self.pot_features(state, spec, mask)
+            out[pots] = self.choice_prior * f[:, 3]
+        return out
+
     def decode_box(self, u, state: GameState, spec: ActionSpec) -> list:
-        """Typed actions for the clipped flat Box row ``u`` (K scores, then the corrections)."""
+        """Typed actions for the clipped flat Box row ``u`` (K scores, then the corrections):
+        the legal choice with the highest score + prior."""
         scores, corr = self.split(u)
-        return self.decode(self.argmax_choice(scores, self.mask(state, spec)), corr, state, spec)
+        m = self.mask(state, spec)
+        return self.decode(self.argmax_choice(scores + self.prior(state, spec, m), m), corr, state, spec)
 
     def _place(self, state: GameState, spec: ActionSpec, xy) -> PlaceCueBall:
         from poolgym.envs.codec import nearest_legal_placement
@@ -360,16 +384,12 @@ class ParamCodec:
         return out
 
     # ------------------------------------------------------------------ observation
-    def features(self, state: GameState, spec: ActionSpec | None, seat: int, o: np.ndarray, k: int) -> None:
-        """Write the candidate block (module docstring) at ``o[k : k + obs_size]``."""
-        o[k : k + self.obs_size] = 0.0
-        if spec is None or state.seat_to_act != seat or state.phase is Phase.GAME_OVER:
-            return
-        m = self.mask(state, spec)
-        o[k : k + self.n_choice] = m
-        pots = np.flatnonzero(m[: self.n_pot])
+    def pot_features(self, state: GameState, spec: ActionSpec, mask: np.ndarray) -> tuple:
+        """(legal pot choice indices (P,), features (P, 4)): signed cut / 90, cue-ball travel / l,
+        object-ball travel / l, make probability (module docstring)."""
+        pots = np.flatnonzero(mask[: self.n_pot])
         if pots.size == 0:
-            return
+            return pots, np.zeros((0, POT_FEATURES))
         pos = np.asarray(state.pos, float).reshape(-1, 2)
         on = np.asarray(state.on_table, bool)
         balls = pots // N_POCKETS + 1
@@ -391,6 +411,16 @@ class ParamCodec:
                       for q, b, pk in zip(qs.tolist(), balls.tolist(), pockets.tolist())])
         f = np.stack([np.asarray(a.cut) / 90.0, np.minimum(np.asarray(a.d_cue) / self.l, 1.0),
                       np.minimum(np.asarray(a.d_obj) / self.l, 1.0), p], axis=1)
+        return pots, f
+
+    def features(self, state: GameState, spec: ActionSpec | None, seat: int, o: np.ndarray, k: int) -> None:
+        """Write the candidate block (module docstring) at ``o[k : k + obs_size]``."""
+        o[k : k + self.obs_size] = 0.0
+        if spec is None or state.seat_to_act != seat or state.phase is Phase.GAME_OVER:
+            return
+        m = self.mask(state, spec)
+        o[k : k + self.n_choice] = m
+        pots, f = self.pot_features(state, spec, m)
         base = k + self.n_choice
         for q, i in enumerate(pots.tolist()):
             o[base + POT_FEATURES * i : base + POT_FEATURES * (i + 1)] = f[q]

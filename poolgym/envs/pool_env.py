@@ -253,7 +253,9 @@ class PoolEnv(gym.Env):
     ``Box(-1, 1, (K + 7,), float32)`` for SB3's PPO and SAC: the first K entries score the
     choices -- ball b into pocket p (ghost-ball aim), a hit or a declared safety at ball b, a
     break, a push-out, each option and declaration -- and the masked argmax over the legal
-    ones is played; the last 7 are continuous corrections around that choice's geometric shot
+    ones, plus a prior (``choice_prior`` x each pot's planning make probability: all zeros
+    play the geometric player's pot), is played; the last 7 are continuous corrections around
+    that choice's geometric shot
     (aim offset of up to 3 deg, speed half to twice the planned one, side and vertical spin,
     elevation, and the cue-ball placement behind the ghost ball when in hand).
     ``action_mode="param_dict"``: the same as ``Dict(choice=Discrete(K), corrections=Box(-1, 1,
@@ -314,7 +316,8 @@ class PoolEnv(gym.Env):
     [0, theta_max] degrees, default 0 = level cue; 60 spans the realistic jump and massé
     strokes: a legal jump keeps the tip at or above centre, b >= 0, G-3.26 / G-3.27), runout (nine-ball
     runout drill: balls scattered at random, cue ball in hand, no opponent; +1 when the learner
-    wins the game, -1 as soon as it loses the table, see `runout_start`).
+    wins the game, -1 as soon as it loses the table, see `runout_start`), choice_prior (the
+    ``"param"`` mode's make-probability prior on the choice scores, default 1; 0 = none).
 
     ## N-seat games
     ``players=N`` (the counts the discipline's ``allowed_players`` gives; teams and other seat
@@ -356,7 +359,8 @@ class PoolEnv(gym.Env):
                  opponent="geometric", opponent_kwargs=None, reward="result", rules=None,
                  action_mode="box", max_shots=100, learner_seat=0, phi_mode="relative",
                  render_mode=None, render_width=640, runout=False, illegal_macro="substitute",
-                 render_trajectories=False, V0_range=(0.1, 8.0), theta_max=0.0, players=None, start=None):
+                 render_trajectories=False, V0_range=(0.1, 8.0), theta_max=0.0, players=None, start=None,
+                 choice_prior=1.0):
         if action_mode not in ACTION_MODES:
             raise ValueError(f"action_mode must be one of {ACTION_MODES}, got {action_mode!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -407,7 +411,8 @@ class PoolEnv(gym.Env):
         seats = SeatBlock(self.disc, self.disc.n_balls, n_players) if self.seated else None
         #: the parameterised actions' codec (`poolgym.envs.param`; None in the Box and macro modes)
         self.param = (ParamCodec(self.disc.n_balls, self.table, self.R, V0_min=float(V0_range[0]),
-                                 V0_max=float(V0_range[1]), theta_max=float(theta_max), seats=self.seated)
+                                 V0_max=float(V0_range[1]), theta_max=float(theta_max), seats=self.seated,
+                                 choice_prior=choice_prior)
                       if action_mode in PARAM_MODES else None)
         self.codec = Codec(self.disc.n_balls, n_players, self.table, self.R, V0_min=float(V0_range[0]),
                            V0_max=float(V0_range[1]), theta_max=float(theta_max), phi_mode=phi_mode,

@@ -88,7 +88,7 @@ def test_corrections_offset_aim_speed_spin():
 
 def test_argmax_over_the_legal_choices_only():
     """A masked-out choice with the top score is never played: the best legal one is."""
-    env = _drill()
+    env = _drill(choice_prior=0.0)
     st, spec = _place(env, (0.635, 0.3), (0.635, 1.0))  # straight up the table
     pc = env.param
     m = pc.mask(st, spec)
@@ -290,3 +290,35 @@ def test_choice_kinds_in_order():
     assert kinds[pc.hit0] is ParamKind.HIT and kinds[pc.safety0] is ParamKind.SAFETY
     assert kinds[pc.break_index] is ParamKind.BREAK and kinds[pc.push_index] is ParamKind.PUSH
     assert [c.option for c in pc.choices[pc.option0:]] == list(Option)
+
+
+def test_all_zero_action_is_the_geometric_players_pot():
+    """With the default prior the all-zero action plays the pot of highest make probability
+    with the geometric player's aim and speed (`poolgym.players.geometric`)."""
+    from poolgym.players.geometric import GeometricPlayer
+    from poolgym.players.view import Observation, view_of
+
+    env = _drill()
+    g = GeometricPlayer(noise="icga")
+    played = 0
+    for seed in range(20):
+        env.reset(seed=seed)
+        st, spec = env.state, env.legal_actions()
+        obs = Observation(state=st, spec=spec, table=env.table, seat=0, discipline="pot_drill")
+        cands = g.candidates(view_of(obs))
+        if not cands or cands[0].p_make < g.min_p:
+            continue  # the geometric player plays safe
+        ref = g.act(obs)
+        (shot,) = env.param.decode_box(np.zeros(env.param.box_size), st, spec)
+        assert shot.phi == pytest.approx(ref.phi, abs=1e-6)
+        assert shot.V0 == pytest.approx(ref.V0, rel=1e-6)
+        played += 1
+    assert played >= 10
+
+
+def test_prior_weight_zero_is_the_plain_argmax():
+    env = _drill(choice_prior=0.0)
+    st, spec = env.state, env.legal_actions()
+    assert not env.param.prior(st, spec, env.param.mask(st, spec)).any()
+    with pytest.raises(ValueError, match="choice_prior"):
+        PoolEnv("pot_drill", action_mode="param", choice_prior=-1.0)
