@@ -282,6 +282,9 @@ class SB3Agent(GeometricAgent):
         self.env_kwargs = dict(env_kwargs or {})
         self.deterministic = bool(deterministic)
         self._codecs: dict = {}
+        #: trained on the flat parameterised actions (`poolgym.envs.param`): decoded by the codec's
+        #: `ParamCodec` (``param_dict`` is not an SB3 space)
+        self._param = self.env_kwargs.get("action_mode") == "param"
 
     def _codec(self, discipline: str, n_players: int, table):
         """The codec of the env the policy was trained on (``env_id`` with ``env_kwargs`` and
@@ -289,7 +292,7 @@ class SB3Agent(GeometricAgent):
         and action layout, built by that env itself."""
         key = (discipline, n_players, id(table))
         c = self._codecs.get(key)
-        if c is None and discipline == "pot_drill":
+        if c is None and discipline == "pot_drill" and not self._param:
             from poolgym.envs.codec import Codec
 
             c = self._codecs[key] = Codec(2, 1, table, phi_mode=self.env_kwargs.get("phi_mode", "relative"),
@@ -333,6 +336,8 @@ class SB3Agent(GeometricAgent):
         if self.algo == "maskable_ppo":
             mask = c.macro_mask(state, spec)
             acts = c.decode_macro(int(self._predict(o, mask)), state, spec)
+        elif self._param:
+            acts = c.candidates.decode_box(np.clip(self._predict(o), -1.0, 1.0), state, spec)
         else:
             acts = c.decode_box(self._predict(o), state, spec)
         return acts[0]
@@ -354,8 +359,15 @@ class SB3Agent(GeometricAgent):
         spec = drill.legal_actions(st)
         c = self._codec("pot_drill", 1, obs.table)
         o = c.encode(st, spec, 0)
+        pocket = best.pocket
         if self.algo == "maskable_ppo":
             acts = c.decode_macro(int(self._predict(o, c.macro_mask(st, spec))), st, spec)
+        elif self._param:  # the policy picks the pocket too: call the one it plays
+            u = np.clip(self._predict(o), -1.0, 1.0)
+            k = c.candidates.choose(u, st, spec)
+            acts = c.candidates.decode(k, c.candidates.split(u)[1], st, spec)
+            if c.candidates.choices[k].pocket >= 0:
+                pocket = c.candidates.choices[k].pocket
         else:
             acts = c.decode_box(self._predict(o), st, spec)
         shot = [a for a in acts if isinstance(a, ShotAction)][0]
@@ -363,7 +375,7 @@ class SB3Agent(GeometricAgent):
         _ = PotDrill
         return ShotAction(V0=shot.V0, phi=shot.phi, theta=shot.theta, a=shot.a, b=shot.b,
                           called_ball=best.ball if call else None,
-                          called_pocket=best.pocket if call else None)
+                          called_pocket=pocket if call else None)
 
 
 _DRILL = None

@@ -280,12 +280,16 @@ class ParamCodec:
             out[pots] = self.choice_prior * f[:, 3]
         return out
 
+    def choose(self, u, state: GameState, spec: ActionSpec) -> int:
+        """The choice index the flat Box row ``u`` plays: the legal one with the highest score
+        + prior."""
+        m = self.mask(state, spec)
+        return self.argmax_choice(self.split(u)[0] + self.prior(state, spec, m), m)
+
     def decode_box(self, u, state: GameState, spec: ActionSpec) -> list:
         """Typed actions for the clipped flat Box row ``u`` (K scores, then the corrections):
-        the legal choice with the highest score + prior."""
-        scores, corr = self.split(u)
-        m = self.mask(state, spec)
-        return self.decode(self.argmax_choice(scores + self.prior(state, spec, m), m), corr, state, spec)
+        the legal choice with the highest score + prior (`choose`)."""
+        return self.decode(self.choose(u, state, spec), self.split(u)[1], state, spec)
 
     def _place(self, state: GameState, spec: ActionSpec, xy) -> PlaceCueBall:
         from poolgym.envs.codec import nearest_legal_placement

@@ -48,3 +48,21 @@ def test_drill_rates_are_reproducible_and_on_the_same_positions():
     b = drill_rates({"g": agent_player(agents.make("geometric"))}, "poolgym/PotDrill-v0", range(40),
                     dict(noise="icga"))["g"]
     assert a == b and a.episodes == 40 and a.lo <= a.rate <= a.hi
+
+
+@pytest.mark.parametrize("env_id", ["poolgym/PotDrill-v0", "poolgym/NineBall-v0"])
+def test_param_policies_play_nine_ball_as_agents(tmp_path, env_id):
+    """A policy trained on the parameterised actions plays tournament games: the pot-drill one
+    as the shot maker (calling the pocket it chose), the nine-ball one for every decision."""
+    from agents.sb3 import train
+    from agents.tournament import AgentSpec, TournamentConfig, run_tournament
+
+    kw = dict(action_mode="param", noise="icga")
+    res = train(env_id, "ppo", 32, seed=0, out_dir=str(tmp_path), n_envs=2, env_kwargs=kw,
+                hyperparams=dict(n_steps=16, batch_size=32, n_epochs=1), checkpoint_every=10**6, eval_every=10**6,
+                eval_episodes=2, tensorboard=False)
+    spec = AgentSpec("sb3", dict(model=res["model"], env_id=env_id, env_kwargs=kw), "nn")
+    cfg = TournamentConfig("nine_ball", (spec, AgentSpec("geometric")), games_per_pair=1, seed=2, max_shots=30,
+                           noise="icga")
+    s = run_tournament(cfg).summary()
+    assert s["errors"] == 0 and s["agents"]["nn"]["illegal"] == 0
