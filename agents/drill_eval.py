@@ -45,11 +45,15 @@ class Rate:
                     mean_return=self.mean_return)
 
 
-def policy_player(model, deterministic: bool = True) -> Callable:
-    """A player that feeds the observation to ``model.predict`` and steps its action."""
+def policy_player(model, deterministic: bool = True, masked: bool = False) -> Callable:
+    """A player that feeds the observation to ``model.predict`` and steps its action
+    (``masked``: with the env's ``action_masks()``, as sb3-contrib MaskablePPO needs)."""
 
     def play(env, obs, seed):
-        a, _ = model.predict(obs, deterministic=deterministic)
+        if masked:
+            a, _ = model.predict(obs, deterministic=deterministic, action_masks=env.unwrapped.action_masks())
+        else:
+            a, _ = model.predict(obs, deterministic=deterministic)
         return env.step(a)
 
     return play

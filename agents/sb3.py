@@ -68,7 +68,8 @@ def default_hyperparams(algo: str, env_id: str) -> dict:
     return copy.deepcopy(DEFAULTS.get((algo, env_id), DEFAULTS[(algo, "*")]))
 
 
-def _algo_class(algo: str):
+def algo_class(algo: str):
+    """The SB3 / sb3-contrib class of ``algo``."""
     if algo == "ppo":
         from stable_baselines3 import PPO
 
@@ -166,7 +167,7 @@ def train(env_id: str, algo: str = "ppo", total_timesteps: int = 20_000, seed: i
     ckpt_dir = os.path.join(out_dir, "checkpoints")
     os.makedirs(ckpt_dir, exist_ok=True)
     curve_path = os.path.join(out_dir, "learning_curve.csv")
-    cls = _algo_class(algo)
+    cls = algo_class(algo)
     hp = default_hyperparams(algo, env_id)
     hp.update(hyperparams or {})
     tb = os.path.join(out_dir, "tb") if tensorboard else None
@@ -252,7 +253,7 @@ def train(env_id: str, algo: str = "ppo", total_timesteps: int = 20_000, seed: i
 
 def load(path: str, algo: str = "ppo"):
     """Load a saved model (no env attached)."""
-    return _algo_class(algo).load(path, device="cpu")
+    return algo_class(algo).load(path, device="cpu")
 
 
 class SB3Agent(GeometricAgent):

@@ -42,6 +42,8 @@ def quick_overrides(data: dict) -> dict:
         data["training"]["hyperparams"] = hp
     if "evaluation" in data:
         data["evaluation"]["episodes"] = 32
+        data["evaluation"]["baseline_episodes"] = 16
+        data["evaluation"]["baselines"] = [b for b in data["evaluation"].get("baselines", []) if b != "search"]
     if "tournament" in data:
         data["tournament"]["games_per_pair"] = 2
         data["tournament"]["max_shots"] = 60

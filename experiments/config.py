@@ -129,9 +129,24 @@ class EvaluationSection:
     episodes: int = 1000
     seed: int = 10_000
     deterministic: bool = True
+    #: players compared with the trained policy on the same seeded positions
+    #: (`experiments.baselines`): any of "untrained", "random", "geometric", "search"
+    baselines: tuple = ()
+    #: positions of that comparison (seeds ``seed`` .. ``seed + baseline_episodes - 1``)
+    baseline_episodes: int = 200
 
     def __post_init__(self):
         _positive("evaluation.episodes", self.episodes)
+        _positive("evaluation.baseline_episodes", self.baseline_episodes)
+        from experiments.baselines import BASELINES
+
+        for n, b in enumerate(self.baselines):
+            if b not in BASELINES:
+                near = difflib.get_close_matches(str(b), BASELINES, n=1)
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                raise ConfigError(f"evaluation.baselines[{n}]: unknown baseline {b!r}{hint}; known: {', '.join(BASELINES)}")
+        if len(set(self.baselines)) != len(self.baselines):
+            raise ConfigError(f"evaluation.baselines: duplicates in {list(self.baselines)}")
 
 
 @dataclass(frozen=True)

@@ -233,6 +233,11 @@ def _evaluate(cfg, run: Run, backend: str = "local") -> dict:
     d = ev.as_dict()
     d["env"] = cfg.env.id
     _write_json(run.path("evaluation.json"), d)
+    if cfg.evaluation.baselines:  # the same positions for the trained policy and its baselines
+        from experiments import baselines
+
+        baselines.write(run.path("baselines.json"), baselines.evaluate_baselines(
+            cfg, run.path("train", "model.zip"), stage_seeds(cfg.experiment.seed)["train"]))
     return {}
 
 
@@ -323,6 +328,12 @@ def collect_metrics(run: Run) -> list[tuple[str, str, str]]:
             rows.append(("tournament", f"{lab}.wilson95_lo", _fmt(lo)))
             rows.append(("tournament", f"{lab}.wilson95_hi", _fmt(hi)))
         rows.append(("tournament", "errors", _fmt(d["summary"]["errors"])))
+    bl = run.path("baselines.json")
+    if os.path.exists(bl):
+        from experiments import baselines
+
+        with open(bl) as f:
+            rows += baselines.metric_rows(json.load(f))
     return rows
 
 
@@ -336,6 +347,11 @@ def _report(cfg, run: Run) -> dict:
     lc = run.path("train", "learning_curve.csv")
     if os.path.exists(lc):
         _plot_curve(lc, run.path("learning_curve.png"), cfg.env.id)
+    if os.path.exists(run.path("baselines.json")):
+        from experiments import baselines
+
+        with open(run.path("baselines.json")) as f:
+            baselines.plot(json.load(f), lc, run.path("baselines.png"))
     atomic_write_text(run.path("report.md"), _report_md(cfg, run, rows))
     return {"metrics": len(rows)}
 
@@ -378,6 +394,13 @@ def _report_md(cfg, run: Run, rows) -> str:
                   f"mean return {d['mean_return']:.3f} over {d['episodes']} seeded test positions.", ""]
     if os.path.exists(run.path("learning_curve.png")):
         lines += ["![learning curve](learning_curve.png)", ""]
+    bl = run.path("baselines.json")
+    if os.path.exists(bl):
+        from experiments import baselines
+
+        with open(bl) as f:
+            b = json.load(f)
+        lines += baselines.report_lines(b, "baselines.png" if os.path.exists(run.path("baselines.png")) else None)
     tr = run.path("tournament", "results.json")
     if os.path.exists(tr):
         with open(tr) as f:
