@@ -109,5 +109,7 @@ def drill_rates(players: dict, env_id: str, seeds, env_kwargs: dict | None = Non
         r = np.asarray(rets)
         k = int((r > 0).sum())
         lo, hi = wilson_interval(k, len(r))
+        p = k / len(r) if len(r) else 0.0
+        lo, hi = min(lo, p), max(hi, p)  # rounding can put an end a few ulps past p (k = 0 or n)
         out[name] = Rate(len(r), k, lo, hi, float(r.mean()) if len(r) else 0.0)
     return out

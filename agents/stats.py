@@ -35,8 +35,7 @@ def wilson_interval(k: float, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1.0 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z / denom * math.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n))
-    # the interval always holds p; rounding can put an end a few ulps past it (k = 0 or n)
-    return min(max(0.0, centre - half), p), max(min(1.0, centre + half), p)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def elo_expected(ra: float, rb: float) -> float:
