@@ -225,16 +225,17 @@ def test_grow_log_batch_stream_and_single_agree():
 
 def test_env_records_carry_the_whole_log():
     """The envs' physics bridge (both its plain and its streamed path) hands the referee
-    records with every event."""
+    records with every event (flat model: there the push is the long rattle)."""
     from poolgym.envs.physics_io import PhysicsModels, _overlapped, simulate_records
 
     rvw, shot = PUSH
     s = np.zeros(2, np.int8)
-    recs = simulate_records(T9, [rvw], [s], shot.as_array()[None], PhysicsModels())
+    flat = PhysicsModels(airborne=False)
+    recs = simulate_records(T9, [rvw], [s], shot.as_array()[None], flat)
     assert recs[0].status == 0 and len(recs[0].ev_t) > 2000
     got = {}
     rvw_b, s_b = np.stack([rvw] * 8), np.stack([s] * 8)
-    _overlapped(T9, rvw_b, s_b, np.tile(shot.as_array(), (8, 1)), PhysicsModels(), None, None, 0.0,
+    _overlapped(T9, rvw_b, s_b, np.tile(shot.as_array(), (8, 1)), flat, None, None, 0.0,
                 lambda lo, rs: got.update(enumerate(rs, lo)))
     assert sorted(got) == list(range(8))
     assert all(r.status == 0 and len(r.ev_t) == len(recs[0].ev_t) for r in got.values())
@@ -242,7 +243,7 @@ def test_env_records_carry_the_whole_log():
 
 def test_rules_simulate_record_asks_for_the_whole_log(monkeypatch):
     """The rules API (`GameBase.apply` -> `simulate_record`) simulates with ``grow_log``
-    unless its caller overrides it: the push shot's record holds every event."""
+    unless its caller overrides it: the push shot's record (flat model) holds every event."""
     from poolgym.rules.core import ShotAction
     from poolgym.rules.game import simulate_record
     from poolgym.rules.testing import make_state
@@ -257,9 +258,9 @@ def test_rules_simulate_record_asks_for_the_whole_log(monkeypatch):
         return real(*a, **kw)
 
     monkeypatch.setattr(physics, "simulate", spy)
-    rec = simulate_record(state, push)
+    rec = simulate_record(state, push, airborne=False)
     assert seen == [True] and rec.status == 0 and len(rec.ev_t) > 2000
-    cut = simulate_record(state, push, grow_log=False)
+    cut = simulate_record(state, push, grow_log=False, airborne=False)
     assert seen == [True, False] and cut.status == physics.Status.EVENT_LOG_OVERFLOW
 
 
