@@ -22,7 +22,7 @@ from poolgym.players.geometric import GeometricPlayer, _default_targets, preview
 from poolgym.players.kernels import Kind, Outcome, TableBatch
 from poolgym.players.opponent import MAX_PLACEMENTS
 from poolgym.planning import table_geom
-from poolgym.players.view import Decision, Observation, danger_balls, spec_view, useful_pots
+from poolgym.players.view import Decision, Observation, beyond_head_string, danger_balls, spec_view, useful_pots
 from poolgym.rules.core import ChooseOption, Option, PlaceCueBall
 from poolgym.rules.game import DisciplineBase, get_discipline
 from poolgym.rules.geometry import get_table
@@ -93,6 +93,8 @@ def _round(player, disc, table, states, specs, rngs, acts) -> list[int]:
             continue
         targets = sv.targets
         pots = useful_pots(discipline, st, st.seat_to_act, sv.pot_balls) if useful else sv.pot_balls
+        if sv.kitchen:
+            pots = beyond_head_string(t.P[k], geom.head_string_y, pots)
         danger = danger_balls(discipline, st, targets)
         if dec is _OPTION_DECISION:
             if not pots:

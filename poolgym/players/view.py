@@ -179,7 +179,7 @@ def view_of(obs, balls: np.ndarray | None = None, on: np.ndarray | None = None) 
         balls=state.positions() if balls is None else balls,
         on=state.on_mask() if on is None else on,
         targets=sv.targets,
-        pot_balls=useful_pots(obs.discipline, state, obs.seat, sv.pot_balls),
+        pot_balls=_kitchen_pots(sv, state, obs, useful_pots(obs.discipline, state, obs.seat, sv.pot_balls), balls),
         call_required=sv.call_required,
         safety_allowed=sv.safety_allowed,
         push_out_allowed=sv.push_out_allowed,
@@ -209,6 +209,12 @@ def declared(spec):
     return None
 
 
+def _kitchen_pots(sv, state, obs, pots: tuple, balls) -> tuple:
+    if not sv.kitchen:
+        return pots
+    return beyond_head_string(state.positions() if balls is None else balls, table_geom(obs.table).head_string_y, pots)
+
+
 def useful_pots(discipline: str, state, seat: int, pot: tuple) -> tuple:
     """``pot`` restricted to the balls the rules say serve ``seat``
     (`DisciplineBase.useful_balls`: its pea's ball, its cards' balls, balls that keep it at
@@ -223,6 +229,14 @@ def useful_pots(discipline: str, state, seat: int, pot: tuple) -> tuple:
         return pot
     keep = tuple(b for b in pot if b in useful)
     return keep or pot
+
+
+def beyond_head_string(balls: np.ndarray, head_string_y: float, chosen: tuple) -> tuple:
+    """``chosen`` restricted to balls on or beyond the head string (G-3.16), the balls a cue
+    ball in hand in the kitchen may contact first without crossing the string (G-3.39);
+    ``chosen`` itself when none of them is."""
+    keep = tuple(b for b in chosen if balls[b, 1] >= head_string_y)
+    return keep or chosen
 
 
 def danger_balls(discipline: str, state, targets) -> tuple:
