@@ -37,8 +37,16 @@ Corrections (`CORRECTIONS`, each in [-1, 1]; 0 is the plain geometric shot):
 =====  ================  ======================================================================
 index  name              decoding
 =====  ================  ======================================================================
-0      ``cut_offset``    aim phi += ``max_cut_offset`` u degrees (default 3): throw and cut
-                         correction; a push-out's direction is 180 u degrees (from +x)
+0      ``cut_offset``    a pot: the cut angle changed by ``max_cut_offset`` u degrees (default
+                         5), u > 0 thinner (the object ball's line turned away from the cue
+                         ball's path around the object ball, the ghost ball with it), u < 0
+                         thicker: the throw correction (frictional_inelastic contact throws the
+                         object ball along the cue ball's path, so a stun cut needs overcutting
+                         by about 1-2 deg) and the aim error of a long or thin cut, in the
+                         object ball's own frame, so the same u means the same correction
+                         whatever the distances; a hit, safety or break: aim phi +=
+                         ``max_cut_offset`` u degrees; a push-out's direction is 180 u degrees
+                         (from +x)
 1      ``speed``         V0 = V0_ref 2^u (half to twice): V0_ref is the planned pot speed
                          (`planning.v0_for_pot`, times the geometric player's margin 1.15) for
                          a pot, 2 m/s for a hit or safety, 7.5 m/s for a break, 1 m/s for a
@@ -71,12 +79,33 @@ masked-out choice is replaced by the first legal one and flagged, as in the macr
 `PoolEnv.action_masks` gives the mask).
 
 Observation: both modes append the candidate block (`ParamCodec.features`, size
-K + 4 * 6 (N-1)) after the rest of the observation: the choice mask, then per pot choice
-(ball b, pocket p) the signed cut angle / 90 deg, the cue-ball travel and the object-ball
-travel over the table length, and the planning make probability under ICGA aim noise
-(`planning.pot_table`: 0 when a path is blocked or the cut exceeds 80 deg); all zero when the
-observer is not to act. With the cue ball in hand they are those of the default placement
-(corrections 5, 6 = 0: straight behind the ghost ball).
+K + 9 (6 (N-1) + 1)) after the rest of the observation: the choice mask, then per pot choice
+(ball b, pocket p) the 9 `POT_FEATURE_NAMES`, then the same 9 for the choice the all-zero
+action plays (the prior's pick; zeros when it is not a pot), so that the corrections, which
+apply to whichever choice is played, can be read off one fixed place. Per pot, what a player
+weighs before the shot:
+
+==  =============  ============================================================================
+0   ``cut``        signed cut angle / 90 deg (positive: the object ball leaves to the left)
+1   ``d_cue``      cue-ball travel to the ghost ball / table length
+2   ``d_obj``      object-ball travel to the pocket's aim point / table length
+3   ``p_make``     planning make probability under ICGA aim noise (`planning.pot_table`: 0 when
+                   a path is blocked or the cut exceeds 80 deg): the choice prior
+4   ``approach``   cosine between the object ball's path and the pocket's axis (how open the
+                   mouth is from that side)
+5   ``v0``         the reference stick speed of the pot (decoding, correction 1 = 0) / V0 max
+6   ``side``       1 for a side pocket, 0 for a corner
+7   ``scratch_t``  scratch risk on the tangent line: how close the cue ball's stun path after
+                   contact (perpendicular to the object ball's line) passes to a pocket ahead,
+                   ``max_j exp(-(miss_j / half-width_j)^2)``
+8   ``scratch_f``  the same along the cue ball's own line beyond the ghost ball (where a
+                   rolling cue ball heads on a near straight-in: following the object ball in)
+==  =============  ============================================================================
+
+All zero when the observer is not to act. With the cue ball in hand they are those of the
+default placement (corrections 5, 6 = 0: straight behind the ghost ball). The mask and the
+features of a state are computed once and shared by the observation, the prior and the
+decoding (`ParamCodec.analysis`).
 """
 
 from __future__ import annotations
@@ -114,8 +143,11 @@ PLACE_DIST = (0.08, 0.60)
 PLACE_ANGLE = 45.0
 #: largest tip offset (fractions of R), as in the Box mode
 TIP_MAX = 0.45
-#: features per pot choice in the candidate block
-POT_FEATURES = 4
+#: the features of each pot choice in the candidate block (module docstring)
+POT_FEATURE_NAMES = ("cut", "d_cue", "d_obj", "p_make", "approach", "v0", "side", "scratch_t", "scratch_f")
+POT_FEATURES = len(POT_FEATURE_NAMES)
+#: default range (deg) of the cut-angle correction
+MAX_CUT_OFFSET = 5.0
 #: aim noise (deg) the candidate block's make probability assumes (ICGA, `physics.ExecutionNoise.icga`)
 FEATURE_SIGMA_PHI = 0.125
 
@@ -175,13 +207,14 @@ class ParamCodec:
         V0_min, V0_max: speed range the decoded strokes are clipped to (m/s).
         theta_max: largest cue elevation (deg).
         seats: an N-seat game (choices end with the declarations).
-        max_cut_offset: the aim correction's range (deg).
+        max_cut_offset: the range (deg) of correction 0: the cut-angle change of a pot, the
+            aim change of a hit, safety or break.
         choice_prior: weight of the make-probability prior added to the flat Box's choice
             scores (0: the plain masked argmax of the scores).
     """
 
     def __init__(self, n_balls: int, table, R: float = planning.BALL_RADIUS, V0_min: float = 0.1,
-                 V0_max: float = 8.0, theta_max: float = 0.0, seats: bool = False, max_cut_offset: float = 3.0,
+                 V0_max: float = 8.0, theta_max: float = 0.0, seats: bool = False, max_cut_offset: float = MAX_CUT_OFFSET,
                  choice_prior: float = 1.0):
         if not (0.0 < max_cut_offset <= 45.0):
             raise ValueError(f"max_cut_offset must be in (0, 45] degrees, got {max_cut_offset!r}")
@@ -209,7 +242,10 @@ class ParamCodec:
         self._option_index = {o: self.option0 + i for i, o in enumerate(Option)}
         self._declare_index = {c.declaration: k for k, c in enumerate(self.choices) if c.kind is ParamKind.DECLARE}
         #: size of the candidate block appended to the observation (`features`)
-        self.obs_size = self.n_choice + POT_FEATURES * self.n_pot
+        self.obs_size = self.n_choice + POT_FEATURES * (self.n_pot + 1)
+        #: id(state) -> (state, spec, mask, pots, features, prior's pick) (`analysis`)
+        self._memo: dict = {}
+        self._side = np.isin(np.arange(N_POCKETS), planning.SIDE_POCKETS).astype(float)
 
     # ------------------------------------------------------------------ mask
     @staticmethod
@@ -218,6 +254,31 @@ class ParamCodec:
 
     def mask(self, state: GameState, spec: ActionSpec | None) -> np.ndarray:
         """(K,) bool: the legal choices now (all False when nobody may act); see module docstring."""
+        return self.analysis(state, spec)[0].copy()
+
+    def analysis(self, state: GameState, spec: ActionSpec | None) -> tuple:
+        """(mask (K,), legal pot indices (P,), their features (P, `POT_FEATURES`), the choice the
+        all-zero action plays or -1) of ``state`` with legal actions ``spec``, computed once per
+        (state, spec) pair: the observation, the prior and the decoding of the next action share
+        them. The arrays are shared: do not modify them."""
+        hit = self._memo.get(id(state))
+        if hit is not None and hit[0] is state and hit[1] is spec:
+            return hit[2]
+        m = self._mask(state, spec)
+        if spec is None or not m.any():
+            res = (m, np.zeros(0, np.int64), np.zeros((0, POT_FEATURES)), -1)
+        else:
+            pots, f = self.pot_features(state, spec, m)
+            prior = np.zeros(self.n_choice)
+            if self.choice_prior > 0.0:
+                prior[pots] = self.choice_prior * f[:, 3]
+            res = (m, pots, f, self.argmax_choice(prior, m))
+        if len(self._memo) > 4096:
+            self._memo.clear()
+        self._memo[id(state)] = (state, spec, res)
+        return res
+
+    def _mask(self, state: GameState, spec: ActionSpec | None) -> np.ndarray:
         m = np.zeros(self.n_choice, bool)
         if spec is None or state.phase is Phase.GAME_OVER:
             return m
@@ -276,15 +337,20 @@ class ParamCodec:
         (the candidate block's), 0 elsewhere."""
         out = np.zeros(self.n_choice)
         if self.choice_prior > 0.0:
-            pots, f = self.pot_features(state, spec, mask)
+            m, pots, f, _ = self.analysis(state, spec)
+            if not np.array_equal(m, mask):
+                pots, f = self.pot_features(state, spec, mask)
             out[pots] = self.choice_prior * f[:, 3]
         return out
 
     def choose(self, u, state: GameState, spec: ActionSpec) -> int:
         """The choice index the flat Box row ``u`` plays: the legal one with the highest score
         + prior."""
-        m = self.mask(state, spec)
-        return self.argmax_choice(self.split(u)[0] + self.prior(state, spec, m), m)
+        m, pots, f, _ = self.analysis(state, spec)
+        scores = self.split(u)[0].copy()
+        if self.choice_prior > 0.0:
+            scores[pots] += self.choice_prior * f[:, 3]
+        return self.argmax_choice(scores, m)
 
     def decode_box(self, u, state: GameState, spec: ActionSpec) -> list:
         """Typed actions for the clipped flat Box row ``u`` (K scores, then the corrections):
@@ -346,7 +412,11 @@ class ParamCodec:
             a = planning.aim(cue, obj, tgt, self.R)
             V0 = POT_SPEED_MARGIN * planning.v0_for_pot(float(a.d_cue), float(a.d_obj),
                                                         math.radians(min(abs(float(a.cut)), 89.0)))
-            phi = float(a.phi) + dphi
+            phi = float(a.phi)
+            if dphi != 0.0:  # the object ball's line turned around it: thinner for dphi > 0
+                turn = dphi if float(a.cut) >= 0.0 else -dphi
+                line = _rotate(np.asarray(tgt, float) - obj, turn)
+                phi = planning.phi_deg(cue, obj - 2.0 * self.R * planning.unit(line))
             if spec.callable_balls:
                 call_b, call_p = e.ball, e.pocket
         elif e.kind in (ParamKind.HIT, ParamKind.SAFETY):
@@ -389,8 +459,8 @@ class ParamCodec:
 
     # ------------------------------------------------------------------ observation
     def pot_features(self, state: GameState, spec: ActionSpec, mask: np.ndarray) -> tuple:
-        """(legal pot choice indices (P,), features (P, 4)): signed cut / 90, cue-ball travel / l,
-        object-ball travel / l, make probability (module docstring)."""
+        """(legal pot choice indices (P,), features (P, `POT_FEATURES`)): the
+        `POT_FEATURE_NAMES` of each (module docstring)."""
         pots = np.flatnonzero(mask[: self.n_pot])
         if pots.size == 0:
             return pots, np.zeros((0, POT_FEATURES))
@@ -407,27 +477,54 @@ class ParamCodec:
         else:
             Q = pos[0][None]
             qs = np.zeros(pots.size, int)
-        a = planning.aim(Q[qs], pos[balls], aims, self.R)
+        obj = pos[balls]
+        to_t = aims - obj
+        d_obj = np.hypot(to_t[:, 0], to_t[:, 1])
+        u_obj = to_t / np.maximum(d_obj, 1e-12)[:, None]
+        ghost = obj - 2.0 * self.R * u_obj
+        to_g = ghost - Q[qs]
+        d_cue = np.hypot(to_g[:, 0], to_g[:, 1])
+        u_cue = to_g / np.maximum(d_cue, 1e-12)[:, None]
+        cos_cut = np.sum(u_cue * u_obj, axis=1)
+        cut = np.degrees(np.arctan2(u_cue[:, 0] * u_obj[:, 1] - u_cue[:, 1] * u_obj[:, 0], cos_cut))
         targets = sorted(set(balls.tolist()))
         t = planning.pot_table(self.geom, pos, on, np.ascontiguousarray(Q), targets, FEATURE_SIGMA_PHI)
-        row = {int(b): i for i, b in enumerate(t["targets"].tolist())}
-        p = np.array([t["p"][q, row[int(b)], int(pk)] if int(b) in row else 0.0
-                      for q, b, pk in zip(qs.tolist(), balls.tolist(), pockets.tolist())])
-        f = np.stack([np.asarray(a.cut) / 90.0, np.minimum(np.asarray(a.d_cue) / self.l, 1.0),
-                      np.minimum(np.asarray(a.d_obj) / self.l, 1.0), p], axis=1)
+        row = np.zeros(self.N, np.int64)
+        row[t["targets"]] = np.arange(len(t["targets"]))
+        listed = np.isin(balls, t["targets"])
+        p = np.where(listed, t["p"][qs, row[balls], pockets], 0.0)
+        V0 = POT_SPEED_MARGIN * t["V0"][qs, row[balls], pockets]  # `planning.v0_for_pot` of each pot
+        approach = np.sum(u_obj * self.geom.axes[pockets], axis=1)
+        tangent = u_cue - cos_cut[:, None] * u_obj  # length sin(cut)
+        n = np.hypot(tangent[:, 0], tangent[:, 1])[:, None]
+        tangent = np.where(n > 1e-6, tangent / np.maximum(n, 1e-6), 0.0)  # none on a straight-in
+        f = np.stack([cut / 90.0, np.minimum(d_cue / self.l, 1.0), np.minimum(d_obj / self.l, 1.0), p, approach,
+                      np.minimum(V0 / self.V0_max, 1.0), self._side[pockets], self._scratch_risk(ghost, tangent),
+                      self._scratch_risk(ghost, u_cue)], axis=1)
         return pots, f
+
+    def _scratch_risk(self, start: np.ndarray, direction: np.ndarray) -> np.ndarray:
+        """(P,) ``max_j exp(-(miss_j / h_j)^2)`` over the pockets j ahead of the rays ``start`` +
+        s ``direction`` (s > 0): ``miss_j`` the distance the ray passes from pocket j's aim point,
+        ``h_j`` its mouth half-width; 0 for a zero direction (module docstring)."""
+        v = self.geom.aims[None, :, :] - start[:, None, :]  # (P, 6, 2)
+        along = np.einsum("pjk,pk->pj", v, direction)
+        miss = np.abs(v[..., 0] * direction[:, None, 1] - v[..., 1] * direction[:, None, 0])
+        r = np.exp(-((miss / self.geom.half_widths[None]) ** 2)) * (along > 0)
+        return r.max(axis=1) * (np.hypot(direction[:, 0], direction[:, 1]) > 0.5)
 
     def features(self, state: GameState, spec: ActionSpec | None, seat: int, o: np.ndarray, k: int) -> None:
         """Write the candidate block (module docstring) at ``o[k : k + obs_size]``."""
         o[k : k + self.obs_size] = 0.0
         if spec is None or state.seat_to_act != seat or state.phase is Phase.GAME_OVER:
             return
-        m = self.mask(state, spec)
+        m, pots, f, pick = self.analysis(state, spec)
         o[k : k + self.n_choice] = m
-        pots, f = self.pot_features(state, spec, m)
         base = k + self.n_choice
         for q, i in enumerate(pots.tolist()):
             o[base + POT_FEATURES * i : base + POT_FEATURES * (i + 1)] = f[q]
+            if i == pick:
+                o[base + POT_FEATURES * self.n_pot : base + POT_FEATURES * (self.n_pot + 1)] = f[q]
 
 
 def dict_action(action, n_choice: int) -> tuple:

@@ -148,6 +148,8 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             e.timer = self.timer
             e.session.timer = self.timer
             e.session.defer_opponent = True
+            if e.param is not None:  # one parameterised codec (same arguments): the analysis of
+                e.param = e.codec.candidates = self.envs[0].param  # a state the observation made serves its decoding
             if isinstance(kwargs.get("opponent", "geometric"), str):
                 e.opponent = e.session.opponent = shared
         e0 = self.envs[0]

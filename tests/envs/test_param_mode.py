@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from poolgym import planning
-from poolgym.envs.param import CORRECTIONS, N_CORRECTIONS, ParamKind, POT_SPEED_MARGIN
+from poolgym.envs.param import (CORRECTIONS, MAX_CUT_OFFSET, N_CORRECTIONS, POT_FEATURE_NAMES, POT_FEATURES,
+                                ParamKind, POT_SPEED_MARGIN)
 from poolgym.envs.pool_env import PoolEnv
 from poolgym.rules.core import ChooseOption, Option, PlaceCueBall, ShotAction
 
@@ -48,7 +49,9 @@ def test_spaces_and_layout():
     assert pc.n_choice == 6 + 1 + 1 + 2 + len(Option)
     assert env.action_space.shape == (pc.n_choice + N_CORRECTIONS,)
     assert len(CORRECTIONS) == N_CORRECTIONS == 7
-    assert env.observation_space.shape == (env.codec.cand0 + pc.n_choice + 4 * 6,)
+    assert POT_FEATURES == len(POT_FEATURE_NAMES) == 9
+    # the mask, the 9 features of each of the 6 pots, then those of the prior's pick
+    assert env.observation_space.shape == (env.codec.cand0 + pc.n_choice + 9 * (6 + 1),)
     d = PoolEnv("pot_drill", action_mode="param_dict")
     assert d.action_space["choice"].n == pc.n_choice
     assert d.action_space["corrections"].shape == (N_CORRECTIONS,)
@@ -79,11 +82,50 @@ def test_corrections_offset_aim_speed_spin():
     k = int(np.flatnonzero(pc.mask(st, spec)[:6])[0])
     base = pc.decode(k, np.zeros(7), st, spec)[0]
     s = pc.decode(k, [0.5, 1.0, 0.0, -1.0, 0.0, 0.0, 0.0], st, spec)[0]
-    assert (s.phi - base.phi) % 360.0 == pytest.approx(1.5)  # 0.5 x 3 deg
     assert s.V0 == pytest.approx(min(2 * base.V0, 8.0))
     assert s.b == pytest.approx(-0.45) and s.a == 0.0  # full draw
     s = pc.decode(k, [0, 0, 1, 1, 0, 0, 0], st, spec)[0]
     assert math.hypot(s.a, s.b) == pytest.approx(0.45)  # projected into the disc
+
+
+def _object_line(cue, obj, phi, R=planning.BALL_RADIUS):
+    """Direction (deg) the object ball leaves in after a straight stroke from ``cue`` at
+    ``phi``: the cue ball meets it where their centres are 2R apart, the object ball leaves
+    along the line of centres."""
+    d = np.array([math.cos(math.radians(phi)), math.sin(math.radians(phi))])
+    v = np.asarray(obj, float) - np.asarray(cue, float)
+    along = v @ d
+    s = along - math.sqrt((2 * R) ** 2 - (v @ v - along * along))
+    line = np.asarray(obj, float) - (np.asarray(cue, float) + s * d)
+    return math.degrees(math.atan2(line[1], line[0]))
+
+
+@pytest.mark.parametrize("cue, obj", [((0.6, 0.6), (0.7, 1.6)), ((1.0, 0.4), (0.4, 1.5)), ((0.635, 0.5), (0.635, 1.2))])
+def test_cut_offset_turns_the_object_ball_line_thinner_or_thicker(cue, obj):
+    """Correction 0 of a pot turns the object ball's line around it by ``MAX_CUT_OFFSET`` u
+    degrees, away from the cue ball's path (a thinner cut) for u > 0, towards it for u < 0 (a
+    straight-in: to the left), whatever the distances; the ghost-ball line at u = 0 (cuts
+    beyond 80 deg, which the prior never picks, skipped)."""
+    env = _drill()
+    st, spec = _place(env, cue, obj)
+    pc = env.param
+    assert pc.max_cut_offset == MAX_CUT_OFFSET == 5.0
+    for k in np.flatnonzero(pc.mask(st, spec)[:6]):
+        a = planning.aim(np.array(cue), np.array(obj), pc.geom.aims[k])
+        to_pocket = math.degrees(math.atan2(*(pc.geom.aims[k] - np.array(obj))[::-1]))
+        base = pc.decode(int(k), np.zeros(7), st, spec)[0]
+        assert _object_line(cue, obj, base.phi) == pytest.approx(to_pocket, abs=1e-6)
+        sign = 1.0 if float(a.cut) >= 0 else -1.0
+        if abs(float(a.cut)) > 80.0:
+            continue  # thinner than 90 deg: the cue ball would meet the object ball elsewhere
+        for u in (0.5, -0.3, 1.0):
+            s = pc.decode(int(k), [u, 0, 0, 0, 0, 0, 0], st, spec)[0]
+            turn = (_object_line(cue, obj, s.phi) - to_pocket + 180.0) % 360.0 - 180.0
+            assert turn == pytest.approx(sign * 5.0 * u, abs=1e-6)
+            cut = float(planning.aim(np.array(cue), np.array(obj), np.array(obj) + [math.cos(math.radians(to_pocket + turn)),
+                                                                                  math.sin(math.radians(to_pocket + turn))]).cut)
+            assert (abs(cut) > abs(float(a.cut))) == (u > 0)  # thinner for u > 0
+            assert s.V0 == base.V0
 
 
 def test_argmax_over_the_legal_choices_only():
@@ -118,16 +160,80 @@ def test_candidate_block_features():
     pc = env.param
     blk = obs[env.codec.cand0:]
     np.testing.assert_array_equal(blk[: pc.n_choice], pc.mask(st, spec).astype(np.float32))
-    f = blk[pc.n_choice:].reshape(6, 4)
-    a = planning.aim(np.array([0.6, 0.6]), np.array([0.7, 1.6]), pc.geom.aims)
+    f = blk[pc.n_choice:].reshape(7, POT_FEATURES)
+    cue, obj = np.array([0.6, 0.6]), np.array([0.7, 1.6])
+    a = planning.aim(cue, obj, pc.geom.aims)
     for k in range(6):
         if pc.mask(st, spec)[k]:
             assert f[k, 0] == pytest.approx(float(a.cut[k]) / 90.0, abs=1e-6)
+            assert f[k, 1] == pytest.approx(float(a.d_cue[k]) / pc.l, abs=1e-6)
+            assert f[k, 2] == pytest.approx(float(a.d_obj[k]) / pc.l, abs=1e-6)
             assert 0.0 <= f[k, 3] <= 1.0
+            u = planning.unit(pc.geom.aims[k] - obj)
+            assert f[k, 4] == pytest.approx(float(u @ pc.geom.axes[k]), abs=1e-6)  # approach cosine
+            (shot,) = pc.decode(k, np.zeros(7), st, spec)
+            assert f[k, 5] == pytest.approx(shot.V0 / pc.V0_max, abs=1e-6)  # the reference speed
+            assert f[k, 6] == (k in planning.SIDE_POCKETS)
+            assert 0.0 <= f[k, 7] <= 1.0 and 0.0 <= f[k, 8] <= 1.0
         else:
             assert not f[k].any()
     best = planning.pot_candidates(pc.geom, np.array([[0.6, 0.6], [0.7, 1.6]]), np.ones(2, bool), 0, (1,))[0]
     assert f[best.pocket, 3] == pytest.approx(best.p_make, abs=1e-6)
+    # the last 9: the features of the choice the all-zero action plays (the best pot)
+    assert pc.choose(np.zeros(pc.box_size), st, spec) == best.pocket
+    np.testing.assert_array_equal(f[6], f[best.pocket])
+
+
+def test_scratch_features_on_the_tangent_and_the_follow_line():
+    """A straight-in: the cue ball's own line runs into the pocket (a rolling cue ball follows
+    the object ball in: scratch_f ~ 1), the tangent line is undefined (scratch_t = 0). A 45-deg
+    cut into lb whose stun line (perpendicular to the object ball's line at the ghost ball)
+    runs through rb's aim point: scratch_t ~ 1."""
+    env = _drill()
+    pc = env.param
+    R = planning.BALL_RADIUS
+    A = pc.geom.aims
+    obj = np.array([0.4, 1.0])
+    u = planning.unit(A[0] - obj)
+    cue = obj - 0.5 * u  # dead straight into lb
+    st, spec = _place(env, tuple(cue), tuple(obj))
+    _, pots, f, _ = pc.analysis(st, spec)
+    k = int(np.flatnonzero(pots == 0)[0])
+    assert f[k, 0] == pytest.approx(0.0, abs=1e-9)
+    assert f[k, 8] == pytest.approx(1.0) and f[k, 7] == 0.0
+
+    def tangent_miss(y):  # object ball at (w/2, y): (rb - ghost) . u, zero when the stun line hits rb
+        o = np.array([pc.w / 2, y])
+        uu = planning.unit(A[0] - o)
+        return (A[3] - (o - 2 * R * uu)) @ uu
+
+    lo, hi = 0.3, 1.0  # tangent_miss changes sign between them (Thales circle over lb-rb)
+    assert tangent_miss(lo) * tangent_miss(hi) < 0
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if tangent_miss(lo) * tangent_miss(mid) > 0 else (lo, mid)
+    obj = np.array([pc.w / 2, lo])
+    u = planning.unit(A[0] - obj)
+    ghost = obj - 2 * R * u
+    t = planning.unit(A[3] - ghost)
+    cue = ghost - 0.4 * planning.unit(u + t)  # the cue ball's path bisects u and t: a 45-deg cut
+    st, spec = _place(env, tuple(cue), tuple(obj))
+    _, pots, f, _ = pc.analysis(st, spec)
+    k = int(np.flatnonzero(pots == 0)[0])
+    assert abs(f[k, 0]) * 90.0 == pytest.approx(45.0, abs=1e-6)
+    assert f[k, 7] == pytest.approx(1.0, abs=1e-6)
+
+
+def test_analysis_is_computed_once_per_state():
+    """The observation, the mask and the decoding of the next action share one analysis."""
+    env = _drill()
+    pc = env.param
+    st, spec = env.state, env.legal_actions()
+    first = pc.analysis(st, spec)
+    assert pc.analysis(st, spec) is first
+    np.testing.assert_array_equal(pc.mask(st, spec), first[0])
+    pc.mask(st, spec)[:] = False  # a copy: the shared arrays are unchanged
+    assert first[0].any()
 
 
 def test_ball_in_hand_places_behind_the_ghost_ball():
