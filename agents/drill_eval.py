@@ -87,6 +87,37 @@ def drill_rates(players: dict, env_id: str, seeds, env_kwargs: dict | None = Non
     """{name: `Rate`} of each player over one episode from each seed of ``seeds`` (see module
     docstring). An episode that needs more than one decision is played on by the same player
     until it ends."""
+    return {name: rate_of(r) for name, r in drill_returns(players, env_id, seeds, env_kwargs).items()}
+
+
+def rate_of(returns) -> Rate:
+    """The `Rate` of a sequence of episode returns (a success is a positive return)."""
+    r = np.asarray(returns, float)
+    k = int((r > 0).sum())
+    lo, hi = wilson_interval(k, len(r))
+    p = k / len(r) if len(r) else 0.0
+    lo, hi = min(lo, p), max(hi, p)  # rounding can put an end a few ulps past p (k = 0 or n)
+    return Rate(len(r), k, lo, hi, float(r.mean()) if len(r) else 0.0)
+
+
+def paired_difference(a, b) -> tuple:
+    """Success-rate difference of two players' returns on the same positions, ``(diff, lo,
+    hi, a_only, b_only)``: ``a_only`` positions only ``a`` made, ``b_only`` only ``b``, and the
+    95% normal interval of the paired difference (the McNemar setting: only the discordant
+    positions carry information)."""
+    x, y = np.asarray(a, float) > 0, np.asarray(b, float) > 0
+    n = len(x)
+    if n == 0 or len(y) != n:
+        raise ValueError(f"paired_difference needs two equal, non-empty sequences, got {len(x)} and {len(y)}")
+    a_only, b_only = int((x & ~y).sum()), int((~x & y).sum())
+    d = (a_only - b_only) / n
+    se = np.sqrt(max(a_only + b_only - n * d * d, 0.0)) / n
+    return d, d - 1.96 * se, d + 1.96 * se, a_only, b_only
+
+
+def drill_returns(players: dict, env_id: str, seeds, env_kwargs: dict | None = None) -> dict:
+    """{name: (len(seeds),) episode returns} of each player, one episode from each seed (the
+    same positions and noise streams for every player; `drill_rates`)."""
     import gymnasium as gym
 
     import poolgym  # noqa: F401  (registers the ids)
@@ -106,10 +137,5 @@ def drill_rates(players: dict, env_id: str, seeds, env_kwargs: dict | None = Non
                     break
             rets.append(total)
         env.close()
-        r = np.asarray(rets)
-        k = int((r > 0).sum())
-        lo, hi = wilson_interval(k, len(r))
-        p = k / len(r) if len(r) else 0.0
-        lo, hi = min(lo, p), max(hi, p)  # rounding can put an end a few ulps past p (k = 0 or n)
-        out[name] = Rate(len(r), k, lo, hi, float(r.mean()) if len(r) else 0.0)
+        out[name] = np.asarray(rets, float)
     return out

@@ -52,7 +52,7 @@ def main(argv=None) -> int:
 
     import agents
     from agents import sb3
-    from agents.drill_eval import agent_player, drill_rates, policy_player
+    from agents.drill_eval import agent_player, drill_returns, paired_difference, policy_player, rate_of
 
     torch.set_num_threads(1)
     seeds = range(TEST_SEED0, TEST_SEED0 + args.episodes)
@@ -60,14 +60,17 @@ def main(argv=None) -> int:
     players, timing = {}, {}
     for algo in [a for a in args.algos.split(",") if a]:
         out = os.path.join(args.out, algo)
-        t0, c0 = time.perf_counter(), time.process_time()
+        t0, c0, load0 = time.perf_counter(), time.process_time(), os.getloadavg()[0]
         res = sb3.train(ENV_ID, algo, steps[algo], seed=args.seed, out_dir=out, n_envs=N_ENVS[algo],
                         hyperparams=HYPERPARAMS[algo], env_kwargs=ENV_KWARGS, eval_every=min(args.eval_every, steps[algo]),
                         eval_episodes=200, checkpoint_every=10**9, resume=False, tensorboard=False)
-        timing[algo] = dict(steps=res["timesteps"], wall_s=time.perf_counter() - t0, cpu_s=time.process_time() - c0)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        timing[algo] = dict(steps=res["timesteps"], wall_s=wall, cpu_s=cpu, steps_per_cpu_s=res["timesteps"] / cpu,
+                            load_avg=(load0, os.getloadavg()[0]))
         players[algo] = policy_player(sb3.load(res["model"], algo))
-        print(f"{algo}: trained {res['timesteps']} steps in {timing[algo]['wall_s']:.0f} s wall, "
-              f"{timing[algo]['cpu_s']:.0f} s CPU", flush=True)
+        print(f"{algo}: trained {res['timesteps']} steps in {wall:.0f} s wall, {cpu:.0f} s CPU of this process "
+              f"({res['timesteps'] / cpu:.0f} steps per CPU second; load average {load0:.1f} -> "
+              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)", flush=True)
     from stable_baselines3 import PPO
 
     from poolgym.envs.sb3 import NativeSB3VecEnv
@@ -78,20 +81,24 @@ def main(argv=None) -> int:
     players["geometric"] = agent_player(agents.make("geometric", noise="icga"))
     players["random"] = agent_player(agents.make("random"))
     t0 = time.perf_counter()
-    rates = drill_rates(players, ENV_ID, seeds, ENV_KWARGS)
+    returns = drill_returns(players, ENV_ID, seeds, ENV_KWARGS)
+    rates = {k: rate_of(v) for k, v in returns.items()}
     print(f"\n{ENV_ID}, ICGA noise, {args.episodes} test positions (seeds {TEST_SEED0}..), "
           f"evaluated in {time.perf_counter() - t0:.0f} s")
     print(f"{'player':10s} {'success':>8s}  Wilson 95%")
     for name, r in rates.items():
         print(f"{name:10s} {r.rate:8.3f}  [{r.lo:.3f}, {r.hi:.3f}]")
     g = rates["geometric"]
+    paired = {}
     for algo in timing:
         r = rates[algo]
-        print(f"{algo} - geometric: {r.rate - g.rate:+.3f} (learner's interval above geometric's: "
-              f"{r.lo > g.hi}); >= 0.85: {r.rate >= 0.85}")
+        d, lo, hi, a_only, g_only = paired_difference(returns[algo], returns["geometric"])
+        paired[algo] = dict(diff=d, lo=lo, hi=hi, learner_only=a_only, geometric_only=g_only)
+        print(f"{algo} - geometric: {d:+.3f} paired 95% [{lo:+.3f}, {hi:+.3f}] (positions only {algo} made: "
+              f"{a_only}, only geometric: {g_only}); Wilson intervals apart: {r.lo > g.hi}; >= 0.85: {r.rate >= 0.85}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(dict(rates={k: v.as_dict() for k, v in rates.items()}, timing=timing,
+            json.dump(dict(rates={k: v.as_dict() for k, v in rates.items()}, paired=paired, timing=timing,
                            episodes=args.episodes, hyperparams=HYPERPARAMS, env_kwargs=ENV_KWARGS), f, indent=1)
     return 0
 

@@ -256,8 +256,9 @@ class PoolEnv(gym.Env):
     ones, plus a prior (``choice_prior`` x each pot's planning make probability: all zeros
     play the geometric player's pot), is played; the last 7 are continuous corrections around
     that choice's geometric shot
-    (aim offset of up to 3 deg, speed half to twice the planned one, side and vertical spin,
-    elevation, and the cue-ball placement behind the ghost ball when in hand).
+    (a pot's cut angle thinner or thicker by up to 5 deg -- the object ball's line turned around
+    it, for throw -- or a hit's aim by up to 5 deg, speed half to twice the planned one, side
+    and vertical spin, elevation, and the cue-ball placement behind the ghost ball when in hand).
     ``action_mode="param_dict"``: the same as ``Dict(choice=Discrete(K), corrections=Box(-1, 1,
     (7,)))`` (RLlib); a masked-out choice is handled as an illegal macro. In both,
     `action_masks()` gives the legal choices and the observation ends with the candidate block.
@@ -273,7 +274,9 @@ class PoolEnv(gym.Env):
     call required / safety / push-out, options), phase, cue-ball state, groups, scores, fouls
     and shot progress, all from the learner's seat. In the parameterised modes it ends with the
     candidate block (`poolgym.envs.param.ParamCodec.features`: the legal choices, then per pot
-    choice its signed cut, cue- and object-ball travel and planning make probability).
+    choice its signed cut, cue- and object-ball travel, planning make probability, approach to
+    the pocket, reference speed, side pocket flag and the scratch risks of the cue ball's
+    tangent and follow lines, then the same for the choice the all-zero action plays).
 
     ## Rewards
     Default (``reward="result"``): at the end of the game +1 win, -1 loss, 0 draw (drills:

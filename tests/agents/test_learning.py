@@ -66,3 +66,16 @@ def test_param_policies_play_nine_ball_as_agents(tmp_path, env_id):
                            noise="icga")
     s = run_tournament(cfg).summary()
     assert s["errors"] == 0 and s["agents"]["nn"]["illegal"] == 0
+
+
+def test_paired_difference_counts_the_discordant_positions():
+    from agents.drill_eval import paired_difference, rate_of
+
+    a = [1, 1, 0, 1, 0, 1, 1, 1]
+    b = [1, 0, 0, 1, 1, 0, 0, 1]
+    d, lo, hi, a_only, b_only = paired_difference(a, b)
+    assert (a_only, b_only) == (3, 1) and d == pytest.approx(2 / 8) and lo < d < hi
+    assert paired_difference(a, a)[:3] == (0.0, 0.0, 0.0)
+    assert rate_of(a).successes == 6 and rate_of(a).episodes == 8
+    with pytest.raises(ValueError, match="equal"):
+        paired_difference(a, b[:-1])
