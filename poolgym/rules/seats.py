@@ -137,10 +137,13 @@ def draw_from(state: GameState, pool: Sequence[int], k: int = 1):
     seed, counter = state.rng  # the draw of poolgym.rules.game.draw_rng
     rng, new = seeded_generator([int(seed), int(counter)]), (int(seed), int(counter) + 1)
     idx = rng.permutation(len(pool))[:k].tolist()
+    if k == 1:  # (a penalty card, a pea from the bottle: the common case)
+        i = idx[0]
+        return (pool[i],), pool[:i] + pool[i + 1:], state._evolve({"rng": new})
     drawn = tuple(pool[i] for i in idx)
     taken = set(idx)
     rest = tuple(v for i, v in enumerate(pool) if i not in taken)
-    return drawn, rest, state.replace(rng=new)
+    return drawn, rest, state._evolve({"rng": new})
 
 
 def add_events(state: GameState, events: Sequence[SeatEvent]) -> tuple:

@@ -108,6 +108,17 @@ class ShotOutcome:
     pos: tuple
     on: tuple
 
+    @classmethod
+    def _fast(cls, seat, is_break, fouls, pocketed, jumped, cue_down, open_break, first, rail_after_contact, pos,
+              on) -> "ShotOutcome":
+        """``ShotOutcome(...)`` without the frozen-dataclass ``__init__`` (the same object; it
+        has no ``__post_init__``)."""
+        obj = object.__new__(cls)
+        obj.__dict__.update(seat=seat, is_break=is_break, fouls=fouls, pocketed=pocketed, jumped=jumped,
+                            cue_down=cue_down, open_break=open_break, first=first,
+                            rail_after_contact=rail_after_contact, pos=pos, on=on)
+        return obj
+
 
 class BCAGame(DisciplineBase):
     """Skeleton of a BCA referee (see the module docstring). Subclasses set ``name``,
@@ -156,24 +167,37 @@ class BCAGame(DisciplineBase):
         (C-26) on a break, and the table after the stroke."""
         cfg = state.config
         table = self.table(state)
-        R = ball_radius()
         legal = self.legal_first(state)
         f = q.shot_facts(rec, table, legal if legal else None, cfg.split_hit_eps)
-        rid = self.legal_shot_rule
+        bad_hit, no_hit, no_rail, obj_off = self._foul_kinds()
         fouls = general.standard_fouls(
-            rec, table, R, cfg, legal, kitchen=state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN,
+            rec, table, ball_radius(), cfg, legal, kitchen=state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN,
             require_rail=self.rail_required(state), jumped_is_foul=self.jumped_is_foul,
-            bad_hit=Foul(FoulKind.WRONG_BALL_FIRST, rid), no_hit=Foul(FoulKind.NO_BALL_HIT, rid),
-            no_rail=Foul(FoulKind.NO_RAIL_AFTER_CONTACT, rid),
-            obj_off=Foul(FoulKind.OBJECT_BALL_OFF_TABLE, self.jumped_rule), facts=f, stroke=action)
+            bad_hit=bad_hit, no_hit=no_hit, no_rail=no_rail, obj_off=obj_off, facts=f, stroke=action)
         is_break = state.phase is Phase.BREAK
         open_break = is_break and len(f.object_balls_to_rail(rec.cue_ball)) >= cfg.open_break_min_rail_balls
         pos, on = general.after_shot(state, rec)
-        jumped = tuple(b for b in f.jumped if b != rec.cue_ball)
-        return ShotOutcome(seat=state.seat_to_act, is_break=is_break, fouls=tuple(fouls), pocketed=tuple(f.pocketed),
-                           jumped=jumped, cue_down=bool(f.cue_pocketed or f.cue_off), open_break=bool(open_break),
-                           first=f.first, rail_after_contact=f.first is not None and f.rails_after(f.t0) > 0,
-                           pos=pos, on=on)
+        c = rec.cue_ball
+        jumped = tuple(b for b in f.jumped if b != c) if f.jumped else ()
+        first = f.first
+        # a plain slotted object built without the frozen-dataclass __init__ (hot path)
+        return ShotOutcome._fast(state.seat_to_act, is_break, tuple(fouls), tuple(f.pocketed), jumped,
+                                 bool(f.cue_pocketed or f.cue_off), bool(open_break), first,
+                                 first is not None and f.rails_after(f.t0) > 0, pos, on)
+
+    def _foul_kinds(self) -> tuple:
+        """(bad first contact, no contact, no rail, object ball off the table) as this game
+        cites them (``legal_shot_rule``, ``jumped_rule``); built once per class."""
+        cls = type(self)
+        got = cls.__dict__.get("_foul_cache")
+        key = (self.legal_shot_rule, self.jumped_rule)
+        if got is None or got[0] != key:
+            rid = self.legal_shot_rule
+            got = (key, (Foul(FoulKind.WRONG_BALL_FIRST, rid), Foul(FoulKind.NO_BALL_HIT, rid),
+                         Foul(FoulKind.NO_RAIL_AFTER_CONTACT, rid),
+                         Foul(FoulKind.OBJECT_BALL_OFF_TABLE, self.jumped_rule)))
+            cls._foul_cache = got
+        return got[1]
 
     # ------------------------------------------------------------------ table helpers
     def spotted(self, state: GameState, pos: tuple, on: tuple, balls) -> tuple:

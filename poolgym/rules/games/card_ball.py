@@ -50,6 +50,10 @@ def rank(card: int) -> int:
     return card // 4 + 1
 
 
+#: `rank` of every card (the referee's hot path reads it)
+_RANK = tuple(rank(c) for c in range(52))
+
+
 @dataclass(frozen=True)
 class CardBallConfig(BCAConfig):
     """Card ball knobs (card_ball.md section 5). n_players 2-6 (default 4, CB-2)."""
@@ -177,11 +181,14 @@ class CardBall(BCAGame):
         out = self.analyse(state, action, rec)
         seat = out.seat
         n = state.n_players
-        hand = state.private[seat].cards
-        own_ranks = {rank(c) for c in hand}
-        good = tuple(b for b in out.pocketed if b in own_ranks)
-        aux = tuple(b for b in out.pocketed if b in AUX_BALLS)
-        wrong = tuple(b for b in out.pocketed if b not in own_ranks and b not in AUX_BALLS)
+        pocketed = out.pocketed
+        if pocketed:
+            own_ranks = {_RANK[c] for c in state.private[seat].cards}
+            good = tuple(b for b in pocketed if b in own_ranks)
+            aux = tuple(b for b in pocketed if b in AUX_BALLS)
+            wrong = tuple(b for b in pocketed if b not in own_ranks and b not in AUX_BALLS)
+        else:
+            good = aux = wrong = ()
         fouls = list(out.fouls)
         if out.first is not None and not good and not aux and not out.rail_after_contact:
             fouls.append(F_ILLEGAL)  # CB-9
@@ -194,24 +201,31 @@ class CardBall(BCAGame):
         refs = []
         events = []
         # CB-12: jumped balls are spotted
-        pos, on = self.spotted(state, out.pos, out.on, out.jumped)
         if out.jumped:
+            pos, on = self.spotted(state, out.pos, out.on, out.jumped)
             refs.append("CB-12")
+        else:
+            pos, on = out.pos, out.on
         # CB-8.4: every hand discards the ranks of the pocketed balls (the shooter's first)
-        hands = list(state.private)
-        order = order_of(state)
-        i = order.index(seat)
-        for k in order[i:] + order[:i]:
-            keep = tuple(c for c in hands[k].cards if rank(c) not in out.pocketed)
-            gone = len(hands[k].cards) - len(keep)
-            if gone:
-                hands[k] = Hand(keep)
-                events.append(SeatEvent(EventType.DISCARD, k, gone))
+        hands = state.private
+        if pocketed:
+            gone_ranks = frozenset(pocketed)
+            hands = list(hands)
+            order = order_of(state)
+            i = order.index(seat)
+            for k in order[i:] + order[:i]:
+                cards = hands[k].cards
+                keep = tuple(c for c in cards if _RANK[c] not in gone_ranks)
+                gone = len(cards) - len(keep)
+                if gone:
+                    hands[k] = Hand(keep)
+                    events.append(SeatEvent(EventType.DISCARD, k, gone))
+            hands = tuple(hands)
         if events:
             refs.append("CB-8")
         counts = tuple(len(h.cards) for h in hands)
         s = state._evolve({"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": (),
-                           "private": tuple(hands), "cue_placed": False,
+                           "private": hands, "cue_placed": False,
                            "extra": CardBallExtra(card_counts=counts, set_aside=state.extra.set_aside)})
         # CB-5 / CB-8.7: an empty hand wins
         out_seats = [k for k in range(n) if counts[k] == 0]
@@ -247,9 +261,10 @@ class CardBall(BCAGame):
         if cont:
             refs.append("CB-8")
         s = s._evolve(ch)
-        return s, Verdict(fouls=tuple(fouls), legal_pocketed=() if fouls else good + aux, pocketed=out.pocketed,
-                          points=(0,) * n, next_seat=play_next, cue_ball=cue, spotted=tuple(sorted(out.jumped)),
-                          turn_continues=cont, rule_refs=tuple(dict.fromkeys(refs)), events=tuple(events))
+        return s, Verdict._fast(fouls=tuple(fouls), legal_pocketed=() if fouls else good + aux,
+                                pocketed=out.pocketed, points=(0,) * n, next_seat=play_next, cue_ball=cue,
+                                spotted=tuple(sorted(out.jumped)), turn_continues=cont,
+                                rule_refs=tuple(dict.fromkeys(refs)), events=tuple(events))
 
     def _penalty(self, state: GameState, seat: int, k: int):
         """CB-9: draw ``k`` cards; a card whose ball is off the table is set aside and the
@@ -260,9 +275,10 @@ class CardBall(BCAGame):
         events = []
         s = state
         got = 0
+        on = s.on_table
         while got < k and deck:
             (c,), deck, s = draw_from(s, deck, 1)
-            if not s.on_table[rank(c)]:
+            if not on[_RANK[c]]:
                 aside.append(c)
                 events.append(SeatEvent(EventType.SET_ASIDE, seat, c))
                 continue
