@@ -451,8 +451,7 @@ class Codec:
         if self.seats is not None:
             self.seats.encode_batch(states, [None] * B if secrets is None else secrets, specs, seats, out, k_sh + 1)
         if self.scores is not None:
-            for i, (st, seat) in enumerate(zip(states, seats)):
-                self.scores.encode(st, seat, out[i], self.score0)
+            self.scores.encode_batch(states, seats, out, self.score0)
         if self.candidates is not None:
             for i, (st, seat) in enumerate(zip(states, seats)):
                 self.candidates.features(st, specs[i], seat, out[i], self.cand0)

@@ -31,6 +31,16 @@ class ScoreBlock:
             raise ValueError(f"{self.disc.name}: score_features gave {len(vals)} values, expected {self.size}")
         o[k : k + self.size] = np.clip(np.asarray(vals, np.float32), -1.0, 1.0)
 
+    def encode_batch(self, states, seats, out: np.ndarray, k: int) -> None:
+        """`encode` of B tables into ``out[:, k : k + size]`` (the same values): the features
+        of every table, then one conversion and clip."""
+        fn = self.disc.score_features
+        rows = [fn(st, int(seat)) for st, seat in zip(states, seats)]
+        for vals in rows:
+            if len(vals) != self.size:
+                raise ValueError(f"{self.disc.name}: score_features gave {len(vals)} values, expected {self.size}")
+        out[:, k : k + self.size] = np.clip(np.array(rows, np.float32).reshape(len(rows), self.size), -1.0, 1.0)
+
 
 def score_block(disc):
     """A `ScoreBlock` for ``disc`` when it declares score features, else None."""

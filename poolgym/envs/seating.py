@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from poolgym.rules.core import Declaration, GameState, Phase
-from poolgym.rules.game import observe
+from poolgym.rules.game import get_discipline
 
 __all__ = ["DECLARATIONS", "uses_seats", "seat_view", "secret_balls", "SeatBlock", "seat_returns", "seat_bar_args",
            "points_advantage"]
@@ -42,9 +42,9 @@ def uses_seats(disc, config) -> bool:
 
 
 def seat_view(state: GameState, seat: int):
-    """(public state as ``seat`` sees it, its own secret): `poolgym.rules.observe`."""
-    v = observe(state, int(seat))
-    return v.state, v.private
+    """(public state as ``seat`` sees it, its own secret): `poolgym.rules.observe`
+    (through the discipline's ``view``, the same values without the `SeatView`)."""
+    return get_discipline(state.discipline).view(state, int(seat))
 
 
 def secret_balls(disc, private) -> tuple:

@@ -39,7 +39,7 @@ from .placement import placement_error, placement_errors
 from .general import is_miscue
 from .geometry import ball_radius, get_table, in_kitchen
 from .seats import active_seats, next_in_order, team_of, teammates
-from .seats import observe as seat_view
+from .seats import observe as seat_view, view_of
 from .seeding import seeded_generator
 from .shot_record import Motion, ShotRecord
 
@@ -274,6 +274,15 @@ class DisciplineBase:
         """:func:`poolgym.rules.seats.observe` (public state + the seat's own secret);
         override where the rules make a secret public."""
         return seat_view(state, seat)
+
+    def view(self, state: GameState, seat: int) -> tuple:
+        """(``observe(state, seat).state``, ``observe(state, seat).private``): the same
+        values, without building the `SeatView` when the discipline keeps the default
+        :meth:`observe` (:func:`poolgym.rules.seats.view_of`)."""
+        if type(self).observe is DisciplineBase.observe:
+            return view_of(state, seat)
+        v = self.observe(state, seat)
+        return v.state, v.private
 
     # ------------------------------------------------------------------ queries
     def table(self, state: GameState):

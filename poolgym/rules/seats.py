@@ -39,7 +39,7 @@ from .seeding import seeded_generator
 from . import serialize
 
 __all__ = [
-    "SeatView", "observe", "order_of", "is_active", "active_seats", "team_of", "teammates",
+    "SeatView", "observe", "view_of", "order_of", "is_active", "active_seats", "team_of", "teammates",
     "next_in_order", "draw_from", "add_events", "set_private", "set_active",
 ]
 
@@ -62,12 +62,25 @@ serialize.register(SeatView)
 
 def observe(state: GameState, seat: int) -> SeatView:
     """The view of ``seat``: public state plus its own private state only."""
+    view, own = view_of(state, seat)
+    obj = object.__new__(SeatView)  # SeatView(seat=, state=, private=) without the frozen __init__
+    obj.__dict__.update(seat=seat, state=view, private=own)
+    return obj
+
+
+def view_of(state: GameState, seat: int) -> tuple:
+    """(public state as ``seat`` sees it, its own secret): the parts of :func:`observe`'s
+    `SeatView`, built without it (the envs' hot path)."""
     n = state.n_players
     if not isinstance(seat, int) or not (0 <= seat < n):
         raise ValueError(f"seat must be an int in [0, {n}), got {seat!r}")
-    own = state.private[seat] if state.private else None
-    masked = tuple(p if k == seat else None for k, p in enumerate(state.private))
-    return SeatView(seat=seat, state=state.replace(private=masked, hidden=None, rng=()), private=own)
+    priv = state.private
+    if priv:
+        own = priv[seat]
+        masked = (None,) * seat + (own,) + (None,) * (len(priv) - seat - 1)
+    else:
+        own, masked = None, ()
+    return state._evolve({"private": masked, "hidden": None, "rng": ()}), own
 
 
 # ----------------------------------------------------------------------------- seats

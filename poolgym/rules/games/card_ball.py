@@ -30,13 +30,14 @@
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Optional
 
 from .. import serialize
 from ..core import CueBallPlacement, EventType, Foul, FoulKind, GameState, Phase, SeatEvent, Verdict
 from ..general import add_foul, clear_fouls
-from ..seats import SeatView, draw_from, observe, order_of
+from ..seats import SeatView, draw_from, order_of, view_of
 from .bca import BCAConfig, BCAGame, triangle_rack
 
 __all__ = ["CardBall", "CardBallConfig", "CardBallExtra", "Hand", "Deck", "rank", "HAND_SIZE"]
@@ -50,8 +51,14 @@ def rank(card: int) -> int:
     return card // 4 + 1
 
 
-#: `rank` of every card (the referee's hot path reads it)
-_RANK = tuple(rank(c) for c in range(52))
+@functools.lru_cache(maxsize=4096)
+def _hand_balls(cards: tuple) -> tuple:
+    """The balls of the ranks in ``cards``, ascending, each once (memoised: hands recur)."""
+    return tuple(sorted({(c // 4 + 1) for c in cards}))
+
+
+#: a hidden hand in `CardBall.score_features`
+_NO_RANKS = [0.0] * 13
 
 
 @dataclass(frozen=True)
@@ -129,7 +136,10 @@ class CardBall(BCAGame):
     def secret_balls(self, private) -> tuple:
         """CB-6: the balls of the ranks in a hand (ascending, each once) -- what the seat
         wants pocketed; the envs show a seat its own hand this way."""
-        return tuple(sorted({rank(c) for c in private.cards})) if private is not None else ()
+        if private is None:
+            return ()
+        cards = private.cards
+        return _hand_balls(cards) if type(cards) is tuple else tuple(sorted({rank(c) for c in cards}))
 
     def setup_seats(self, state: GameState) -> GameState:
         """CB-8.2: seven cards to each seat in order of play."""
@@ -155,25 +165,35 @@ class CardBall(BCAGame):
         number (0 for no such seat); then for each of the next five seats, per rank 1-13
         (ace ... king, CB-6) the cards of that rank in its hand / 4 -- known only when the
         hands are public (C-33 ``public_hands``); a hidden hand reads as zeros."""
-        state = self.observe(state, seat).state  # never more than the seat may see
         n = state.n_players
+        if not isinstance(seat, int) or not (0 <= seat < n):
+            raise ValueError(f"seat must be an int in [0, {n}), got {seat!r}")
         counts = state.extra.card_counts
         out = [counts[(seat + i) % n] / HAND_SIZE if i < n else 0.0 for i in range(6)]
+        # the others' hands as `observe` shows them to ``seat``: only when public (C-33)
+        hands = state.private if state.config.public_hands else ()
         for i in range(1, 6):
+            hand = hands[(seat + i) % n] if i < n and hands else None
+            if hand is None:
+                out += _NO_RANKS
+                continue
             row = [0.0] * 13
-            hand = state.private[(seat + i) % n] if i < n and state.private else None
-            if hand is not None:
-                for c in hand.cards:
-                    row[rank(c) - 1] += 0.25
+            for c in hand.cards:
+                row[c // 4] += 0.25
             out += row
         return tuple(out)
 
     def observe(self, state: GameState, seat: int) -> SeatView:
         """C-33: hands are private unless ``public_hands``."""
-        v = observe(state, seat)
+        view, own = self.view(state, seat)
+        return SeatView(seat=seat, state=view, private=own)
+
+    def view(self, state: GameState, seat: int) -> tuple:
+        """:meth:`observe`'s (state, own hand), without the `SeatView`."""
+        view, own = view_of(state, seat)
         if state.config.public_hands:
-            return SeatView(seat=seat, state=v.state.replace(private=state.private), private=v.private)
-        return v
+            view = view._evolve({"private": state.private})
+        return view, own
 
     # ------------------------------------------------------------------ shots
     def adjudicate(self, state, action, rec):
@@ -183,7 +203,7 @@ class CardBall(BCAGame):
         n = state.n_players
         pocketed = out.pocketed
         if pocketed:
-            own_ranks = {_RANK[c] for c in state.private[seat].cards}
+            own_ranks = {(c // 4 + 1) for c in state.private[seat].cards}
             good = tuple(b for b in pocketed if b in own_ranks)
             aux = tuple(b for b in pocketed if b in AUX_BALLS)
             wrong = tuple(b for b in pocketed if b not in own_ranks and b not in AUX_BALLS)
@@ -215,7 +235,7 @@ class CardBall(BCAGame):
             i = order.index(seat)
             for k in order[i:] + order[:i]:
                 cards = hands[k].cards
-                keep = tuple(c for c in cards if _RANK[c] not in gone_ranks)
+                keep = tuple(c for c in cards if (c // 4 + 1) not in gone_ranks)
                 gone = len(cards) - len(keep)
                 if gone:
                     hands[k] = Hand(keep)
@@ -278,7 +298,7 @@ class CardBall(BCAGame):
         on = s.on_table
         while got < k and deck:
             (c,), deck, s = draw_from(s, deck, 1)
-            if not on[_RANK[c]]:
+            if not on[(c // 4 + 1)]:
                 aside.append(c)
                 events.append(SeatEvent(EventType.SET_ASIDE, seat, c))
                 continue
