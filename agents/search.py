@@ -45,8 +45,14 @@ A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJ
      ``GROUP_BALL_VALUE``.
    The candidate with the best mean value over its noise samples is played (ties: first).
 
+Push-outs (nine-ball, 9B-5.6): on the shot after the break, `push_outs` soft strokes spread
+around the cue ball join the candidates; a push-out leaves the opponent the choice to shoot or
+hand the shot back, so its outcome is worth ``min(V, 1 - V)`` to the pusher (V: the value of
+shooting from the position left, step 4). Offered the table after the opponent's push-out, the
+agent searches the shot from it and accepts when that is worth at least 1/2, else passes back.
+
 Ball in hand: the `n_placements` best geometric spots are each followed by the shot search
-above and the spot with the best value is taken. Breaks, lags, push-outs and options are the
+above and the spot with the best value is taken. Breaks, lags and the other options are the
 geometric player's.
 """
 
@@ -121,7 +127,8 @@ class SearchAgent(GeometricAgent):
                  refine_samples: int = 32, value_model: str = "runout", runout_r: float = 0.8,
                  q_weights=(1.0, 0.33, 0.15), combos: bool = True, kicks: bool = True, low_p_safeties: int = 9,
                  safety_contacts=(-0.8, -0.5, -0.2, 0.2, 0.5, 0.8), safety_speeds=(1.2, 2.2), safety_balls: int = 2,
-                 **kw):
+                 push_outs: int = 12, push_out_speeds=(0.7, 1.2),
+                 reply_search: bool = True, safety_q: float | None = None, **kw):
         super().__init__(seed=seed, noise=noise, **kw)
         self.noise_spec = noise
         self.top_k = int(top_k)
@@ -142,6 +149,10 @@ class SearchAgent(GeometricAgent):
         self.safety_contacts = tuple(float(x) for x in safety_contacts)
         self.safety_speeds = tuple(float(x) for x in safety_speeds)
         self.safety_balls = int(safety_balls)
+        self.push_outs = int(push_outs)
+        self.push_out_speeds = tuple(float(x) for x in push_out_speeds)
+        self.reply_search = bool(reply_search)
+        self.safety_q = None if safety_q is None else float(safety_q)
         self._noise = None
 
     def _noise_model(self):
@@ -164,7 +175,25 @@ class SearchAgent(GeometricAgent):
             return self.search_shot(obs, v)
         if v.decision is Decision.PLACE and not v.is_break and not v.options and self.n_placements > 1:
             return self.search_placement(obs, v)
+        if v.decision is Decision.OPTION and self.reply_search and _is_push_reply(v.options):
+            return self.reply_to_push_out(obs)
         return super().act(obs)
+
+    # ------------------------------------------------------------------ push-out reply
+    def reply_to_push_out(self, obs: Observation):
+        """9B-5.6: after the opponent's push-out, take the table (ACCEPT_TABLE) when the best
+        searched shot from it is worth at least 1/2 to this seat, else hand it back
+        (PASS_BACK: the opponent then shoots from the same position, worth 1 minus that)."""
+        from poolgym.rules.core import ChooseOption, Option
+
+        disc = _discipline(obs.discipline)
+        st, _ = disc.apply(obs.state, ChooseOption(Option.ACCEPT_TABLE))
+        obs2 = Observation(st, disc.legal_actions(st), obs.table, obs.seat, obs.discipline)
+        v2 = view_of(obs2)
+        if st.seat_to_act != obs.seat or v2.decision is not Decision.SHOOT:
+            return super().act(obs)
+        _, val = self.search_shot(obs2, v2, return_value=True)
+        return ChooseOption(Option.ACCEPT_TABLE if val >= 0.5 else Option.PASS_BACK)
 
     def search_placement(self, obs: Observation, v):
         """Ball in hand: the `n_placements` best geometric spots, each followed by a full shot
@@ -215,6 +244,8 @@ class SearchAgent(GeometricAgent):
             for phi, V0 in nine_combos(v):
                 for f in (1.2, 1.7):
                     out.append(ShotAction(V0=float(np.clip(V0 * f, V0_MIN, V0_MAX)), phi=phi))
+        if v.push_out_allowed and self.push_outs:
+            out.extend(self.push_out_candidates(v))
         best_p = cands[0].p_make if cands else 0.0
         n_saf = self.n_safeties
         if self.low_p_safeties and best_p < 0.5:
@@ -244,6 +275,19 @@ class SearchAgent(GeometricAgent):
                         out.append(ShotAction(V0=float(np.clip(V0 * f, V0_MIN, V0_MAX)), phi=phi,
                                               called_ball=base.called_ball, called_pocket=base.called_pocket,
                                               safety=base.safety))
+        return out
+
+    def push_out_candidates(self, v) -> list:
+        """9B-5.6 push-outs: soft strokes (`push_out_speeds`) in `push_outs` directions evenly
+        spread around the cue ball, valued like every candidate (`value`: the opponent then
+        takes the table or hands it back, whichever is worse for this seat)."""
+        from poolgym.rules.core import ShotAction
+
+        out = []
+        for k in range(self.push_outs):
+            phi = (360.0 * k / self.push_outs + 7.5) % 360.0
+            for V0 in self.push_out_speeds:
+                out.append(ShotAction(V0=float(V0), phi=float(phi), push_out=True))
         return out
 
     # ------------------------------------------------------------------ search
@@ -336,14 +380,24 @@ class SearchAgent(GeometricAgent):
         q = self.quality(disc, state, table)
         from poolgym.rules.seats import team_of
 
-        mine = team_of(state, state.seat_to_act) == team_of(state, me) and state.phase is not Phase.OPTION
+        same_team = team_of(state, state.seat_to_act) == team_of(state, me)
+        if state.phase is Phase.OPTION and _is_push_reply(disc.legal_actions(state).options):
+            # 9B-5.6: the seat to act shoots from here or hands the shot back, whichever suits it
+            mine_shoots, theirs_shoot = self._side_values(state, q)
+            return (max if same_team else min)(mine_shoots, theirs_shoot) + pts
+        mine_shoots, theirs_shoot = self._side_values(state, q)
+        return (mine_shoots if same_team and state.phase is not Phase.OPTION else theirs_shoot) + pts
+
+    def _side_values(self, state, q: float) -> tuple[float, float]:
+        """(value for ``me`` when my side shoots next, value for ``me`` when the other side
+        does), the shooter's next shot of quality ``q`` (module docstring, step 4)."""
         if self.value_model == "runout" and state.discipline == "nine_ball":
             n = len(state.balls_on_table())
             vm = runout_value(q, n, self.runout_r)
-            return (vm if mine else 1.0 - vm) + pts
-        if mine:
-            return 0.4 + 0.6 * q + pts
-        return 0.4 * (1.0 - q) + pts
+            if self.safety_q is not None:  # with no good pot the shooter plays safe instead
+                vm = max(vm, 1.0 - runout_value(self.safety_q, n, self.runout_r))
+            return vm, 1.0 - vm
+        return 0.4 + 0.6 * q, 0.4 * (1.0 - q)
 
     def quality(self, disc, state, table) -> float:
         """Make probability of the best next pot for the seat to act (with `q_weights` beyond
@@ -377,6 +431,13 @@ class SearchAgent(GeometricAgent):
         t = pot_table(g, P, on, P[0][None], spec_targets, self.sigma_phi)
         p = np.sort(t["p"].ravel())[::-1][: len(self.q_weights)]
         return float(min(1.0, sum(w * x for w, x in zip(self.q_weights, p))))
+
+
+def _is_push_reply(options) -> bool:
+    """The offered options are the reply to a push-out (9B-5.6)."""
+    from poolgym.rules.core import Option
+
+    return Option.ACCEPT_TABLE in options and Option.PASS_BACK in options
 
 
 def game_over_value(disc, state, me: int) -> float:

@@ -230,3 +230,114 @@ def test_search_plays_other_games_legally(name):
                     seed=3, agent_seeds=range(n), noise="icga", config=cfg, max_shots=6,
                     labels=[f"s{k}" for k in range(n)])
     assert rec.error is None and not any(rec.illegal), rec
+
+
+# ----------------------------------------------------------------------------- shot choice, break, push-out
+def _straight_pool_state(layout: dict):
+    """A 14.1 state in Phase.PLAY (every ball legal, a call required, SP-6.3), cue ball in
+    position, only the balls of `layout` on the table."""
+    from agents.tournament import make_rules_config
+    from poolgym.rules.core import CueBallPlacement, Phase
+    from poolgym.rules.game import DISCIPLINES
+
+    d = DISCIPLINES["straight_pool"]
+    cfg = make_rules_config("straight_pool")
+    st = d.initial_state(cfg, 1)
+    pos = np.array(st.pos, float).reshape(-1, 2)
+    on = [False] * len(st.on_table)
+    for k, xy in layout.items():
+        pos[k] = xy
+        on[k] = True
+    st = st.replace(pos=tuple(pos.ravel()), on_table=tuple(on), phase=Phase.PLAY,
+                    cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False, seat_to_act=0, shot_number=5)
+    return d, cfg, st
+
+
+@pytest.mark.rule("SP-6.3")
+def test_search_prefers_a_makeable_pot_to_an_impossible_one_sp_6_3():
+    """14.1: ball 3 lies 0.3 m straight in front of the top-right corner, the cue ball behind
+    it on the same line; ball 5 is frozen to the bottom rail far away, cut at 90 degrees from
+    the cue ball (no pocket takes it). The search calls and pockets the 3."""
+    import agents
+    from poolgym.rules.geometry import get_table
+
+    d, cfg, st = _straight_pool_state({0: (0.84, 1.90), 3: (1.0, 2.16), 5: (0.2, 0.0286 + 0.001),
+                                       7: (0.30, 1.2), 9: (0.35, 1.35)})
+    table = get_table(cfg.table)
+    obs = Observation(st, d.legal_actions(st), table, 0, "straight_pool")
+    act = agents.make("search", seed=0).act(obs)
+    assert act.called_ball == 3, act
+    new, verdict = d.apply(st, act)  # the planned stroke, without noise
+    assert 3 in verdict.legal_pocketed and not verdict.fouls
+
+
+def test_search_is_deterministic_given_its_seed():
+    """Same seed, same observation: the same stroke (the noise draws come from the agent's RNG)."""
+    import agents
+
+    d, cfg, st = _nine_state({0: (0.5, 0.7), 1: (0.7, 1.4), 2: (0.3, 1.9), 9: (1.0, 2.1)})
+    acts = [agents.make("search", seed=11, budget=120, refine_samples=8).act(_obs(d, cfg, st)) for _ in range(2)]
+    assert acts[0] == acts[1]
+
+
+@pytest.mark.rule("9B-5.6")
+def test_push_out_value_is_the_worse_of_shooting_and_handing_back_9b_5_6():
+    """After a push-out the opponent takes the table or hands it back (9B-5.6), whichever is
+    worse for the pusher: the position is worth min(V, 1 - V) to it, at most 1/2."""
+    from agents.search import SearchAgent, runout_value
+    from poolgym.rules.core import Option, Phase, ShotAction
+    from poolgym.rules.geometry import get_table
+    from poolgym.rules.nine_ball import NineBallExtra
+
+    d, cfg, st = _nine_state({0: (0.5, 0.7), 1: (0.7, 1.4), 2: (0.3, 1.9), 9: (1.0, 2.1)})
+    st = st.replace(extra=NineBallExtra(push_out_available=True))
+    assert d.legal_actions(st).push_out_allowed
+    new, verdict = d.apply(st, ShotAction(V0=0.6, phi=30.0, push_out=True))
+    assert new.phase is Phase.OPTION and new.seat_to_act == 1
+    assert {Option.ACCEPT_TABLE, Option.PASS_BACK} <= set(d.legal_actions(new).options)
+    a = SearchAgent(seed=0)
+    table = get_table(cfg.table)
+    q = a.quality(d, new, table)
+    vm = runout_value(q, len(new.balls_on_table()), a.runout_r)
+    assert a.value(d, new, verdict, 0, table) == pytest.approx(min(vm, 1 - vm))
+    assert a.value(d, new, verdict, 1, table) == pytest.approx(max(vm, 1 - vm))
+
+
+@pytest.mark.rule("9B-5.6")
+def test_push_out_candidates_only_on_the_shot_after_the_break_9b_5_6():
+    """Push-outs are searched only where the rules allow one (the shot after the break,
+    9B-5.6), and each is legal there."""
+    import agents
+    from agents.view import view_of
+    from poolgym.rules.nine_ball import NineBallExtra
+
+    d, cfg, st = _nine_state(_snookered_layout())
+    a = agents.make("search", seed=2)
+    assert not any(c.push_out for c in a.candidate_actions(view_of(_obs(d, cfg, st)), "nine_ball"))
+    st = st.replace(extra=NineBallExtra(push_out_available=True))
+    pushes = [c for c in a.candidate_actions(view_of(_obs(d, cfg, st)), "nine_ball") if c.push_out]
+    assert len(pushes) == a.push_outs * len(a.push_out_speeds)
+    for c in pushes[:3]:
+        d.apply(st, c)
+
+
+@pytest.mark.rule("9B-5.6")
+def test_search_replies_to_a_push_out_9b_5_6():
+    """Offered the table after a push-out (9B-5.6): the search accepts a hanging 9 (a sure win)
+    and hands back a table where the 1 is hidden."""
+    import agents
+    from poolgym.rules.core import ChooseOption, Option, Phase
+    from poolgym.rules.nine_ball import NineBallExtra
+
+    def offered(layout):
+        d, cfg, st = _nine_state(layout, seat=1)
+        st = st.replace(phase=Phase.OPTION, options=(Option.ACCEPT_TABLE, Option.PASS_BACK),
+                        extra=NineBallExtra(pushed_by=0))
+        return d, cfg, st
+
+    d, cfg, st = offered({0: (1.0, 1.9), 9: (1.1, 2.2)})
+    obs = _obs(d, cfg, st)
+    assert set(obs.spec.options) == {Option.ACCEPT_TABLE, Option.PASS_BACK}
+    assert agents.make("search", seed=0).act(obs) == ChooseOption(Option.ACCEPT_TABLE)
+    d, cfg, st = offered(_snookered_layout())
+    assert agents.make("search", seed=0).act(_obs(d, cfg, st)) == ChooseOption(Option.PASS_BACK)
