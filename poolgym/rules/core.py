@@ -554,18 +554,18 @@ class GameState:
         if bad:
             raise TypeError(f"GameState has no field(s) {sorted(bad)}")
         new = object.__new__(GameState)
-        d = new.__dict__
-        d.update(self.__dict__)
+        d = self.__dict__.copy()  # (a copy, then set as the dict: ~2x faster than filling a new one)
         d.update(changes)
+        _set_attr(new, "__dict__", d)
         return new
 
     def _evolve(self, changes: dict) -> "GameState":
         """:meth:`replace` for the referees' hot path: ``changes`` holds field names only
         (not checked)."""
         new = object.__new__(GameState)
-        d = new.__dict__
-        d.update(self.__dict__)
+        d = self.__dict__.copy()
         d.update(changes)
+        _set_attr(new, "__dict__", d)
         return new
 
     def to_json(self) -> str:
@@ -580,6 +580,7 @@ class GameState:
 
 
 _STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(GameState))
+_set_attr = object.__setattr__
 
 
 @dataclass(frozen=True)

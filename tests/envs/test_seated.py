@@ -426,3 +426,48 @@ def test_pettingzoo_disciplines_are_the_rules_registry():
     assert DISCIPLINES == tuple(RULES) and len(DISCIPLINES) == 15
     with pytest.raises(ValueError, match="discipline"):
         env("snooker")
+
+
+_SIX = [("card_ball", 6, None), ("card_ball", 3, {"public_hands": True}), ("forty_one", 6, {"auto_declare": False}),
+        ("pea_pool", 6, {"variant_points": True, "auto_declare": False}), ("cutthroat", 5, None),
+        ("odd_ball", 4, None), ("mr_and_mrs", 6, None)]
+
+
+@pytest.mark.parametrize("discipline, n, rules", _SIX)
+def test_fast_views_and_memoised_specs_equal_the_plain_ones(discipline, n, rules):
+    """The envs' hot path gives what the plain API gives, on states of seeded games: a
+    seat's view (`DisciplineBase.view`) is `observe`'s state and secret (JSON byte for
+    byte); the memoised `legal_actions` (BCA `spec_key`) equals the spec computed afresh;
+    the batched score block equals the per-table one."""
+    from poolgym.envs.pool_env import PoolEnv
+    from poolgym.rules.game import get_discipline, observe
+
+    d = get_discipline(discipline)
+    env = PoolEnv(discipline, players=n, rules=rules)
+    states = _decision_states(discipline, n, 5, 10, rules)
+    assert states
+    views, seats = [], []
+    for st in states:
+        assert d.legal_actions(st) == d._legal_actions(st)
+        assert d.legal_actions(st) == d._legal_actions(st)  # the memo hit, too
+        for seat in range(n):
+            view, own = d.view(st, seat)
+            v = observe(st, seat)
+            assert view.to_json() == v.state.to_json() and own == v.private
+            views.append(view)
+            seats.append(seat)
+    block = env.codec.scores
+    if block is not None:
+        out = np.zeros((len(views), block.size), np.float32)
+        block.encode_batch(views, seats, out, 0)
+        for i, (view, seat) in enumerate(zip(views, seats)):
+            row = np.zeros(block.size, np.float32)
+            block.encode(view, seat, row, 0)
+            np.testing.assert_array_equal(out[i], row)
+
+
+@pytest.mark.parametrize("env_id", ["poolgym/CardBall-v0", "poolgym/FortyOne-v0", "poolgym/CutThroat-v0",
+                                    "poolgym/OddBall-v0", "poolgym/MrAndMrs-v0"])
+def test_native_vector_matches_single_envs_every_seated_game(env_id):
+    hi = seat_edges(SEATED_IDS[env_id])[1]
+    assert_vector_matches_single(env_id, {"players": hi, "max_shots": 25, "opponent": None}, n=3, seed=5, steps=12)

@@ -153,6 +153,27 @@ class BCAGame(DisciplineBase):
         legal = self.legal_first(state)
         return {"target_balls": legal if legal else state.balls_on_table()}
 
+    def spec_key(self, state: GameState):
+        """`legal_actions` of a BCA game depends on the phase, the seat, the cue ball's
+        placement, the balls legal to hit first (`legal_first`, else the balls on the table)
+        and the declarations open now; not memoised in an OPTION phase (41-13's options name
+        balls) nor with the C-10 kitchen spot request possible (it depends on the positions),
+        nor for a game that changes how its spec is built."""
+        cls = type(self)
+        if (cls.shot_spec is not BCAGame.shot_spec or cls.extra_options is not BCAGame.extra_options
+                or cls.must_place is not DisciplineBase.must_place
+                or cls._legal_actions is not DisciplineBase._legal_actions):
+            return None
+        ph = state.phase
+        if ph is Phase.OPTION or (state.config.kitchen_spot_request
+                                  and state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN):
+            return None
+        tgt = None
+        if ph is Phase.PLAY or ph is Phase.BREAK:
+            tgt = self.legal_first(state) or state.on_table
+        return (id(state.config), ph, state.seat_to_act, state.cue_ball, state.cue_placed, tgt,
+                self.declarations(state))
+
     def validate_shot(self, state: GameState, action: ShotAction) -> None:
         """No push-outs; no safety declaration (PP-9.2 / OB-8.2 forbid safety-and-spot, the
         other games have none); calls are not required and are ignored."""
