@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from .core import GameState, SeatEvent
-from .seeding import seeded_generator
+from .seeding import permutation_prefix
 from . import serialize
 
 __all__ = [
@@ -148,8 +148,9 @@ def draw_from(state: GameState, pool: Sequence[int], k: int = 1):
     if not (0 <= k <= len(pool)):
         raise ValueError(f"cannot draw {k} from a pool of {len(pool)}")
     seed, counter = state.rng  # the draw of poolgym.rules.game.draw_rng
-    rng, new = seeded_generator([int(seed), int(counter)]), (int(seed), int(counter) + 1)
-    idx = rng.permutation(len(pool))[:k].tolist()
+    new = (int(seed), int(counter) + 1)
+    # default_rng([seed, counter]).permutation(len(pool))[:k], compiled (no Generator built)
+    idx = permutation_prefix([int(seed), int(counter)], len(pool), k)
     if k == 1:  # (a penalty card, a pea from the bottle: the common case)
         i = idx[0]
         return (pool[i],), pool[:i] + pool[i + 1:], state._evolve({"rng": new})

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 from numpy.random.bit_generator import ISeedSequence
 
-__all__ = ["seeded_generator"]
+__all__ = ["seeded_generator", "permutation_prefix"]
 
 # numpy.random.bit_generator's SeedSequence constants (32-bit words)
 _INIT_A = 0x43B0D7E5
@@ -124,3 +124,93 @@ def seeded_generator(seed) -> np.random.Generator:
     if words is None:
         return _Generator(_PCG64(seed))
     return _Generator(_PCG64(_SeedWords(_pcg64_seed_words(np.array(words, np.int64)))))
+
+
+# --------------------------------------------------------------------------- permutations
+# PCG64 (XSL-RR 128/64, O'Neill's PCG as numpy's PCG64 runs it) and numpy's Generator.shuffle
+# (Fisher-Yates from the end with ``random_interval``: masked rejection on 32-bit draws),
+# compiled, so that a chance draw needs no Generator object.
+_U32 = np.uint64(0xFFFFFFFF)
+_S32 = np.uint64(32)
+_MUL_HI = np.uint64(2549297995355413924)
+_MUL_LO = np.uint64(4865540595714422341)
+
+
+@njit(cache=True)
+def _mulhi64(a, b):
+    """High 64 bits of the 128-bit product of the uint64 ``a`` and ``b``."""
+    a_lo, a_hi = a & _U32, a >> _S32
+    b_lo, b_hi = b & _U32, b >> _S32
+    p0, p1, p2, p3 = a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi
+    mid = (p0 >> _S32) + (p1 & _U32) + (p2 & _U32)
+    return p3 + (p1 >> _S32) + (p2 >> _S32) + (mid >> _S32)
+
+
+@njit(cache=True)
+def _pcg_step(st):
+    """state = state * MULT + inc (mod 2**128) on st = [state hi, state lo, inc hi, inc lo]."""
+    hi, lo = st[0], st[1]
+    nlo = lo * _MUL_LO
+    nhi = _mulhi64(lo, _MUL_LO) + lo * _MUL_HI + hi * _MUL_LO
+    lo2 = nlo + st[3]
+    carry = np.uint64(1) if lo2 < nlo else np.uint64(0)
+    st[0] = nhi + st[2] + carry
+    st[1] = lo2
+
+
+@njit(cache=True)
+def _pcg_next64(st):
+    """PCG64's next 64-bit output (step, then XSL-RR of the new state)."""
+    _pcg_step(st)
+    x = st[0] ^ st[1]
+    rot = st[0] >> np.uint64(58)
+    return (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63)))
+
+
+@njit(cache=True)
+def _permutation_prefix(entropy, n, k):
+    """The first ``k`` entries of ``default_rng(seed).permutation(n)`` for the seed whose
+    SeedSequence entropy words are ``entropy`` (see `_entropy_words`)."""
+    w = _pcg64_seed_words(entropy)
+    st = np.zeros(4, np.uint64)  # state hi, lo, inc hi, lo: pcg64_set_seed(seed=w[0:2], inc=w[2:4])
+    st[2] = (w[2] << np.uint64(1)) | (w[3] >> np.uint64(63))
+    st[3] = (w[3] << np.uint64(1)) | np.uint64(1)
+    _pcg_step(st)
+    lo = st[1] + w[1]
+    carry = np.uint64(1) if lo < st[1] else np.uint64(0)
+    st[0] = st[0] + w[0] + carry
+    st[1] = lo
+    _pcg_step(st)
+    arr = np.arange(n)
+    has32 = False
+    buf = np.uint64(0)
+    for i in range(n - 1, 0, -1):
+        mx = np.uint64(i)
+        mask = mx
+        for sh in (1, 2, 4, 8, 16, 32):
+            mask |= mask >> np.uint64(sh)
+        while True:  # random_interval(bitgen, i) with next_uint32 (i < 2**32)
+            if has32:
+                v = buf
+                has32 = False
+            else:
+                r = _pcg_next64(st)
+                buf = r >> _S32
+                has32 = True
+                v = r & _U32
+            v &= mask
+            if v <= mx:
+                break
+        j = np.int64(v)
+        arr[i], arr[j] = arr[j], arr[i]
+    return arr[:k]
+
+
+def permutation_prefix(seed, n: int, k: int) -> list:
+    """``numpy.random.default_rng(seed).permutation(n)[:k].tolist()`` (the same values),
+    compiled for a non-negative int seed or a list/tuple of them (what the rules' chance
+    draws use, `poolgym.rules.seats.draw_from`); any other seed goes through numpy."""
+    words = _entropy_words(seed)
+    if words is None or not (0 <= k <= n < 2**32):
+        return seeded_generator(seed).permutation(n)[:k].tolist()
+    return _permutation_prefix(np.array(words, np.int64), int(n), int(k)).tolist()

@@ -32,3 +32,13 @@ def test_negative_seed_rejected_like_numpy():
         seeded_generator(-1)
     with pytest.raises(ValueError):
         seeded_generator([3, -2])
+
+
+@pytest.mark.parametrize("seed", SEEDS[:20] + [[int(a), int(b)] for a, b in _RNG.integers(0, 2**31 - 1, (60, 2))],
+                         ids=str)
+def test_permutation_prefix_is_default_rngs_permutation(seed):
+    from poolgym.rules.seeding import permutation_prefix
+
+    for n in (0, 1, 2, 15, 45, 52):
+        for k in sorted({0, 1, min(7, n), n}):
+            assert permutation_prefix(seed, n, k) == np.random.default_rng(seed).permutation(n)[:k].tolist()
