@@ -800,7 +800,7 @@ def _cushion_air(rvw, s, b, nx, ny, d, P, hc):
         corr = R + MIN_DIST - d
         rv[0, 0] += corr * nx
         rv[0, 1] += corr * ny
-    if _creates_overlap(rvw, s, b, ox, oy, -1, R):
+    if _creates_overlap(rvw, s, b, ox, oy, _NO, R):
         rv[0, 0], rv[0, 1], rv[0, 2] = ox, oy, oz
     air.contact(rv, n3x, n3y, n3z, R, P[P_EC], P[P_FC])
     if n3z > 0.0:
@@ -977,7 +977,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
                     lift = ej
                 touched[1] = ej
                 nt = 2
-        elif kind == K_CUSHION and _in_air(ei, -1, rvw, s, P):
+        elif kind == K_CUSHION and _in_air(ei, _NO, rvw, s, P):
             rv = rvw[ei]
             nx, ny = normals[ej, 0], normals[ej, 1]
             d = (rv[0, 0] - segs[ej, 0, 0]) * nx + (rv[0, 1] - segs[ej, 0, 1]) * ny
@@ -986,7 +986,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
             if air_n[ei] > AIR_STUCK or s[ei] == OFF_TABLE:
                 s[ei] = _off_table(rv)
                 kind = K_LEAVE_TABLE
-        elif kind == K_JAW and _in_air(ei, -1, rvw, s, P):
+        elif kind == K_JAW and _in_air(ei, _NO, rvw, s, P):
             rv = rvw[ei]
             dx, dy = rv[0, 0] - jaws[ej, 0], rv[0, 1] - jaws[ej, 1]
             dd = math.sqrt(dx * dx + dy * dy)

@@ -105,6 +105,10 @@ def slate_bounce(rv, V0, theta_deg, a, b, m, R, M, e_t, u_s, v_settle):
     tmp[1, 2] = -v * math.sin(theta_deg * math.pi / 180.0)
     contact(tmp, 0.0, 0.0, 1.0, R, e_t, u_s)
     if tmp[1, 2] >= v_settle:
-        rv[...] = tmp
+        # element loop: ``rv[...] = tmp`` compiles numba's shape-mismatch error formatting
+        # (string machinery, seconds of a cold start) for a case that cannot occur
+        for r in range(rv.shape[0]):
+            for c in range(rv.shape[1]):
+                rv[r, c] = tmp[r, c]
         return True
     return False

@@ -185,6 +185,12 @@ def _mouth_half_widths(pockets: np.ndarray) -> np.ndarray:
     return hw
 
 
+# Typed (not literal) constants for call arguments: a literal bool or int compiles the callee (the
+# whole pot kernel, the referee's placement check) once more per value; typed ones share the
+# signature of the Python-side calls.
+_P_ONLY = np.bool_(True)
+_ALL_P = np.bool_(False)
+
 _GEOM_CACHE: dict = {}
 
 
@@ -726,7 +732,7 @@ def _placements_ok(xy, P, on, cue_row, kitchen, gap, w, l, hs, pockets, segs, ja
                     ok = False
                     break
         if ok:
-            code, _ = placement_code(x, y, P, on, kitchen, False, cue_row, w, l, hs, pockets, segs, jaws, R, 1e-9,
+            code, _ = placement_code(x, y, P, on, kitchen, _ALL_P, cue_row, w, l, hs, pockets, segs, jaws, R, 1e-9,
                                      1e-9)
             ok = code == 0
         out[q] = ok
@@ -814,7 +820,7 @@ def _best_placement(consts, aims, axes, half, limit, P, on, targets, cue_row, ki
     lifted = on.copy()
     lifted[cue_row] = False
     _, out, tg_rows, _ = _pot_run(consts, aims, axes, half, limit, P, lifted, targets, cue_row, danger, 4.0, pts,
-                                  True)
+                                  _P_ONLY)
     q = 0
     if tg_rows.shape[0] > 0:  # the first spot of the best p
         for i in range(1, pts.shape[0]):

@@ -47,6 +47,7 @@ from poolgym.planning import (
     PLACEMENT_ANGLES_DEG,
     PLACEMENT_DISTANCES,
     PLACEMENT_MAX_POINTS,
+    _ALL_P,
     _best_placement,
     _kick_point,
     _phi_to,
@@ -60,6 +61,9 @@ from poolgym.planning import (
 #: ``flags`` bits
 KITCHEN = 1
 PUSH_OUT = 2
+
+#: the cue ball's row, typed (a literal 0 would compile the planning kernels once more for it)
+_CUE_ROW = np.int64(0)
 
 
 class Kind(IntEnum):
@@ -210,7 +214,7 @@ def _best_pots(consts, aims, axes, half, limit, balls, on, pots, danger, preview
     F[k, 2] = 0.0
     if not on[0]:
         return False
-    ok, out, tg, _ = _pot_run(consts, aims, axes, half, limit, balls, on, pots, 0, danger, 4.0, balls[0:1], False)
+    ok, out, tg, _ = _pot_run(consts, aims, axes, half, limit, balls, on, pots, _CUE_ROW, danger, 4.0, balls[0:1], _ALL_P)
     found = False
     bp = 0.0
     bb = 0
@@ -272,7 +276,7 @@ def decide_tables(kind, P, ON, L, OFF, flags, consts, aims, axes, half, limit, h
         pots = L[OFF[k, 1]: OFF[k, 2]]
         danger = L[OFF[k, 2]: OFF[k, 3]]
         if K == Kind.PLACE:
-            found, x, y = _best_placement(consts, aims, axes, half, limit, balls, on, pots, 0,
+            found, x, y = _best_placement(consts, aims, axes, half, limit, balls, on, pots, _CUE_ROW,
                                           (flags[k] & KITCHEN) != 0, danger, cos_a, sin_a, dist, hs, pockets, segs,
                                           jaws, max_points)
             code[k] = Outcome.PLACED if found else Outcome.NO_SPOT

@@ -32,6 +32,10 @@ __all__ = ["PlacementCode", "placement_code", "placement_codes", "placement_erro
 #: relative margin on squared distances beyond which `hypot_lt` / `hypot_le` decide without
 #: ``math.hypot`` (rounding of dx*dx + dy*dy and of hypot is ~1e-16 relative)
 _SQ_MARGIN = 1e-9
+# Typed (not literal) constants for call arguments: a literal makes numba compile the callee once more
+# for that literal (here: once more than the typed call of `placement_error`).
+_NO_TOUCH = np.bool_(False)
+_CUE0 = np.int64(0)
 
 
 @njit(cache=True)
@@ -244,7 +248,7 @@ def _spot_ok(x, y, pos, on, kitchen, w, l, head_y, pockets, segs, jaws, R, clear
         return False
     if not _clear_of_balls(x, y, pos, on, 0, 2.0 * R + clearance):
         return False
-    code, _ = placement_code(x, y, pos, on, kitchen, False, 0, w, l, head_y, pockets, segs, jaws, R, 1e-9, 1e-9)
+    code, _ = placement_code(x, y, pos, on, kitchen, _NO_TOUCH, _CUE0, w, l, head_y, pockets, segs, jaws, R, 1e-9, 1e-9)
     return code == 0
 
 

@@ -297,7 +297,8 @@ def rest_batch(on0, pocket, s1, pos1, R, pocketed_code, off_code):
     gap = np.empty(B, np.float64)
     for k in range(B):
         o, g = rest_mask_and_gap(on0[k], pocket[k], s1[k], pos1[k], R, pocketed_code, off_code)
-        on[k] = o
+        for i in range(N):  # element loop: a row assignment compiles numba's shape-error formatting
+            on[k, i] = o[i]
         gap[k] = g
     return on, gap
 
