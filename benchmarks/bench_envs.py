@@ -2,6 +2,7 @@
 
     python benchmarks/bench_envs.py [--steps 3000] [--sizes 64 256] [--opponent none geometric] [--repeat 3] [--discipline nine_ball] [--workers W]
     python benchmarks/bench_envs.py --scaling 1024 [--steps 20480] [--repeat 2] [--workers 2]
+    python benchmarks/bench_envs.py --seated card_ball --players 6 --sizes 256 [--reference eight_ball]
 
 Two configurations, in one run (``--opponent`` lists them, the first is the headline):
 
@@ -25,7 +26,10 @@ Seated games (``--seated pea_pool --players 6``): the native vector env of an N-
 against nine-ball's in the same run, self-play (one step = one shot in both, so the figure
 compares the per-shot cost of the seat layer: views, the seat block, per-seat results),
 runs interleaved, best of ``--repeat``; prints steps/s of each, shots/s and the ratio
-(bar, issue 14: the seated game within 20% of nine-ball, ratio >= 0.8).
+(bar, issue 14: the seated game within 20% of nine-ball, ratio >= 0.8). ``--reference
+eight_ball`` also prints the ratio against eight-ball, a 15-ball rack like the BCA games'
+(nine-ball's rack has nine: the physics of a 16-ball table costs about twice as much per
+shot, which the seat layer cannot win back).
 
 Bars (issue 16), native N=256 on 2 cores: the default env (geometric opponent) >= 15,000
 steps/s and >= 5x SyncVectorEnv; self-play >= 25,000 steps/s; outside/inside physics <= 1; the
@@ -243,25 +247,34 @@ def bench_native_of(discipline, N, steps, kwargs):
 
 
 def run_seated(args) -> float:
-    """Steps/s of ``args.seated`` with ``args.players`` seats vs nine-ball, native vector env at
-    the largest ``--sizes`` N, self-play; returns the ratio seated / nine-ball."""
+    """Steps/s of ``args.seated`` with ``args.players`` seats vs nine-ball (and any other
+    ``--reference`` WPA game, e.g. eight_ball: a 15-ball rack like the BCA games'), native
+    vector env at the largest ``--sizes`` N, self-play, runs interleaved, best of
+    ``--repeat``; returns the ratio seated / nine-ball (the bar)."""
     N = args.sizes[-1]
     base = {"opponent": None, "max_shots": args.max_shots,
             "physics": {"parallel": args.parallel, "overlap": not args.no_overlap}}
     seated = dict(base, players=args.players)
+    refs = ["nine_ball"] + [r for r in args.reference if r != "nine_ball"]
     bench_native_of(args.seated, 8, 16, seated)  # warm-up
-    nines, seats = [], []
+    for r in refs[1:]:
+        bench_native_of(r, 8, 16, base)
+    runs = {r: [] for r in refs}
+    seats = []
     for _ in range(args.repeat):
-        nines.append(bench_native_of("nine_ball", N, args.steps, base))
+        for r in refs:
+            runs[r].append(bench_native_of(r, N, args.steps, base))
         seats.append(bench_native_of(args.seated, N, args.steps, seated))
-    nine = max(nines, key=lambda r: r[0])
+    best = {r: max(v, key=lambda x: x[0]) for r, v in runs.items()}
     seat = max(seats, key=lambda r: r[0])
-    ratio = seat[0] / nine[0]
-    print(f"--- seated: {args.seated} with {args.players} seats vs nine_ball, native vector N={N}, self-play")
-    for name, (sps, dt, tm, cpu) in (("nine_ball", nine), (f"{args.seated}/{args.players}", seat)):
+    ratio = seat[0] / best["nine_ball"][0]
+    print(f"--- seated: {args.seated} with {args.players} seats vs {', '.join(refs)}, native vector N={N}, self-play")
+    for name, (sps, dt, tm, cpu) in list(best.items()) + [(f"{args.seated}/{args.players}", seat)]:
         print(f"{name:14s}: {sps:9.0f} steps/s ({cpu:7.0f} per CPU-second; {tm.shots / dt:7.0f} shots/s)  "
               f"split: physics {tm.physics:5.2f}s adjudication {tm.rules:5.2f}s actions {tm.actions:5.2f}s "
               f"obs {tm.obs:5.2f}s")
+    for r in refs[1:]:
+        print(f"ratio {args.seated}/{args.players} : {r} = {seat[0] / best[r][0]:.2f}  (for information)")
     print(f"ratio {args.seated}/{args.players} : nine_ball = {ratio:.2f}  "
           f"(bar >= 0.80: {'PASS' if ratio >= 0.8 else 'FAIL'})")
     return ratio
@@ -348,6 +361,8 @@ def main(argv=None):
     ap.add_argument("--seated", default=None,
                     help="only compare this N-seat discipline (e.g. pea_pool) with nine-ball (see module doc)")
     ap.add_argument("--players", type=int, default=6, help="seats of the --seated game")
+    ap.add_argument("--reference", nargs="+", default=["nine_ball"],
+                    help="with --seated: games to compare with besides nine_ball (e.g. eight_ball, 16 balls)")
     args = ap.parse_args(argv)
     if args.seated is not None:
         run_seated(args)

@@ -283,14 +283,14 @@ class BCAGame(DisciplineBase):
         refs = self.option_refs(state, option)
         if option is Option.ACCEPT_TABLE:
             s = state.replace(phase=Phase.PLAY, options=(), extra=self._extra(state, offender=-1))
-            return s, Verdict(points=zeros, next_seat=s.seat_to_act, cue_ball=s.cue_ball, rule_refs=refs)
+            return s, Verdict._fast(points=zeros, next_seat=s.seat_to_act, cue_ball=s.cue_ball, rule_refs=refs)
         if option is Option.OFFENDER_SHOOTS_AGAIN:
             s = state.replace(phase=Phase.PLAY, options=(), seat_to_act=off, extra=self._extra(state, offender=-1))
-            return s, Verdict(points=zeros, next_seat=off, cue_ball=s.cue_ball, rule_refs=refs)
+            return s, Verdict._fast(points=zeros, next_seat=off, cue_ball=s.cue_ball, rule_refs=refs)
         if option in (Option.RERACK_AND_BREAK, Option.OPPONENT_REBREAKS):
             b = state.seat_to_act if option is Option.RERACK_AND_BREAK else off
             s = self.rerack(state, b)
-            return s, Verdict(points=zeros, next_seat=b, cue_ball=CueBallPlacement.IN_HAND_KITCHEN, rule_refs=refs,
+            return s, Verdict._fast(points=zeros, next_seat=b, cue_ball=CueBallPlacement.IN_HAND_KITCHEN, rule_refs=refs,
                               events=s.history[len(state.history):])
         raise IllegalActionError(f"option {option.value} is not a {self.name} option")
 
@@ -351,7 +351,7 @@ class BCAGame(DisciplineBase):
         on[b] = False
         s = state.replace(on_table=tuple(on))
         s = general.spot(s, (b,), self.table(state), ball_radius())
-        return s, Verdict(next_seat=s.seat_to_act, cue_ball=s.cue_ball, spotted=(b,), rule_refs=(self.kitchen_rule,),
+        return s, Verdict._fast(next_seat=s.seat_to_act, cue_ball=s.cue_ball, spotted=(b,), rule_refs=(self.kitchen_rule,),
                           points=(0,) * s.n_players, turn_continues=True)
 
     # ------------------------------------------------------------------ results

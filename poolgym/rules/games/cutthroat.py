@@ -143,7 +143,7 @@ class CutThroat(BCAGame):
             s = s._evolve({"seat_to_act": self.next_seat_of(s, seat), "phase": Phase.OPTION, "options": opts,
                            "inning": state.inning + 1, "consecutive_fouls": add_foul(state.consecutive_fouls, seat),
                            "extra": CutThroatExtra(offender=seat, eliminated=s.extra.eliminated)})
-            s, v = self._result(s, Verdict(fouls=out.fouls + (F_OPEN_BREAK,), pocketed=out.pocketed, points=zeros,
+            s, v = self._result(s, Verdict._fast(fouls=out.fouls + (F_OPEN_BREAK,), pocketed=out.pocketed, points=zeros,
                                            next_seat=s.seat_to_act, cue_ball=cue, options=opts,
                                            rule_refs=("CT-8",) + refs_e, events=elim_ev))
             return s, v
@@ -175,7 +175,7 @@ class CutThroat(BCAGame):
             s = s._evolve({"active": tuple(act), "extra": CutThroatExtra(eliminated=elim)})
             s, elim_ev, refs_e = self._eliminate(s)
             s = s._evolve({"seat_to_act": self.next_seat_of(s, seat), "history": s.history + tuple(events)})
-            return self._result(s, Verdict(fouls=out.fouls, pocketed=out.pocketed, points=zeros,
+            return self._result(s, Verdict._fast(fouls=out.fouls, pocketed=out.pocketed, points=zeros,
                                            next_seat=s.seat_to_act, cue_ball=cue,
                                            spotted=tuple(sorted(set(back) | set(penalty))),
                                            rule_refs=tuple(refs) + refs_e, events=tuple(events) + elim_ev))
@@ -192,7 +192,7 @@ class CutThroat(BCAGame):
             refs.append("CT-9.1")
         play_next = seat if cont else self.next_seat_of(s, seat)
         s = s._evolve({"seat_to_act": play_next, "inning": state.inning + (0 if cont else 1)})
-        return self._result(s, Verdict(legal_pocketed=out.pocketed, pocketed=out.pocketed, points=zeros,
+        return self._result(s, Verdict._fast(legal_pocketed=out.pocketed, pocketed=out.pocketed, points=zeros,
                                        next_seat=play_next, spotted=tuple(sorted(back)), turn_continues=cont,
                                        rule_refs=tuple(refs) + refs_e, events=elim_ev))
 
@@ -223,7 +223,7 @@ class CutThroat(BCAGame):
             return state, verdict
         w = left[0] if left else None
         s = self.finish(state, {"seat_to_act": state.seat_to_act if w is None else w}, w)
-        return s, Verdict(fouls=verdict.fouls, legal_pocketed=verdict.legal_pocketed, pocketed=verdict.pocketed,
+        return s, Verdict._fast(fouls=verdict.fouls, legal_pocketed=verdict.legal_pocketed, pocketed=verdict.pocketed,
                           points=verdict.points, next_seat=s.seat_to_act, spotted=verdict.spotted, game_over=True,
                           winner=w,
                           rule_refs=verdict.rule_refs + ("CT-7",), events=verdict.events)

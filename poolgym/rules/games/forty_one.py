@@ -170,7 +170,7 @@ class FortyOne(BCAGame):
         if not cfg.auto_declare:
             # the shooter's declaration window (41-9.6 / 41-9.7), opened after every shot
             s = s._evolve({"phase": Phase.DECLARE, "seat_to_act": seat, "pending": (nxt,)})
-            return s, Verdict(fouls=fouls, legal_pocketed=() if fouls else out.pocketed, pocketed=out.pocketed,
+            return s, Verdict._fast(fouls=fouls, legal_pocketed=() if fouls else out.pocketed, pocketed=out.pocketed,
                               points=tuple(pts), next_seat=seat, cue_ball=cue, spotted=tuple(sorted(spot)),
                               rule_refs=tuple(refs))
         t = self.total(s, seat)
@@ -189,7 +189,7 @@ class FortyOne(BCAGame):
             refs += end_refs
         if events:
             s = s._evolve({"history": s.history + tuple(events)})
-        return s, Verdict(fouls=fouls, legal_pocketed=() if fouls else out.pocketed, pocketed=out.pocketed,
+        return s, Verdict._fast(fouls=fouls, legal_pocketed=() if fouls else out.pocketed, pocketed=out.pocketed,
                           points=tuple(pts), next_seat=s.seat_to_act, cue_ball=s.cue_ball,
                           spotted=tuple(sorted(spot)), game_over=s.game_over, winner=s.winner,
                           rule_refs=tuple(refs), events=tuple(events))
@@ -212,7 +212,7 @@ class FortyOne(BCAGame):
                            "cue_placed": False, "phase": Phase.OPTION, "seat_to_act": seat,
                            "inning": state.inning + 1, "pending": (nxt,),
                            "extra": FortyOneExtra(pocketed_by=tuple(pocketed_by))})
-        return s, Verdict(fouls=fouls, pocketed=out.pocketed, points=(0,) * state.n_players, next_seat=seat,
+        return s, Verdict._fast(fouls=fouls, pocketed=out.pocketed, points=(0,) * state.n_players, next_seat=seat,
                           cue_ball=cue, options=opts, spotted=tuple(sorted(spot)),
                           rule_refs=tuple(refs) + ("41-13",))
 
@@ -246,7 +246,7 @@ class FortyOne(BCAGame):
         else:
             fields.update(phase=Phase.DECLARE, seat_to_act=seat)
         s = state._evolve(fields)
-        return s, Verdict(points=tuple(pts), next_seat=s.seat_to_act, cue_ball=s.cue_ball, spotted=(ball,),
+        return s, Verdict._fast(points=tuple(pts), next_seat=s.seat_to_act, cue_ball=s.cue_ball, spotted=(ball,),
                           rule_refs=("41-13", "41-9.2"))
 
     @staticmethod
@@ -325,13 +325,13 @@ class FortyOne(BCAGame):
         if declaration is Declaration.CLAIM_41:
             ev.append(SeatEvent(EventType.REVEAL, seat, state.private[seat].number))
             s = self.finish(state.replace(history=state.history + tuple(ev)), {}, seat)
-            return s, Verdict(points=zeros, next_seat=seat, game_over=True, winner=seat, rule_refs=("41-9.6",),
+            return s, Verdict._fast(points=zeros, next_seat=seat, game_over=True, winner=seat, rule_refs=("41-9.6",),
                               events=tuple(ev))
         if declaration is Declaration.DECLARE_BUST:
             s, pts, bev, spotted = self._bust(state, seat, draw_new=False)  # bev: the DECLARED event
             s = s.replace(extra=FortyOneExtra(pocketed_by=s.extra.pocketed_by, busted=True),
                           history=s.history + tuple(bev))
-            return s, Verdict(points=tuple(pts), next_seat=seat, cue_ball=s.cue_ball, spotted=tuple(sorted(spotted)),
+            return s, Verdict._fast(points=tuple(pts), next_seat=seat, cue_ball=s.cue_ball, spotted=tuple(sorted(spotted)),
                               rule_refs=("41-9.7",), events=tuple(bev))
         if declaration is Declaration.DRAW_NEW_PEA:
             s, pev = self._new_pea(state, seat)
@@ -359,5 +359,5 @@ class FortyOne(BCAGame):
         else:
             s, end_refs = self._table_cleared(s)
             refs += tuple(end_refs)
-        return s, Verdict(points=points, next_seat=s.seat_to_act, cue_ball=s.cue_ball, game_over=s.game_over,
+        return s, Verdict._fast(points=points, next_seat=s.seat_to_act, cue_ball=s.cue_ball, game_over=s.game_over,
                           winner=s.winner, rule_refs=refs, events=events)

@@ -157,10 +157,10 @@ class MrAndMrs(BCAGame):
                 opts = (Option.ACCEPT_TABLE, Option.OPPONENT_REBREAKS)
                 base.update(phase=Phase.OPTION, options=opts, extra=MrAndMrsExtra(offender=seat,
                                                                                   last_pocketer=ex.last_pocketer))
-                return state._evolve(base), Verdict(fouls=fouls, pocketed=out.pocketed, points=zeros, next_seat=nxt,
+                return state._evolve(base), Verdict._fast(fouls=fouls, pocketed=out.pocketed, points=zeros, next_seat=nxt,
                                                     cue_ball=cue, options=opts, spotted=spotted,
                                                     rule_refs=("MM-7",) + refs)
-            return state._evolve(base), Verdict(fouls=fouls, pocketed=out.pocketed, points=zeros, next_seat=nxt,
+            return state._evolve(base), Verdict._fast(fouls=fouls, pocketed=out.pocketed, points=zeros, next_seat=nxt,
                                                 cue_ball=cue, spotted=spotted, rule_refs=refs + ("MM-12",))
         # legal shot: MM-6 scoring, MM-10 jumped balls spotted
         pos, on = self.spotted(state, out.pos, out.on, out.jumped)
@@ -177,7 +177,7 @@ class MrAndMrs(BCAGame):
             base.update(seat_to_act=seat, inning=state.inning)
         s = state._evolve(base)
         s, end_refs = self._game_end(s)
-        return s, Verdict(legal_pocketed=out.pocketed, pocketed=out.pocketed, points=tuple(pts),
+        return s, Verdict._fast(legal_pocketed=out.pocketed, pocketed=out.pocketed, points=tuple(pts),
                           next_seat=s.seat_to_act, spotted=tuple(sorted(out.jumped)), turn_continues=cont and
                           not s.game_over, game_over=s.game_over, winner=s.winner,
                           rule_refs=tuple(dict.fromkeys(refs + end_refs)))
@@ -190,13 +190,13 @@ class MrAndMrs(BCAGame):
         if n == 2:
             w = 1 - seat
             s = self.finish(state, base, w)
-            return s, Verdict(fouls=fouls, pocketed=pocketed, points=zeros, next_seat=w, spotted=spotted,
+            return s, Verdict._fast(fouls=fouls, pocketed=pocketed, points=zeros, next_seat=w, spotted=spotted,
                               game_over=True, winner=w, rule_refs=refs + ("MM-8", "MM-12"))
         ev = (SeatEvent(EventType.DISQUALIFIED, seat),)
         s = state._evolve(base)
         s = s._evolve({"active": set_active(s, seat, False), "history": s.history + ev})
         s, end_refs = self._game_end(s)
-        return s, Verdict(fouls=fouls, pocketed=pocketed, points=zeros, next_seat=s.seat_to_act, cue_ball=s.cue_ball,
+        return s, Verdict._fast(fouls=fouls, pocketed=pocketed, points=zeros, next_seat=s.seat_to_act, cue_ball=s.cue_ball,
                           spotted=spotted, game_over=s.game_over, winner=s.winner,
                           rule_refs=refs + ("MM-8", "MM-12") + end_refs, events=ev)
 

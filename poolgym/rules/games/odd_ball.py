@@ -171,7 +171,7 @@ class OddBall(BCAGame):
             if not out.fouls:
                 opts = (Option.OPPONENT_REBREAKS, Option.ACCEPT_TABLE, Option.RERACK_AND_BREAK)
                 base["options"] = opts
-                return state._evolve(base), Verdict(
+                return state._evolve(base), Verdict._fast(
                     fouls=(F_OPEN_BREAK,), pocketed=out.pocketed, points=zeros, next_seat=opp, cue_ball=cue,
                     options=opts, spotted=spotted, rule_refs=("OB-7",) + tuple(refs))
             cf = add_foul(state.consecutive_fouls, seat)
@@ -179,12 +179,12 @@ class OddBall(BCAGame):
             fouls = out.fouls + ((F_OPEN_BREAK,) if out.is_break and not out.open_break else ())
             if cfg.three_foul_loss and cf[seat] >= 3:  # OB-8.7
                 s = self.finish(state, base, opp)
-                return s, Verdict(fouls=fouls + (F_THIRD,), pocketed=out.pocketed, points=zeros, next_seat=opp,
+                return s, Verdict._fast(fouls=fouls + (F_THIRD,), pocketed=out.pocketed, points=zeros, next_seat=opp,
                                   spotted=spotted, game_over=True, winner=opp, rule_refs=("OB-8",) + tuple(refs))
             opts = ((Option.OPPONENT_REBREAKS, Option.ACCEPT_TABLE, Option.RERACK_AND_BREAK)
                     if out.is_break and not out.open_break else (Option.ACCEPT_TABLE, Option.OFFENDER_SHOOTS_AGAIN))
             base["options"] = opts
-            return state._evolve(base), Verdict(
+            return state._evolve(base), Verdict._fast(
                 fouls=fouls, pocketed=out.pocketed, points=zeros, next_seat=opp, cue_ball=cue, options=opts,
                 spotted=spotted, rule_refs=tuple(refs) + ("OB-12",))
         # legal shot: OB-6 scoring, OB-10 jumped balls spotted
@@ -220,19 +220,19 @@ class OddBall(BCAGame):
         if max(tp) >= cfg.target_points:  # OB-5
             w = seat if tp[team] >= cfg.target_points else opp
             s = self.finish(state, base, w)
-            return s, Verdict(legal_pocketed=out.pocketed, pocketed=out.pocketed, points=pts, next_seat=w,
+            return s, Verdict._fast(legal_pocketed=out.pocketed, pocketed=out.pocketed, points=pts, next_seat=w,
                               spotted=tuple(sorted(out.jumped)), game_over=True, winner=w,
                               rule_refs=tuple(refs) + ("OB-5",))
         if rack_over:  # OB-8.4: the player who pocketed the last ball breaks the next rack
             b = last if last >= 0 else seat
             s = self.rerack(state._evolve(base), b)
-            return s, Verdict(legal_pocketed=out.pocketed, pocketed=out.pocketed, points=pts, next_seat=b,
+            return s, Verdict._fast(legal_pocketed=out.pocketed, pocketed=out.pocketed, points=pts, next_seat=b,
                               cue_ball=CueBallPlacement.IN_HAND_KITCHEN, spotted=tuple(sorted(out.jumped)),
                               rule_refs=tuple(refs) + ("OB-8",), events=s.history[len(state.history):],
                               turn_continues=b == seat)
         cont = bool(out.pocketed)
         play_next = seat if cont else nxt
         base.update(seat_to_act=play_next, inning=state.inning + (0 if cont else 1))
-        return state._evolve(base), Verdict(legal_pocketed=out.pocketed, pocketed=out.pocketed, points=pts,
+        return state._evolve(base), Verdict._fast(legal_pocketed=out.pocketed, pocketed=out.pocketed, points=pts,
                                             next_seat=play_next, spotted=tuple(sorted(out.jumped)),
                                             turn_continues=cont, rule_refs=tuple(refs))

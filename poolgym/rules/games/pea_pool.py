@@ -175,7 +175,7 @@ class PeaPool(BCAGame):
                         cue_ball=CueBallPlacement.IN_HAND_KITCHEN, cue_placed=False, inning=state.inning + 1,
                         consecutive_fouls=add_foul(state.consecutive_fouls, seat),
                         extra=self._extra(state, offender=seat))
-            return state._evolve(base), Verdict(
+            return state._evolve(base), Verdict._fast(
                 fouls=out.fouls + (F_OPEN_BREAK,), pocketed=out.pocketed, points=zeros, next_seat=nxt,
                 cue_ball=CueBallPlacement.IN_HAND_KITCHEN, options=opts, spotted=tuple(sorted(out.pocketed + out.jumped)),
                 rule_refs=("PP-8", "PP-10"))
@@ -193,7 +193,7 @@ class PeaPool(BCAGame):
                         consecutive_fouls=add_foul(state.consecutive_fouls, seat),
                         extra=self._extra(state, offender=seat))
             refs = ("PP-13", "PP-10") + (("PP-11",) if out.jumped else ()) + (("PP-12",) if out.cue_down else ())
-            return state._evolve(base), Verdict(
+            return state._evolve(base), Verdict._fast(
                 fouls=out.fouls, pocketed=out.pocketed, points=zeros, next_seat=nxt, cue_ball=cue, options=opts,
                 spotted=tuple(sorted(out.pocketed + out.jumped)), rule_refs=refs)
         # legal shot
@@ -226,7 +226,7 @@ class PeaPool(BCAGame):
             scores = [a + b for a, b in zip(scores, pts)]
             base.update(scores=tuple(scores), extra=self._extra(state, last_private_by=last_private_by, owed=()))
             s = self.finish(state, base, seat)
-            return s, Verdict(legal_pocketed=out.pocketed, pocketed=out.pocketed, points=tuple(pts), next_seat=seat,
+            return s, Verdict._fast(legal_pocketed=out.pocketed, pocketed=out.pocketed, points=tuple(pts), next_seat=seat,
                               spotted=tuple(sorted(out.jumped)), game_over=True, winner=seat,
                               rule_refs=tuple(refs) + ("PP-6", "PP-7"),
                               events=(SeatEvent(EventType.REVEAL, seat, peas[seat]),))
@@ -252,7 +252,7 @@ class PeaPool(BCAGame):
         if all(not on[b] for b in peas):
             s = self._settle_owed(s)
             s = self.finish(s, {}, None)
-            return s, Verdict(legal_pocketed=out.pocketed, pocketed=out.pocketed,
+            return s, Verdict._fast(legal_pocketed=out.pocketed, pocketed=out.pocketed,
                               points=tuple(a - b for a, b in zip(s.scores, state.scores)), next_seat=seat,
                               spotted=tuple(sorted(out.jumped)), game_over=True, winner=None,
                               rule_refs=tuple(refs) + ("PP-7V",), turn_continues=False)
@@ -263,7 +263,7 @@ class PeaPool(BCAGame):
             if windows:
                 s = s._evolve({"phase": Phase.DECLARE, "seat_to_act": windows[0], "pending": windows[1:] + (play_next,)})
                 verdict_kw.update(next_seat=windows[0], turn_continues=False)
-        return s, Verdict(**verdict_kw)
+        return s, Verdict._fast(**verdict_kw)
 
     # ------------------------------------------------------------------ PP-7V announcements
     def declarations(self, state: GameState) -> tuple:
@@ -307,7 +307,7 @@ class PeaPool(BCAGame):
                 s = s.replace(seat_to_act=self.next_seat_of(s, resume), inning=s.inning + 1)
         if len(active_seats(s)) == 1:
             s = self.finish(s, {}, active_seats(s)[0])
-        return s, Verdict(points=tuple(pts), next_seat=s.seat_to_act, cue_ball=s.cue_ball, game_over=s.game_over,
+        return s, Verdict._fast(points=tuple(pts), next_seat=s.seat_to_act, cue_ball=s.cue_ball, game_over=s.game_over,
                           winner=s.winner, rule_refs=("PP-7V",), events=tuple(events))
 
     def _settle_owed(self, state: GameState) -> GameState:
