@@ -36,12 +36,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from physics.detect import T_MAX, TOUCH_GAP, V_APPROACH, _circle_time, is_moving
 from physics.motion import AIRBORNE, P_G, P_R, accel
 from physics.resolve.ball_ball.frictional_inelastic import EPS_SLIP, alciatore_friction
-from physics.roots import first_down_crossing4
+from physics.roots import first_down_crossing, first_down_crossing4
 
 #: kinds returned by the airborne cushion predictors
 AIR_NONE, AIR_CONTACT, AIR_CLEAR = 0, 1, 2
@@ -267,21 +268,77 @@ def segment_time(rv, P, hc, p1x, p1y, p2x, p2y, nx, ny, hz):
 
 
 @njit(cache=True)
+def nose_circle_time(X, Y, Z, vx, vy, vz, g, rj, R, h):
+    """First time within (0, h] at which a ball in flight touches the nose of a jaw tip: the
+    horizontal circle of radius ``rj`` at the nose height around the jaw's axis (the rounded
+    nose that joins a rail's nose edge to its jaw's). (X, Y, Z): the ball centre relative to
+    the circle's centre, (vx, vy, vz) its velocity, ``g`` gravity; 0 if touching and
+    approaching (or resting on it: above it, not separating); inf if not within h.
+
+    With rho the centre's horizontal distance from the axis, the distance to the circle is
+    ``sqrt((rho - rj)^2 + Z^2)``; it equals R where ``A = 2 rj rho``, A = rho^2 + rj^2 + Z^2
+    - R^2, so the gap function ``F = A^2 - 4 rj^2 rho^2`` (negative exactly inside the tube
+    of radius R around the circle, outside the spindle where the centre is within R of the
+    whole circle, which a ball enters only through the tube) is a polynomial of degree 8 in
+    t (rho^2 is quadratic, Z quadratic): :func:`physics.roots.first_down_crossing`."""
+    if h > T_MAX:
+        h = T_MAX
+    # cull: the straight horizontal path keeps farther than rj + R from the axis
+    v2 = vx * vx + vy * vy
+    tc = -(X * vx + Y * vy) / v2 if v2 > 0.0 else 0.0
+    tc = min(max(tc, 0.0), h)
+    cx, cy = X + vx * tc, Y + vy * tc
+    if cx * cx + cy * cy > (rj + R) * (rj + R):
+        return math.inf
+    rho = math.sqrt(X * X + Y * Y)
+    dist = math.sqrt((rho - rj) ** 2 + Z * Z)
+    if dist - R <= TOUCH_GAP and dist > 0.0:
+        drho = (X * vx + Y * vy) / rho if rho > 0.0 else 0.0
+        vn = ((rho - rj) * drho + Z * vz) / dist
+        if vn < -V_APPROACH or (Z > 0.0 and vn <= 0.0):
+            return 0.0
+    p2, p1, p0 = v2, 2.0 * (X * vx + Y * vy), X * X + Y * Y
+    z2, z1, z0 = -0.5 * g, vz, Z
+    A = np.empty(5)
+    A[0] = z2 * z2
+    A[1] = 2.0 * z2 * z1
+    A[2] = z1 * z1 + 2.0 * z2 * z0 + p2
+    A[3] = 2.0 * z1 * z0 + p1
+    A[4] = z0 * z0 + p0 + rj * rj - R * R
+    F = np.zeros(9)
+    for i in range(5):
+        for j in range(5):
+            F[i + j] += A[i] * A[j]
+    k = 4.0 * rj * rj
+    F[6] -= k * p2
+    F[7] -= k * p1
+    F[8] -= k * p0
+    return first_down_crossing(F, 0.0, h)
+
+
+@njit(cache=True)
 def jaw_time(rv, P, hc, cx, cy, rj, hz):
-    """(dt, kind) of an airborne ball's first meeting with a jaw circle (centre cx, cy, radius
-    rj): its face below the nose (``AIR_CONTACT``) or its centre passing over the jaw above
-    the nose (``AIR_CLEAR``)."""
+    """(dt, kind) of an airborne ball's first meeting with a jaw (its circle: centre cx, cy,
+    radius rj): its face below the nose (``AIR_CONTACT``), the nose of its tip above it
+    (:func:`nose_circle_time`, ``AIR_CONTACT``), or its centre passing over the jaw circle
+    above the nose (``AIR_CLEAR``)."""
     R, g = P[P_R], P[P_G]
     X, Y, vx, vy = rv[0, 0] - cx, rv[0, 1] - cy, rv[1, 0], rv[1, 1]
+    best = math.inf
+    kind = AIR_NONE
     tf = _circle_time(X, Y, vx, vy, 0.0, 0.0, R + rj, hz)
-    if tf < math.inf and _z_at(rv, g, tf) > hc:
-        tf = math.inf
-    tc = _circle_time(X, Y, vx, vy, 0.0, 0.0, rj, min(hz, tf))
-    if tc < tf and _z_at(rv, g, tc) > hc:
-        return tc, AIR_CLEAR
-    if tf < math.inf:
-        return tf, AIR_CONTACT
-    return math.inf, AIR_NONE
+    if tf < math.inf and _z_at(rv, g, tf) <= hc:
+        best = tf
+        kind = AIR_CONTACT
+    tc = _circle_time(X, Y, vx, vy, 0.0, 0.0, rj, min(hz, best))
+    if tc < best and _z_at(rv, g, tc) > hc:
+        best = tc
+        kind = AIR_CLEAR
+    tn = nose_circle_time(X, Y, rv[0, 2] - hc, vx, vy, rv[1, 2], g, rj, R, min(hz, best))
+    if tn < best and _z_at(rv, g, tn) > hc:
+        best = tn
+        kind = AIR_CONTACT
+    return best, kind
 
 
 @njit(cache=True)

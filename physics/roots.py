@@ -1,4 +1,5 @@
-"""Real roots of polynomials of degree <= 4 on an interval, by monotone bracketing.
+"""Real roots of polynomials on an interval, by monotone bracketing: quartics, and any degree
+up to 8 (:func:`first_down_crossing`, for the jaw-tip nose contact of ``physics.air``).
 
 Event times are the first instant a gap function ``f(t)`` (squared distance minus squared
 contact distance, or signed distance to a cushion line) crosses zero *downwards* (the
@@ -11,8 +12,8 @@ ulps of the root, is exactly monotone in its bracketing, never reports a spuriou
 pair as real, and finds a double root when the polynomial actually touches zero at a
 critical point (within round-off of the polynomial value).
 
-All functions are ``@njit(cache=True)`` and allocation-free. Coefficients are given from the
-highest power down: ``a t^4 + b t^3 + c t^2 + d t + e``.
+All functions are ``@njit(cache=True)``; the quartic ones are allocation-free. Coefficients
+are given from the highest power down: ``a t^4 + b t^3 + c t^2 + d t + e``.
 """
 
 from __future__ import annotations
@@ -213,4 +214,103 @@ def smallest_positive_root4(a, b, c, d, e, hi):
     for k in range(m):
         if out[k] > 0.0:
             return out[k]
+    return math.inf
+
+
+#: highest degree handled by :func:`first_down_crossing`
+DEG_MAX = 8
+
+
+@njit(cache=True)
+def _horner(c, j, n, x):
+    """Value at x of the degree-n polynomial in row j of ``c`` (highest power first)."""
+    f = c[j, 0]
+    for k in range(1, n + 1):
+        f = f * x + c[j, k]
+    return f
+
+
+@njit(cache=True)
+def _refine_row(c, j, n, x0, x1, f0, f1):
+    """Root of the degree-n polynomial in row j of ``c``, monotone on [x0, x1] with f0, f1 of
+    opposite signs: regula falsi with the Illinois modification (a bracket that always
+    shrinks, no derivative needed), to a few ulps."""
+    if f0 == 0.0:
+        return x0
+    if f1 == 0.0:
+        return x1
+    side = 0
+    x = x0
+    for _ in range(4 * _MAXIT):
+        x = (x0 * f1 - x1 * f0) / (f1 - f0)
+        if not (x0 < x < x1):
+            x = 0.5 * (x0 + x1)
+        fx = _horner(c, j, n, x)
+        if fx == 0.0:
+            return x
+        if (fx < 0.0) == (f0 < 0.0):
+            x0, f0 = x, fx
+            if side == -1:
+                f1 *= 0.5
+            side = -1
+        else:
+            x1, f1 = x, fx
+            if side == 1:
+                f0 *= 0.5
+            side = 1
+        if x1 - x0 <= 4.0e-16 * max(abs(x0), abs(x1)) or x1 - x0 <= 1e-300:
+            break
+    return x
+
+
+@njit(cache=True)
+def first_down_crossing(coef, lo, hi):
+    """:func:`first_down_crossing4` for a polynomial of any degree up to ``DEG_MAX``:
+    ``coef`` (n + 1,) from the highest power down. The same monotone bracketing: the real
+    roots of every derivative are found from the highest derivative down (each is monotone
+    between the roots of the next), then the polynomial's first crossing from > 0 to <= 0
+    in (lo, hi] is refined on its monotone piece; inf if none."""
+    if not (hi > lo):
+        return math.inf
+    n = coef.shape[0] - 1
+    c = np.zeros((n + 1, n + 1))  # row j: the j-th derivative, degree n - j
+    for k in range(n + 1):
+        c[0, k] = coef[k]
+    for j in range(1, n + 1):
+        deg = n - j + 1
+        for k in range(deg):
+            c[j, k] = c[j - 1, k] * (deg - k)
+    pts = np.empty(n + 1)  # sign changes of the level above, inside (lo, hi), ascending
+    new = np.empty(n + 1)
+    m = 0
+    for j in range(n - 1, 0, -1):
+        deg = n - j
+        mm = 0
+        x0 = lo
+        f0 = _horner(c, j, deg, x0)
+        for k in range(m + 1):
+            x1 = pts[k] if k < m else hi
+            f1 = _horner(c, j, deg, x1)
+            r = math.nan
+            if (f0 < 0.0 and f1 > 0.0) or (f0 > 0.0 and f1 < 0.0):
+                r = _refine_row(c, j, deg, x0, x1, f0, f1)
+            elif f1 == 0.0 and k < m:
+                r = x1
+            if lo < r < hi and (mm == 0 or r > new[mm - 1]):
+                new[mm] = r
+                mm += 1
+            x0, f0 = x1, f1
+        for k in range(mm):
+            pts[k] = new[k]
+        m = mm
+    x0 = lo
+    f0 = _horner(c, 0, n, x0)
+    for k in range(m + 1):
+        x1 = pts[k] if k < m else hi
+        f1 = _horner(c, 0, n, x1)
+        if f0 > 0.0 and f1 <= 0.0:
+            r = _refine_row(c, 0, n, x0, x1, f0, f1)
+            if r > lo:
+                return r
+        x0, f0 = x1, f1
     return math.inf
