@@ -1,4 +1,5 @@
-"""Quartic root finder against mpmath on hard cases (double roots, grazes, tiny roots)."""
+"""Polynomial root finders against mpmath on hard cases (double roots, grazes, tiny roots):
+the quartic ones and ``first_down_crossing`` (degree up to 8)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import mpmath
 import numpy as np
 import pytest
 
-from physics.roots import first_down_crossing4, quadratic_roots, real_roots4, smallest_positive_root4
+from physics.roots import (
+    first_down_crossing, first_down_crossing4, quadratic_roots, real_roots4, smallest_positive_root4,
+)
 
 mpmath.mp.dps = 60
 
@@ -105,3 +108,43 @@ def test_quadratic_cancellation_free():
     assert r1 == pytest.approx(1e-8, rel=1e-15)
     assert r2 == pytest.approx(1e8, rel=1e-15)
     assert math.isnan(quadratic_roots(1.0, 0.0, 1.0)[0])
+
+
+def test_first_down_crossing_of_degree_8():
+    """Degree 8 from its roots: the first root where the polynomial goes from > 0 to <= 0,
+    separating roots skipped, a double root (touch from above) found, none past the horizon."""
+    c = np.poly([0.3, 0.7, 1.1, 1.9, 2.5, 3.0, 4.2, 6.0])  # positive at 0: down at 0.3, 1.1, ...
+    assert first_down_crossing(c, 0.0, 10.0) == pytest.approx(0.3, rel=1e-12)
+    assert first_down_crossing(c, 0.5, 10.0) == pytest.approx(1.1, rel=1e-12)
+    assert first_down_crossing(c, 2.6, 10.0) == pytest.approx(4.2, rel=1e-12)
+    assert first_down_crossing(c, 0.0, 0.2) == math.inf
+    touch = np.polymul(np.poly([0.5, 0.5]), np.poly([2.0, 2.5, 3.0, 3.5, 7.0, 8.0]))
+    assert first_down_crossing(touch, 0.0, 10.0) == pytest.approx(0.5, abs=1e-7)
+    # a quartic padded to degree 8 with leading zeros: a tiny root to a few ulps, a nearly
+    # double one (a graze) within the round-off of its coefficients, as first_down_crossing4
+    q = np.poly([1e-9, 0.25, 0.25 + 1e-7, 9.0])
+    got = first_down_crossing(np.concatenate([np.zeros(4), q]), 0.0, 10.0)
+    assert got == pytest.approx(first_down_crossing4(*q, 0.0, 10.0), rel=1e-13)
+    q = np.poly([0.25, 0.25 + 1e-7, 3.0, 9.0])
+    got = first_down_crossing(np.concatenate([np.zeros(4), q]), 0.0, 10.0)
+    assert got == pytest.approx(0.25, abs=1e-9) and first_down_crossing4(*q, 0.0, 10.0) == pytest.approx(0.25, abs=1e-9)
+
+
+def test_first_down_crossing_random_octics_vs_mpmath():
+    rng = np.random.default_rng(8)
+    for _ in range(150):
+        scale = 10.0 ** rng.uniform(-2, 1)
+        coeffs = rng.normal(size=9) * scale ** np.arange(9)
+        ref = mp_real_roots(coeffs, 0.0, 20.0)
+        # the first root where the sign goes from + to - (or the value at 0 is already <= 0
+        # and the first such crossing comes later)
+        want = math.inf
+        for r in ref:
+            if np.polyval(coeffs, r - 1e-9 * max(1.0, r)) > 0 > np.polyval(coeffs, r + 1e-9 * max(1.0, r)):
+                want = r
+                break
+        got = first_down_crossing(coeffs, 0.0, 20.0)
+        if want == math.inf:
+            assert got == math.inf or abs(np.polyval(coeffs, got)) <= 1e-9 * np.abs(coeffs).max() * 20.0 ** 8
+        else:
+            assert got == pytest.approx(want, rel=1e-7, abs=1e-10) or got < want
