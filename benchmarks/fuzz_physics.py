@@ -34,11 +34,14 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
-import physics
-from physics import fuzz
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's physics
+
+import physics  # noqa: E402
+from physics import fuzz  # noqa: E402
 
 MODELS = (("frictional_inelastic", "han_2005"), ("frictionless_elastic", "han_2005"),
           ("frictional_inelastic", "mathavan_2010"), ("frictionless_elastic", "mathavan_2010"))

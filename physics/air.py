@@ -16,8 +16,14 @@ on a WPA table) above the segment line, and the rail top level with it behind th
 - clearing: a ball whose centre crosses the nose line above the nose without touching it (it
   is then more than R above it) is over the rail: it leaves the table (LEAVE_TABLE). A ball
   that lands on the rail top is not simulated further (the rail top has no return path in
-  this model); the jaws' rounded noses are handled as vertical faces (below the nose) and as
-  cleared when a ball centre above the nose passes over the jaw circle.
+  this model);
+- jaw tips: the rounded jaw (a vertical cylinder of radius ``rj``) is a vertical face below
+  the nose, as a segment's; its nose is the horizontal circle of radius ``rj`` at height h
+  that joins the nose edges of the rail and the jaw segment (tangent to both at their ends),
+  touched by a ball above the nose when its centre is R from that circle
+  (:func:`nose_circle_time`; without it a ball coming down over a jaw tip would pass through
+  the nose and land inside the cushion); a ball centre above the nose passing over the jaw
+  circle is over the rail (cleared).
 
 Contact impulses (:func:`contact`) are rigid, instantaneous and dissipative: Newton restitution
 ``e`` on the normal relative velocity of the contact point and Coulomb friction ``mu`` on its
