@@ -179,6 +179,43 @@ def test_fast_steep_jump_leaves_over_the_rail(bb, cu):
     assert nxt.s[1] == physics.Motion.OFF_TABLE
 
 
+@pytest.mark.parametrize("xy,phi,V0,theta,seg", [
+    ([0.635, 0.4], 235.0, 6.0, 60.0, "18"),  # oblique, over the head rail
+    ([0.3, 1.0], 180.0, 5.0, 55.0, "3"),     # over a long rail
+])
+def test_oblique_jump_leaves_over_the_rail(xy, phi, V0, theta, seg):
+    """Jump strokes reaching a rail at an angle, high: LEAVE_TABLE over that rail, the ball
+    OFF_TABLE on its nose line above the nose."""
+    res = physics.simulate(T9, layout([xy]), physics.Shot(V0, phi, theta), airborne=True)
+    leave = [e for e in res.events() if e[1] == EK.LEAVE_TABLE]
+    assert res.s[0] == physics.Motion.OFF_TABLE and len(leave) == 1
+    q = leave[0][3]
+    assert T9.segment_ids[q] == seg
+    p1, n = T9.segments[q, 0], T9.segment_normals[q]
+    assert (res.rvw[0, 0, :2] - p1) @ n == pytest.approx(0.0, abs=1e-9)
+    assert res.rvw[0, 0, 2] > T9.cushion_height
+
+
+@pytest.mark.parametrize("xy,phi", [([0.635, 0.3], 270.0), ([0.635, 1.2], 200.0),
+                                    ([0.3, 2.2], 60.0), ([0.2, 0.3], 225.0)])
+def test_fast_ball_on_the_bed_never_rides_over_the_rail(xy, phi):
+    """A ball on the bed, however fast, never leaves the bed at a cushion or a jaw: the nose
+    is above its centre (h = 1.27 R on a WPA table), so the contact force, along the line from
+    the nose to the centre, points down and presses the ball into the slate (Mathavan et al.
+    2010's contact geometry; the cushion's deformation, which can lift a real ball, is not
+    modelled). Strokes at theta = 0 up to V0 = 10 m/s (a ball at 15 m/s) into rails, a corner
+    and jaws: no LIFTOFF, no LEAVE_TABLE, every ball ends on the bed plane."""
+    assert T9.cushion_height > R
+    for V0, a, b in ((10.0, 0.0, 0.0), (10.0, 0.0, 0.4), (6.0, 0.3, -0.3)):
+        res = physics.simulate(T9, layout([xy, [0.9, 1.9]]), physics.Shot(V0, phi, 0.0, a, b),
+                               airborne=True, grow_log=True)
+        kinds = set(_kinds(res))
+        assert EK.LIFTOFF not in kinds and EK.LEAVE_TABLE not in kinds and EK.BALL_TABLE not in kinds
+        on = res.s != physics.Motion.POCKETED
+        assert (res.rvw[on, 0, 2] == R).all()
+        assert fuzz.layout_problems(T9, res.rvw[None], res.s[None], R)[0] == 0
+
+
 def test_low_flight_rebounds_from_the_cushion_face():
     """A low hop reaching the rail below the nose rebounds (BALL_CUSHION) and stays on the
     table."""
