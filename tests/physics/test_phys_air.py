@@ -338,6 +338,12 @@ def test_ball_coming_down_on_a_jaw_tip_meets_its_nose(spec):
     off = res.s == physics.Motion.OFF_TABLE
     assert not (table.on_bed(res.rvw[off][:, 0, :2], R) & (res.rvw[off][:, 0, 2] <= R)).any()
     assert not (res.s == physics.Motion.AIRBORNE).any()
+    # energy never rises through the nose contacts (as test_energy_never_rises)
+    e_prev = _mech_energy(physics.simulate(table, layout(xy), np.array(shot), t_final=0.0, **kw))
+    for t in np.unique(res.ev_t[1:res.n_events]):
+        e = _mech_energy(physics.simulate(table, layout(xy), np.array(shot), t_final=float(t), **kw))
+        assert e <= e_prev + 1e-6, (t, e, e_prev)
+        e_prev = e
 
 
 # ---------------------------------------------------------------------------------------
