@@ -48,7 +48,7 @@ from numba import njit
 from physics.detect import T_MAX, TOUCH_GAP, V_APPROACH, _circle_time, is_moving
 from physics.motion import AIRBORNE, P_G, P_R, accel
 from physics.resolve.ball_ball.frictional_inelastic import EPS_SLIP, alciatore_friction
-from physics.roots import first_down_crossing, first_down_crossing4
+from physics.roots import first_down_crossing, first_down_crossing4, real_roots4
 
 #: kinds returned by the airborne cushion predictors
 AIR_NONE, AIR_CONTACT, AIR_CLEAR = 0, 1, 2
@@ -265,12 +265,48 @@ def segment_time(rv, P, hc, p1x, p1y, p2x, p2y, nx, ny, hz):
             best = t3
             kind = AIR_CLEAR
     # nose edge: the distance from the edge (d, z - hc) = (0, 0) reaches R, above the nose
-    te = _circle_time(d0, rv[0, 2] - hc, vd, rv[1, 2], 0.0, -0.5 * g, R, min(hz, best))
-    if te < best and _z_at(rv, g, te) > hc and d0 + vd * te >= 0.0 \
-            and _on_segment(rv, te, p1x, p1y, dx, dy):
-        best = te
-        kind = AIR_CONTACT
+    h = min(hz, best)
+    te = _circle_time(d0, rv[0, 2] - hc, vd, rv[1, 2], 0.0, -0.5 * g, R, h)
+    if te < best and _edge_contact(rv, g, hc, d0, vd, te, p1x, p1y, dx, dy):
+        return te, AIR_CONTACT
+    if te < h:
+        # that first touch is no contact (the ball was then past the segment's end, in a
+        # pocket mouth, or below the nose: a ball beside a jaw starts within R of the line
+        # and rises): the later approaches of the same gap function, in order
+        te = _next_edge_time(rv, g, hc, d0, vd, te, h, p1x, p1y, dx, dy, R)
+        if te < best:
+            return te, AIR_CONTACT
     return best, kind
+
+
+@njit(cache=True)
+def _edge_contact(rv, g, hc, d0, vd, t, p1x, p1y, dx, dy):
+    """A touch of the nose line at t is a contact with the nose edge: above the nose, on the
+    playing side and within the segment."""
+    return _z_at(rv, g, t) > hc and d0 + vd * t >= 0.0 and _on_segment(rv, t, p1x, p1y, dx, dy)
+
+
+@njit(cache=True)
+def _next_edge_time(rv, g, hc, d0, vd, t0, h, p1x, p1y, dx, dy, R):
+    """First nose-edge contact in (t0, h]: the down-crossings of the quartic gap function
+    ``(d0 + vd t)^2 + (Z0 + vz t - g t^2 / 2)^2 - R^2`` after t0 that are contacts
+    (:func:`_edge_contact`); inf if none."""
+    Z0, vz, A = rv[0, 2] - hc, rv[1, 2], -0.5 * g
+    a, b = A * A, 2.0 * A * vz
+    c = vd * vd + vz * vz + 2.0 * A * Z0
+    d = 2.0 * (d0 * vd + Z0 * vz)
+    e = d0 * d0 + Z0 * Z0 - R * R
+    out = np.empty(4)
+    m = real_roots4(a, b, c, d, e, t0, h, out)
+    for k in range(m):
+        r = out[k]
+        if r <= t0:
+            continue
+        if ((4.0 * a * r + 3.0 * b) * r + 2.0 * c) * r + d >= 0.0:
+            continue  # separating (or a graze)
+        if _edge_contact(rv, g, hc, d0, vd, r, p1x, p1y, dx, dy):
+            return r
+    return math.inf
 
 
 @njit(cache=True)

@@ -308,11 +308,15 @@ def test_nose_circle_time_is_the_first_touch_of_the_tip_nose():
     assert hit > 20 and miss > 20
 
 
-# the fuzz shots (``fuzz_physics.py --airborne --seed 0``) in which a ball came down over a jaw
-# tip, passed through its nose (not modelled) and landed inside the cushion; the landing
-# correction then pushed it into a ball in the pocket mouth
-JAW_TIP_SHOTS = {
-    "31:2088": ("8ft", [2.628060714087778, 194.65228410494524, 87.39385308008346,
+# fuzz shots (``fuzz_physics.py --airborne --seed 0``) whose flying ball passed through a
+# cushion nose and landed inside the cushion (then set clear of it by the landing correction,
+# into a ball in the pocket mouth in the first two): a ball coming down over a jaw tip (its
+# nose was not modelled), and a ball jumped from a side-pocket mouth along the rail, which
+# starts within R of the rail's nose line beside the segment (the first touch of the line is
+# then no contact, and the later one was not searched): (table, models, shot, balls, first
+# contact of the cue ball in flight, the jaw or segment id)
+NOSE_SHOTS = {
+    "31:2088": ("8ft", ("frictional_inelastic", "mathavan_2010"), [2.628060714087778, 194.65228410494524, 87.39385308008346,
                         0.1807968123956381, 0.13684727674886726],
                 [[0.208846528616217, 0.028575000625135495], [0.21085159848663115, 0.08568981751226301],
                  [0.16023464662200138, 0.11222369763252499], [0.02857500059869428, 0.5015571424062388],
@@ -321,33 +325,43 @@ JAW_TIP_SHOTS = {
                  [0.2058522643516903, 0.1466497847356617], [0.14648424901990573, 0.1676948536445803],
                  [1.1712159662547086, 2.302757069850676], [0.5580670040369128, 1.033091628705159],
                  [1.1574990502971232, 1.2085843103092442], [0.29425416146171973, 0.028575000848129715],
-                 [-0.008210170015629946, 1.1337688865072377]], "1t"),
-    "210:3328": ("9ft", [3.668912602768768, 104.62600392925697, 73.59185196178406,
+                 [-0.008210170015629946, 1.1337688865072377]], EK.BALL_JAW, "1t"),
+    "210:3328": ("9ft", ("frictional_inelastic", "mathavan_2010"), [3.668912602768768, 104.62600392925697, 73.59185196178406,
                          -0.3681153869032838, 0.034246676208442184],
                  [[0.917958553763261, 1.935630614193007], [0.5249773895592977, 2.396121605602943],
                   [0.8638171494796882, 1.9539289981345187], [0.556442229314828, 1.886944812967076],
                   [0.5721621385669592, 2.363876885405959], [0.25178484007870483, 1.6426826018867768],
                   [0.6853897416402265, 0.13979274864782504], [0.22298255635057174, 1.6920440347306174],
                   [0.7681167775958889, 1.8266837484800291], [0.5902614005330479, 1.1369785231660132],
-                  [1.0551991699850152, 0.5857720901267025], [1.2356201673408023, 2.5425362650797902]], "11t"),
+                  [1.0551991699850152, 0.5857720901267025], [1.2356201673408023, 2.5425362650797902]],
+                 EK.BALL_JAW, "11t"),
+    "39:2741": ("9ft", ("frictionless_elastic", "han_2005"), [3.912294562758791, 323.97286186673415,
+                                                              22.889112679968267, -0.11429889941331592,
+                                                              0.2590983868585849],
+                [[1.2431709275718383, 1.3303111807012462], [0.6746759461535896, 2.19366003104617],
+                 [1.1983338525172074, 1.2948744875253864], [0.03450395318755553, 2.542433218344309],
+                 [1.179782771945257, 1.3489298289485134], [1.116004218472065, 0.44375301327110434],
+                 [1.2142596965651131, 2.52480246083963], [1.1363418060994084, 1.3860647856646346]],
+                EK.BALL_CUSHION, "15"),
 }
 
 
-@pytest.mark.parametrize("spec", sorted(JAW_TIP_SHOTS))
-def test_ball_coming_down_on_a_jaw_tip_meets_its_nose(spec):
-    """The flying cue ball's first contact is the nose of the jaw tip, above the nose height
-    (a BALL_JAW event); the shot ends with no ball inside another or inside a cushion, and a
-    ball off the table off the bed (frictional_inelastic / mathavan_2010, as in the fuzz)."""
-    name, shot, xy, jaw = JAW_TIP_SHOTS[spec]
+@pytest.mark.parametrize("spec", sorted(NOSE_SHOTS))
+def test_flying_ball_meets_the_cushion_nose(spec):
+    """The flying cue ball's first contact is the nose (of the jaw tip, of the rail) above the
+    nose height; the shot ends with no ball inside another or inside a cushion, and a ball
+    off the table off the bed; energy never rises (the fuzz's models)."""
+    name, (bb, cu), shot, xy, kind, elem = NOSE_SHOTS[spec]
     table = physics.Table.wpa(name)
-    kw = dict(ball_ball="frictional_inelastic", cushion="mathavan_2010", airborne=True)
+    kw = dict(ball_ball=bb, cushion=cu, airborne=True)
     res = physics.simulate(table, layout(xy), np.array(shot), grow_log=True, **kw)
     assert res.status == physics.Status.OK
     # the first contact of the cue ball in its flight (after the stroke's own at t = 0)
     first = [e for e in res.events() if e[2] == 0 and e[1] in (EK.BALL_JAW, EK.BALL_CUSHION,
                                                                EK.BALL_BALL, EK.LEAVE_TABLE)
              and e[0] > 0.05][0]
-    assert first[1] == EK.BALL_JAW and table.jaw_ids[first[3]] == jaw
+    assert first[1] == kind
+    assert (table.jaw_ids if kind == EK.BALL_JAW else table.segment_ids)[first[3]] == elem
     at = physics.simulate(table, layout(xy), np.array(shot), t_final=first[0], **kw)
     assert at.s[0] == physics.Motion.AIRBORNE and at.rvw[0, 0, 2] > table.cushion_height
     assert fuzz.layout_problems(table, res.rvw[None], res.s[None], R)[0] == 0
