@@ -246,7 +246,10 @@ def segment_time(rv, P, hc, p1x, p1y, p2x, p2y, nx, ny, hz):
     dx, dy = p2x - p1x, p2y - p1y
     best = math.inf
     kind = AIR_NONE
-    if d0 <= 0.0:
+    # a ball behind the line moving forward may cross it in flight past the segment's end (a
+    # jaw segment's line runs across the table) and come down on its nose edge (the only
+    # contact left to it: d grows, so neither the face nor a clearing)
+    if d0 <= 0.0 and vd <= 0.0:
         return best, kind
     # reach (bounded by |vd| hz, and by the drop of the ball below its highest point)
     if d0 > R + abs(vd) * min(hz, T_MAX) + TOUCH_GAP:

@@ -311,10 +311,11 @@ def test_nose_circle_time_is_the_first_touch_of_the_tip_nose():
 # fuzz shots (``fuzz_physics.py --airborne --seed 0``) whose flying ball passed through a
 # cushion nose and landed inside the cushion (then set clear of it by the landing correction,
 # into a ball in the pocket mouth in the first two): a ball coming down over a jaw tip (its
-# nose was not modelled), and a ball jumped from a side-pocket mouth along the rail, which
-# starts within R of the rail's nose line beside the segment (the first touch of the line is
-# then no contact, and the later one was not searched): (table, models, shot, balls, first
-# contact of the cue ball in flight, the jaw or segment id)
+# nose was not modelled); a ball jumped from a side-pocket mouth along the rail, which starts
+# within R of the rail's nose line beside the segment (the first touch of the line is then
+# no contact, and the later one was not searched); a ball that started behind a jaw
+# segment's line (not searched at all): (table, models, shot, balls, first contact of the
+# cue ball in flight, the jaw or segment id)
 NOSE_SHOTS = {
     "31:2088": ("8ft", ("frictional_inelastic", "mathavan_2010"), [2.628060714087778, 194.65228410494524, 87.39385308008346,
                         0.1807968123956381, 0.13684727674886726],
@@ -343,6 +344,19 @@ NOSE_SHOTS = {
                  [1.179782771945257, 1.3489298289485134], [1.116004218472065, 0.44375301327110434],
                  [1.2142596965651131, 2.52480246083963], [1.1363418060994084, 1.3860647856646346]],
                 EK.BALL_CUSHION, "15"),
+    # a high jump across the table, coming down on a corner jaw's nose edge from its playing
+    # side after flying over the jaw line's extension (the ball started behind that line)
+    "15:2681": ("9ft", ("frictionless_elastic", "han_2005"), [6.384028435314376, 158.33210383963618,
+                                                              81.18233695000086, -0.010559180897494354,
+                                                              0.35358782849237896],
+                [[1.2414249990618689, 0.6658879733399737], [1.213090754198305, 0.7155195467433799],
+                 [1.0655275901930525, 0.3455573461923259], [-0.005668575384308823, 0.03060694659194785],
+                 [1.273282730456233, 0.033480710040726655], [0.8862371459167133, 0.8499866855583205],
+                 [0.14616796655475767, 0.7080179048062004], [0.7433250517051725, 1.349815789040781],
+                 [1.25267864082977, 1.2249023147551878], [1.2043151754242776, 1.1944540336295275],
+                 [0.9194494173264665, 0.803477894824018], [0.4842447169630015, 1.6476345413507498],
+                 [0.04155229514509145, 0.40056078312606913], [0.5412460908551391, 1.6517535153035854]],
+                EK.BALL_CUSHION, "1"),
 }
 
 
