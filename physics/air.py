@@ -48,7 +48,7 @@ from numba import njit
 from physics.detect import T_MAX, TOUCH_GAP, V_APPROACH, _circle_time, is_moving
 from physics.motion import AIRBORNE, P_G, P_R, accel
 from physics.resolve.ball_ball.frictional_inelastic import EPS_SLIP, alciatore_friction
-from physics.roots import first_down_crossing, first_down_crossing4, real_roots4
+from physics.roots import first_down_crossing, first_down_crossing4, quadratic_roots, real_roots4
 
 #: kinds returned by the airborne cushion predictors
 AIR_NONE, AIR_CONTACT, AIR_CLEAR = 0, 1, 2
@@ -313,36 +313,10 @@ def _next_edge_time(rv, g, hc, d0, vd, t0, h, p1x, p1y, dx, dy, R):
 
 
 @njit(cache=True)
-def nose_circle_time(X, Y, Z, vx, vy, vz, g, rj, R, h):
-    """First time within (0, h] at which a ball in flight touches the nose of a jaw tip: the
-    horizontal circle of radius ``rj`` at the nose height around the jaw's axis (the rounded
-    nose that joins a rail's nose edge to its jaw's). (X, Y, Z): the ball centre relative to
-    the circle's centre, (vx, vy, vz) its velocity, ``g`` gravity; 0 if touching and
-    approaching (or resting on it: above it, not separating); inf if not within h.
-
-    With rho the centre's horizontal distance from the axis, the distance to the circle is
-    ``sqrt((rho - rj)^2 + Z^2)``; it equals R where ``A = 2 rj rho``, A = rho^2 + rj^2 + Z^2
-    - R^2, so the gap function ``F = A^2 - 4 rj^2 rho^2`` (negative exactly inside the tube
-    of radius R around the circle, outside the spindle where the centre is within R of the
-    whole circle, which a ball enters only through the tube) is a polynomial of degree 8 in
-    t (rho^2 is quadratic, Z quadratic): :func:`physics.roots.first_down_crossing`."""
-    if h > T_MAX:
-        h = T_MAX
-    # cull: the straight horizontal path keeps farther than rj + R from the axis
-    v2 = vx * vx + vy * vy
-    tc = -(X * vx + Y * vy) / v2 if v2 > 0.0 else 0.0
-    tc = min(max(tc, 0.0), h)
-    cx, cy = X + vx * tc, Y + vy * tc
-    if cx * cx + cy * cy > (rj + R) * (rj + R):
-        return math.inf
-    rho = math.sqrt(X * X + Y * Y)
-    dist = math.sqrt((rho - rj) ** 2 + Z * Z)
-    if dist - R <= TOUCH_GAP and dist > 0.0:
-        drho = (X * vx + Y * vy) / rho if rho > 0.0 else 0.0
-        vn = ((rho - rj) * drho + Z * vz) / dist
-        if vn < -V_APPROACH or (Z > 0.0 and vn <= 0.0):
-            return 0.0
-    p2, p1, p0 = v2, 2.0 * (X * vx + Y * vy), X * X + Y * Y
+def _nose_circle_poly_time(X, Y, Z, vx, vy, vz, g, rj, R, h):
+    """:func:`nose_circle_time`'s gap function from the given state, first down-crossing in
+    (0, h]."""
+    p2, p1, p0 = vx * vx + vy * vy, 2.0 * (X * vx + Y * vy), X * X + Y * Y
     z2, z1, z0 = -0.5 * g, vz, Z
     A = np.empty(5)
     A[0] = z2 * z2
@@ -359,6 +333,67 @@ def nose_circle_time(X, Y, Z, vx, vy, vz, g, rj, R, h):
     F[7] -= k * p1
     F[8] -= k * p0
     return first_down_crossing(F, 0.0, h)
+
+
+@njit(cache=True)
+def nose_circle_time(X, Y, Z, vx, vy, vz, g, rj, R, h):
+    """First time within (0, h] at which a ball in flight touches the nose of a jaw tip: the
+    horizontal circle of radius ``rj`` at the nose height around the jaw's axis (the rounded
+    nose that joins a rail's nose edge to its jaw's). (X, Y, Z): the ball centre relative to
+    the circle's centre, (vx, vy, vz) its velocity, ``g`` gravity; 0 if touching and
+    approaching (or resting on it: above it, not separating); inf if not within h.
+
+    With rho the centre's horizontal distance from the axis, the distance to the circle is
+    ``sqrt((rho - rj)^2 + Z^2)``; it equals R where ``A = 2 rj rho``, A = rho^2 + rj^2 + Z^2
+    - R^2, so the gap function ``F = A^2 - 4 rj^2 rho^2`` (negative exactly inside the tube
+    of radius R around the circle, outside the spindle where the centre is within R of the
+    whole circle, which a ball enters only through the tube) is a polynomial of degree 8 in
+    t (rho^2 is quadratic, Z quadratic): :func:`physics.roots.first_down_crossing`. A touch
+    needs |Z| <= R, so it is searched only over the spans of the flight where that holds,
+    each from its own start: over a whole long flight (a ball falling from metres up) the
+    polynomial's terms would be some 1e15 times the tube's, beyond float64."""
+    if h > T_MAX:
+        h = T_MAX
+    # cull: the straight horizontal path keeps farther than rj + R from the axis
+    v2 = vx * vx + vy * vy
+    tc = -(X * vx + Y * vy) / v2 if v2 > 0.0 else 0.0
+    tc = min(max(tc, 0.0), h)
+    cx, cy = X + vx * tc, Y + vy * tc
+    if cx * cx + cy * cy > (rj + R) * (rj + R):
+        return math.inf
+    rho = math.sqrt(X * X + Y * Y)
+    dist = math.sqrt((rho - rj) ** 2 + Z * Z)
+    if dist - R <= TOUCH_GAP and dist > 0.0:
+        drho = (X * vx + Y * vy) / rho if rho > 0.0 else 0.0
+        vn = ((rho - rj) * drho + Z * vz) / dist
+        if vn < -V_APPROACH or (Z > 0.0 and vn <= 0.0):
+            return 0.0
+    # the spans of (0, h) where |Z(t)| <= R: cut at the times Z = +R and Z = -R
+    cuts = np.empty(6)
+    cuts[0] = 0.0
+    nc = 1
+    for level in (R, -R):
+        r1, r2 = quadratic_roots(-0.5 * g, vz, Z - level)
+        for r in (r1, r2):
+            if 0.0 < r < h:
+                cuts[nc] = r
+                nc += 1
+    cuts[nc] = h
+    nc += 1
+    cuts[:nc].sort()
+    for k in range(nc - 1):
+        ta, tb = cuts[k], cuts[k + 1]
+        if not tb > ta:
+            continue
+        tm = 0.5 * (ta + tb)
+        if abs(Z + (vz - 0.5 * g * tm) * tm) > R:
+            continue
+        za = Z + (vz - 0.5 * g * ta) * ta
+        r = _nose_circle_poly_time(X + vx * ta, Y + vy * ta, za, vx, vy, vz - g * ta, g, rj, R,
+                                   tb - ta)
+        if r < math.inf:
+            return ta + r
+    return math.inf
 
 
 @njit(cache=True)
