@@ -27,6 +27,7 @@
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import Enum
 from typing import Optional
@@ -75,8 +76,13 @@ F_OPEN_BREAK = Foul(FoulKind.ILLEGAL_BREAK, "CT-8")
 
 def group_balls(state: GameState, seat: int) -> tuple:
     """CT-5: the balls of ``seat``'s group (by its position in the order of play)."""
-    size = 15 // state.n_players
-    p = state.groups[seat]
+    return _group_of(len(state.scores), state.groups[seat])
+
+
+@functools.lru_cache(maxsize=256)
+def _group_of(n_players: int, p: int) -> tuple:
+    """The balls of group ``p`` with ``n_players`` seats (15 / n each, CT-5), memoised."""
+    size = 15 // n_players
     return tuple(range(p * size + 1, (p + 1) * size + 1))
 
 
@@ -202,8 +208,9 @@ class CutThroat(BCAGame):
         act = list(state.active) if state.active else [True] * n
         events = []
         elim = list(state.extra.eliminated)
+        on = state.on_table
         for k in order_of(state):
-            if act[k] and not any(state.on_table[b] for b in group_balls(state, k)):
+            if act[k] and not any(on[b] for b in group_balls(state, k)):
                 act[k] = False
                 events.append(SeatEvent(EventType.ELIMINATED, k))
                 if k in elim:
