@@ -27,10 +27,11 @@ import time
 HYPERPARAMS = {
     "ppo": dict(n_steps=32, batch_size=512, n_epochs=10, learning_rate=1e-3, gamma=0.0, gae_lambda=1.0,
                 ent_coef=0.0, clip_range=0.2, policy_kwargs=dict(net_arch=[128, 128], log_std_init=-2.0)),
-    "sac": dict(learning_rate=1e-3, buffer_size=200_000, learning_starts=2000, batch_size=256, gamma=0.0,
-                train_freq=1, gradient_steps=2, policy_kwargs=dict(net_arch=[128, 128])),
+    "sac": dict(learning_rate=1e-3, buffer_size=400_000, learning_starts=1000, batch_size=512, gamma=0.0,
+                train_freq=1, gradient_steps=2, ent_coef="auto_0.001", target_entropy=-66.0,
+                policy_kwargs=dict(net_arch=[256, 256])),
 }
-N_ENVS = {"ppo": 64, "sac": 16}
+N_ENVS = {"ppo": 64, "sac": 64}
 ENV_ID = "poolgym/PotDrill-v0"
 ENV_KWARGS = dict(action_mode="param", noise="icga")
 TEST_SEED0 = 10_000_000
@@ -39,11 +40,11 @@ TEST_SEED0 = 10_000_000
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--algos", default="ppo,sac")
-    ap.add_argument("--steps-ppo", type=int, default=300_000)
-    ap.add_argument("--steps-sac", type=int, default=60_000)
+    ap.add_argument("--steps-ppo", type=int, default=800_000)
+    ap.add_argument("--steps-sac", type=int, default=400_000)
     ap.add_argument("--episodes", type=int, default=1000, help="test positions (the same for every player)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--eval-every", type=int, default=50_000)
+    ap.add_argument("--eval-every", type=int, default=100_000)
     ap.add_argument("--out", default="runs/learn_potdrill")
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
