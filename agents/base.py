@@ -84,6 +84,7 @@ BUILTIN: dict[str, str] = {
     "geometric": "agents.geometric:GeometricAgent",
     "search": "agents.search:SearchAgent",
     "sb3": "agents.sb3:SB3Agent",
+    "trained": "agents.learned:TrainedAgent",
 }
 
 _REGISTRY: dict[str, Callable[..., Agent]] = {}

@@ -13,7 +13,7 @@ video. Every table is optional except ``[experiment]``; a missing stage is skipp
     kwargs = { noise = "icga" }
 
     [training]
-    algo = "ppo"                 # ppo | sac | maskable_ppo
+    algo = "ppo"                 # ppo | sac | maskable_ppo | expert_iteration
     total_timesteps = 30000
     n_envs = 8
     eval_every = 5000            # learning-curve points (timesteps)
@@ -41,6 +41,13 @@ path, e.g. ``training.total_timesteps: expected an integer, got 'many'`` or
 The agent name ``trained`` in a tournament or video refers to the policy trained by the
 ``[training]`` stage of the same experiment.
 
+``training.algo = "expert_iteration"`` trains the nine-ball player of `agents.learned` (an
+action-value network distilled from the search agent on the learner's own games,
+`agents.expert_iteration`); its settings are the ``training.hyperparams`` table
+(`ExpertIterationConfig`: iterations, games, league, epochs, workers, ...), the
+``total_timesteps`` / ``n_envs`` / ``eval_*`` fields do not apply, and the player is evaluated
+by a ``[tournament]`` (``experiments/configs/nine_ball_expert.toml``).
+
 ``training.multi_agent = true`` (with ``--backend ray`` only) trains by self-play on the
 PettingZoo env of ``env.id``'s discipline (one of `MULTI_AGENT_IDS`), with
 ``training.policies = "shared"`` (one policy for every seat) or ``"per_seat"``; see
@@ -62,7 +69,7 @@ class ConfigError(ValueError):
     """A bad experiment configuration; the message names the key."""
 
 
-ALGOS = ("ppo", "sac", "maskable_ppo")
+ALGOS = ("ppo", "sac", "maskable_ppo", "expert_iteration")
 NOISES = ("none", "icga")
 BACKENDS = ("local", "ray")
 #: registered ids whose discipline has a PettingZoo env (``training.multi_agent``, ray backend)
@@ -117,6 +124,13 @@ class TrainingSection:
         _positive("training.eval_episodes", self.eval_episodes)
         _choice("training.vector", self.vector, ("auto", "native", "sync", "dummy"))
         _choice("training.policies", self.policies, POLICIES)
+        if self.algo == "expert_iteration":  # its settings are the hyperparams table, checked here
+            from agents.expert_iteration import ExpertIterationConfig
+
+            try:
+                ExpertIterationConfig.from_dict(dict(self.hyperparams))
+            except (TypeError, ValueError) as e:
+                raise ConfigError(f"training.hyperparams: {e}") from None
         if self.multi_agent and self.algo != "ppo":
             raise ConfigError(f"training.multi_agent: multi-agent training is RLlib PPO (algo = \"ppo\"), "
                               f"got algo = {self.algo!r}")
@@ -220,6 +234,9 @@ class ExperimentConfig:
             raise ConfigError("tournament.agents / video.agents: agent 'trained' needs a [training] section")
         if self.evaluation is not None and self.training is None:
             raise ConfigError("evaluation: evaluating a trained policy needs a [training] section")
+        if self.evaluation is not None and self.training.algo == "expert_iteration":
+            raise ConfigError("evaluation: the expert-iteration nine-ball player is evaluated by its [tournament]; "
+                              "drop [evaluation]")
         if self.training is not None and self.training.multi_agent and self.env.id not in MULTI_AGENT_IDS:
             raise ConfigError(f"training.multi_agent: env.id must be one of {sorted(MULTI_AGENT_IDS)} (a discipline "
                               f"with a PettingZoo env), got {self.env.id!r}")

@@ -200,6 +200,12 @@ def _train(cfg, run: Run, seeds: dict, backend: str, progress: bool) -> dict:
         from experiments.ray_backend import train_rllib
 
         return train_rllib(cfg, out, seeds["train"], progress=progress)
+    if t.algo == "expert_iteration":
+        from agents.expert_iteration import train as train_ei
+
+        res = train_ei(out, dict(t.hyperparams), seed=seeds["train"], torch_threads=cfg.experiment.torch_threads,
+                       progress=progress)
+        return {"model": os.path.relpath(res["model"], run.root), "positions": res["positions"]}
     from agents.sb3 import train
 
     res = train(cfg.env.id, t.algo, t.total_timesteps, seed=seeds["train"], out_dir=out, n_envs=t.n_envs,
@@ -210,6 +216,8 @@ def _train(cfg, run: Run, seeds: dict, backend: str, progress: bool) -> dict:
 
 
 def _trained_kwargs(cfg, run: Run) -> dict:
+    if cfg.training.algo == "expert_iteration":
+        return dict(weights=run.path("train", "policy.pt"))
     return dict(model=run.path("train", "model.zip"), algo=cfg.training.algo, env_id=cfg.env.id,
                 env_kwargs=cfg.env.kwargs)
 
@@ -247,7 +255,8 @@ def _agent_specs(entries, cfg, run: Run):
     out = []
     for e in entries:
         if e.name == "trained":
-            out.append(AgentSpec("sb3", {**_trained_kwargs(cfg, run), **e.kwargs}, e.label or "trained"))
+            name = "trained" if cfg.training.algo == "expert_iteration" else "sb3"
+            out.append(AgentSpec(name, {**_trained_kwargs(cfg, run), **e.kwargs}, e.label or "trained"))
         else:
             out.append(AgentSpec(e.name, dict(e.kwargs), e.label))
     return tuple(out)
@@ -282,7 +291,8 @@ def _video(cfg, run: Run, seeds: dict) -> dict:
     players = []
     for k, name in enumerate(v.agents):
         if name == "trained":
-            players.append(make("sb3", seed=k, **_trained_kwargs(cfg, run)))
+            name = "trained" if cfg.training.algo == "expert_iteration" else "sb3"
+            players.append(make(name, seed=k, **_trained_kwargs(cfg, run)))
         else:
             players.append(make(name, seed=k))
     path = run.path(f"video.{v.format}")
@@ -308,6 +318,10 @@ def collect_metrics(run: Run) -> list[tuple[str, str, str]]:
     if os.path.exists(lc):
         with open(lc) as f:
             for r in csv.DictReader(f):
+                if "iteration" in r:  # expert iteration (agents.expert_iteration.CURVE_FIELDS)
+                    for k in ("positions", "win_rate_vs_geometric", "games_vs_geometric", "fit_loss"):
+                        rows.append(("train", f"{k}@{r['iteration']}", r[k]))
+                    continue
                 for k in ("eval_success_rate", "eval_mean_return", "train_mean_return"):
                     rows.append(("train", f"{k}@{r['timesteps']}", r[k]))
     ev = run.path("evaluation.json")
@@ -366,8 +380,28 @@ def _plot_curve(csv_path: str, png: str, title: str) -> None:
         rows = list(csv.DictReader(f))
     if not rows:
         return
-    x = [int(r["timesteps"]) for r in rows]
     fig, ax = plt.subplots(figsize=(6, 3.5))
+    if "iteration" in rows[0]:  # expert iteration: the learner's games against geometric
+        pts = [(int(r["iteration"]), float(r["win_rate_vs_geometric"]), int(r["games_vs_geometric"]))
+               for r in rows if r["win_rate_vs_geometric"] and int(r["learner_moves"])]
+        if pts:
+            from agents.stats import wilson_interval
+
+            it = [p[0] for p in pts]
+            wr = [p[1] for p in pts]
+            ci = [wilson_interval(round(p[1] * p[2]), p[2]) for p in pts]
+            ax.errorbar(it, wr, yerr=[[w - c[0] for w, c in zip(wr, ci)], [c[1] - w for w, c in zip(wr, ci)]],
+                        fmt="o-", capsize=3, label="learner vs geometric (its training games, Wilson 95%)")
+        ax.axhline(0.5, color="grey", lw=0.8, ls=":")
+        ax.set_xlabel("expert-iteration iteration")
+        ax.set_ylim(-0.05, 1.05)
+        ax.set_title(f"learning curve: {title}")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(png, dpi=100, metadata={"Software": None})
+        plt.close(fig)
+        return
+    x = [int(r["timesteps"]) for r in rows]
     ax.plot(x, [float(r["eval_success_rate"]) for r in rows], "o-", label="eval success rate")
     ax.plot(x, [float(r["train_mean_return"]) for r in rows], ".--", label="train mean return")
     ax.set_xlabel("timesteps")
