@@ -392,11 +392,11 @@ def _plot_curve(csv_path: str, png: str, title: str) -> None:
             ci = [wilson_interval(round(p[1] * p[2]), p[2]) for p in pts]
             ax.errorbar(it, wr, yerr=[[w - c[0] for w, c in zip(wr, ci)], [c[1] - w for w, c in zip(wr, ci)]],
                         fmt="o-", capsize=3, label="learner vs geometric (its training games, Wilson 95%)")
+            ax.legend(fontsize=7)
         ax.axhline(0.5, color="grey", lw=0.8, ls=":")
         ax.set_xlabel("expert-iteration iteration")
         ax.set_ylim(-0.05, 1.05)
         ax.set_title(f"learning curve: {title}")
-        ax.legend(fontsize=7)
         fig.tight_layout()
         fig.savefig(png, dpi=100, metadata={"Software": None})
         plt.close(fig)

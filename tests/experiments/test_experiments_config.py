@@ -28,6 +28,10 @@ BASE = '[experiment]\nname = "x"\n'
     (BASE + "[env\n", r"TOML syntax error"),
     (BASE + "[training]\nhyperparams = 3\n", r"training.hyperparams: expected a table"),
     (BASE + "[experiment2]\n", r"unknown key 'experiment2'"),
+    (BASE + "[training]\nalgo = 'expert_iteration'\nhyperparams = { epoch = 3 }\n",
+     r"training.hyperparams: unknown expert-iteration setting"),
+    (BASE + "[training]\nalgo = 'expert_iteration'\n[evaluation]\nepisodes = 10\n",
+     r"evaluation: the expert-iteration nine-ball player is evaluated by its \[tournament\]"),
 ])
 def test_validation_errors_name_the_key(text, match):
     with pytest.raises(C.ConfigError, match=match):
