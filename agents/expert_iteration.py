@@ -166,7 +166,8 @@ class _Learner(TrainedAgent):
     ``expert``; the move played is the expert's (``follow``) or the network's."""
 
     def __init__(self, seed=None, net=None, expert: LabellingSearch | None = None, follow: bool = False):
-        super().__init__(seed=seed, net=net if net is not None else _NullNet())
+        # the roll-in player of the shipped run: three placement spots, no mirror averaging
+        super().__init__(seed=seed, net=net if net is not None else _NullNet(), n_placements=3, mirrors=False)
         self.expert = expert
         self.follow = follow
 
