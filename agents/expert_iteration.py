@@ -124,8 +124,9 @@ class LabellingSearch(SearchAgent):
 
     name = "search"
 
-    def __init__(self, seed=None, **kw):
-        super().__init__(seed=seed, **kw)
+    def __init__(self, seed=None, push_outs: int = 0, reply_search: bool = False, **kw):
+        # push-outs are not candidates of the learner (agents.learned.TrainedAgent): not labelled
+        super().__init__(seed=seed, push_outs=push_outs, reply_search=reply_search, **kw)
         self.records: list = []
 
     def search_shot(self, obs, v, return_value: bool = False):

@@ -18,7 +18,7 @@ stroke (``mirrors``, default on; the network was trained on all four). With the 
 hand it scores the shots from each of the `n_placements` (default 6) best geometric spots and
 takes the spot whose best shot scores highest. Both play-time settings were chosen on 400
 validation games against the geometric player (seed 7), see the README.
-Breaks, push-outs and options are the geometric player's (as in the search agent).
+Breaks and options are the geometric player's; it takes no push-out (`push_outs`).
 
 The network is trained from the environment by expert iteration (`agents.expert_iteration`:
 T. Anthony, Z. Tian, D. Barber, "Thinking fast and slow with deep learning and tree
@@ -235,6 +235,9 @@ class TrainedAgent(SearchAgent):
         weights: a policy file (`save_policy`), default the shipped `DEFAULT_WEIGHTS`; or
         net: a network (`make_net`) already in memory (training uses it).
         n_placements: ball-in-hand spots scored.
+        push_outs, reply_search: the search agent's push-out candidates and push-out reply
+            search, off: the network was not trained on push-outs (no feature tells one), so
+            it takes none and replies to the opponent's as the geometric player does.
         mirrors: score each stroke as the mean of the network over the layout's four mirror
             images (`mirror`) instead of the layout alone.
     """
@@ -242,8 +245,8 @@ class TrainedAgent(SearchAgent):
     name = "trained"
 
     def __init__(self, seed: int | None = None, weights: str | None = None, net=None, n_placements: int = 6,
-                 mirrors: bool = True, **kw):
-        super().__init__(seed=seed, n_placements=n_placements, **kw)
+                 mirrors: bool = True, push_outs: int = 0, reply_search: bool = False, **kw):
+        super().__init__(seed=seed, n_placements=n_placements, push_outs=push_outs, reply_search=reply_search, **kw)
         self.mirrors = bool(mirrors)
         if net is None:
             path = weights or DEFAULT_WEIGHTS
