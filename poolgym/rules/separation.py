@@ -64,8 +64,9 @@ def separate_pairs(P, idx, R, max_fix, trigger, target, max_iter):
 def separate_overlaps(pos: np.ndarray, on: np.ndarray, R: float, max_fix: float = 1e-4,
                       margin: float = 1e-9) -> np.ndarray:
     """Push apart on-table balls that overlap by at most ``max_fix`` (or are closer than
-    ``margin`` to touching) so that every such pair ends 2R + 2 ``margin`` apart (8 sweeps of
-    :func:`separate_pairs`); returns the (possibly) corrected (N, 2) array. Larger overlaps
+    ``margin`` to touching) so that every such pair ends 2R + 2 ``margin`` apart (sweeps of
+    :func:`separate_pairs` until none is left, at most 64: a frozen chain passes the push on
+    ball by ball); returns the (possibly) corrected (N, 2) array. Larger overlaps
     are left alone (the physics' own guarantee is then broken and its validation says so)."""
     P = np.array(pos, dtype=np.float64).reshape(-1, 2)
     idx = np.flatnonzero(np.asarray(on, dtype=bool))
@@ -77,7 +78,7 @@ def separate_overlaps(pos: np.ndarray, on: np.ndarray, R: float, max_fix: float 
     d2.flat[:: idx.size + 1] = np.inf
     if d2.min() >= (2 * R + margin) ** 2:
         return P
-    separate_pairs(P, idx.astype(np.int64), float(R), float(max_fix), float(margin), 2.0 * float(margin), 8)
+    separate_pairs(P, idx.astype(np.int64), float(R), float(max_fix), float(margin), 2.0 * float(margin), 64)
     return P
 
 
@@ -89,8 +90,18 @@ def _separate_batch(rvw, s, R, max_fix, trigger, target, max_iter):
             separate_pairs(rvw[k, :, 0, :], idx, R, max_fix, trigger, target, max_iter)
 
 
+#: the physics refuses two balls closer than 2R - 1e-9 m (`physics.simulate`'s layout check);
+#: the guard leaves alone what it accepts with half of that to spare
+_GUARD_TRIGGER = -0.5e-9
+
+
 def separate_overlaps_batch(rvw: np.ndarray, s: np.ndarray, R: float, max_fix: float = 1e-5) -> None:
     """The environments' guard before a batched physics call: in place on rvw (B, N, 3, 3),
-    the stationary balls (``s == 0``) of each table that overlap by less than ``max_fix``
-    are pushed apart to 2 nm beyond touching (4 sweeps of :func:`separate_pairs`)."""
-    _separate_batch(rvw, np.ascontiguousarray(s), float(R), float(max_fix), 0.0, 2e-9, 4)
+    the stationary balls (``s == 0``) of each table that overlap by more than 0.5 nm (half the
+    physics' tolerance) and less than ``max_fix`` are pushed apart to 2 nm beyond touching,
+    sweeping (:func:`separate_pairs`, at most 64 sweeps) until no pair overlaps by more than
+    0.5 nm. A push moves each ball of the pair, so it can press a neighbour of a frozen chain
+    (G-3.32 spots a row of balls on the long string, each frozen to the next) into the ball
+    behind it: the sweeps go on until the push has run out along the chain, and pairs that only
+    touch to round-off (a spotted chain's 1e-16 m) are not pushed at all."""
+    _separate_batch(rvw, np.ascontiguousarray(s), float(R), float(max_fix), _GUARD_TRIGGER, 2e-9, 64)
