@@ -129,37 +129,11 @@ class LabellingSearch(SearchAgent):
         super().__init__(seed=seed, push_outs=push_outs, reply_search=reply_search, **kw)
         self.records: list = []
 
-    def search_shot(self, obs, v, return_value: bool = False):
+    def searched(self, v, acts, values, counts) -> None:
         from agents.learned import candidate_inputs
-        from agents.search import GeometricAgent, _discipline
 
-        disc = _discipline(obs.discipline)
-        acts = self.candidate_actions(v, obs.discipline)
-        if len(acts) == 1:
-            return (acts[0], 0.0) if return_value else acts[0]
-        S = max(3, min(self.samples, self.budget // len(acts)))
-        vals = self.evaluate(obs, acts, S, disc)
-        if vals is None:
-            a = GeometricAgent.shoot(self, v)
-            return (a, 0.0) if return_value else a
-        total, count = vals.sum(axis=1), np.full(len(acts), float(S))
-        if self.refine_k > 1 and self.refine_samples > 0:
-            top = np.argsort(-total / count, kind="stable")[: self.refine_k]
-            vals2 = self.evaluate(obs, [acts[int(k)] for k in top], self.refine_samples, disc)
-            if vals2 is not None:
-                total[top] += vals2.sum(axis=1)
-                count[top] += self.refine_samples
-                mask = np.zeros(len(acts), bool)
-                mask[top] = True
-                mean = np.where(mask, total / count, -np.inf)
-            else:
-                mean = total / count
-        else:
-            mean = total / count
         shots, ratio, p = candidate_inputs(self, v, acts)
-        self.records.append((v.balls.copy(), v.on.copy(), shots, ratio, p, total / count, count))
-        k = int(np.argmax(mean))
-        return (acts[k], float(mean[k])) if return_value else acts[k]
+        self.records.append((v.balls.copy(), v.on.copy(), shots, ratio, p, values, counts))
 
 
 class _Learner(TrainedAgent):

@@ -351,20 +351,23 @@ class SearchAgent(GeometricAgent):
             a = GeometricAgent.shoot(self, v)
             return (a, 0.0) if return_value else a
         total, count = vals.sum(axis=1), np.full(len(acts), float(S))
+        mean = total / count
         if self.refine_k > 1 and self.refine_samples > 0:
-            top = np.argsort(-total / count, kind="stable")[: self.refine_k]
+            top = np.argsort(-mean, kind="stable")[: self.refine_k]
             vals2 = self.evaluate(obs, [acts[int(k)] for k in top], self.refine_samples, disc)
-            if vals2 is not None:
+            if vals2 is not None:  # only the refined candidates compete
                 total[top] += vals2.sum(axis=1)
                 count[top] += self.refine_samples
                 mask = np.zeros(len(acts), bool)
                 mask[top] = True
                 mean = np.where(mask, total / count, -np.inf)
-                k = int(np.argmax(mean))
-                return (acts[k], float(mean[k])) if return_value else acts[k]
-        mean = total / count
+        self.searched(v, acts, total / count, count)
         k = int(np.argmax(mean))
         return (acts[k], float(mean[k])) if return_value else acts[k]
+
+    def searched(self, v, acts, values: np.ndarray, counts: np.ndarray) -> None:
+        """Called after each search with every candidate's mean value and sample count (a
+        subclass that labels positions keeps them; the search agent itself does nothing)."""
 
     def value(self, disc, state, verdict, me: int, table) -> float:
         """Value in [0, 1] (plus 14.1 points) of `state` for seat `me` (module docstring, step 4)."""
