@@ -7,11 +7,15 @@ and the enums :class:`Motion`, :class:`EventKind`, :class:`BallBallModel`,
 :class:`CushionModel`, :class:`Status`.
 """
 
-from physics.enums import BallBallModel, CushionModel, EventKind, Motion, Status
-from physics.noise import ExecutionNoise
-from physics.params import BallParams, CueParams
-from physics.simulate import BatchResult, Shot, SimResult, simulate, simulate_batch
-from physics.table import PocketTableSpecs, Table
+from physics import cache_stamp as _cache_stamp
+
+_cache_stamp.install()  # before any cached kernel is defined (physics.cache_stamp)
+
+from physics.enums import BallBallModel, CushionModel, EventKind, Motion, Status  # noqa: E402
+from physics.noise import ExecutionNoise  # noqa: E402
+from physics.params import BallParams, CueParams  # noqa: E402
+from physics.simulate import BatchResult, Shot, SimResult, simulate, simulate_batch  # noqa: E402
+from physics.table import PocketTableSpecs, Table  # noqa: E402
 
 __all__ = [
     "BallBallModel", "BallParams", "BatchResult", "CueParams", "CushionModel", "EventKind",

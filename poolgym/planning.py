@@ -39,6 +39,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
 from numba import njit
 
 from poolgym.rules.geometry import DEFAULT_R

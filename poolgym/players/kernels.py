@@ -40,6 +40,7 @@ from enum import IntEnum
 from itertools import chain
 
 import numpy as np
+import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
 from numba import njit
 
 from poolgym.planning import (

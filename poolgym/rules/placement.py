@@ -23,6 +23,7 @@ import math
 from typing import Optional
 
 import numpy as np
+import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
 from numba import njit
 
 __all__ = ["PlacementCode", "placement_code", "placement_codes", "placement_error", "placement_errors",

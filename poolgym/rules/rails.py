@@ -26,6 +26,7 @@ from enum import IntEnum
 from typing import Optional
 
 import numpy as np
+import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
 from numba import njit
 
 __all__ = [

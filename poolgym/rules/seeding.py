@@ -13,6 +13,7 @@ minimal :class:`numpy.random.bit_generator.ISeedSequence`: about 3 us, the same 
 from __future__ import annotations
 
 import numpy as np
+import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
 from numba import njit
 from numpy.random.bit_generator import ISeedSequence
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
 from numba import njit
 
 __all__ = ["separate_pairs", "separate_overlaps", "separate_overlaps_batch"]

@@ -22,6 +22,7 @@ import math
 from typing import Optional, Sequence
 
 import numpy as np
+import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
 from numba import njit
 
 from .rails import rail_lut
