@@ -14,26 +14,23 @@ import pytest
 from agents.base import Observation
 
 
-def _nine_state(layout: dict, seat: int = 0):
-    """A nine-ball state in Phase.PLAY, cue ball in position, only the balls of `layout`
-    ({row: (x, y)}, row 0 the cue ball) on the table."""
+def _state(discipline: str, layout: dict, seat: int = 0, **changes):
+    """A ``discipline`` state in Phase.PLAY (`poolgym.rules.testing.make_state`), cue ball in
+    position, only the balls of `layout` ({row: (x, y)}, row 0 the cue ball) on the table."""
     from agents.tournament import make_rules_config
-    from poolgym.rules.core import CueBallPlacement, Phase
     from poolgym.rules.game import DISCIPLINES
+    from poolgym.rules.testing import make_state
+
+    cfg = make_rules_config(discipline)
+    balls = {k: xy for k, xy in layout.items() if k != 0}
+    st = make_state(discipline, balls, layout[0], config=cfg, seat=seat, seed=1, shot_number=5, **changes)
+    return DISCIPLINES[discipline], cfg, st
+
+
+def _nine_state(layout: dict, seat: int = 0):
     from poolgym.rules.nine_ball import NineBallExtra
 
-    d = DISCIPLINES["nine_ball"]
-    cfg = make_rules_config("nine_ball")
-    st = d.initial_state(cfg, 1)
-    pos = np.array(st.pos, float).reshape(-1, 2)
-    on = [False] * len(st.on_table)
-    for k, xy in layout.items():
-        pos[k] = xy
-        on[k] = True
-    st = st.replace(pos=tuple(pos.ravel()), on_table=tuple(on), phase=Phase.PLAY,
-                    cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False, seat_to_act=seat,
-                    shot_number=5, extra=NineBallExtra())
-    return d, cfg, st
+    return _state("nine_ball", layout, seat, extra=NineBallExtra())
 
 
 def _obs(d, cfg, st):
@@ -234,23 +231,8 @@ def test_search_plays_other_games_legally(name):
 
 # ----------------------------------------------------------------------------- shot choice, break, push-out
 def _straight_pool_state(layout: dict):
-    """A 14.1 state in Phase.PLAY (every ball legal, a call required, SP-6.3), cue ball in
-    position, only the balls of `layout` on the table."""
-    from agents.tournament import make_rules_config
-    from poolgym.rules.core import CueBallPlacement, Phase
-    from poolgym.rules.game import DISCIPLINES
-
-    d = DISCIPLINES["straight_pool"]
-    cfg = make_rules_config("straight_pool")
-    st = d.initial_state(cfg, 1)
-    pos = np.array(st.pos, float).reshape(-1, 2)
-    on = [False] * len(st.on_table)
-    for k, xy in layout.items():
-        pos[k] = xy
-        on[k] = True
-    st = st.replace(pos=tuple(pos.ravel()), on_table=tuple(on), phase=Phase.PLAY,
-                    cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False, seat_to_act=0, shot_number=5)
-    return d, cfg, st
+    """A 14.1 state in Phase.PLAY (every ball legal, a call required, SP-6.3)."""
+    return _state("straight_pool", layout)
 
 
 @pytest.mark.rule("SP-6.3")
