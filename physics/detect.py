@@ -28,7 +28,7 @@ import math
 
 from numba import njit
 
-from physics.motion import AIRBORNE, POCKETED, ROLLING, SLIDING, accel
+from physics.motion import AIRBORNE, POCKETED, ROLLING, SLIDING, accel, accel_of
 from physics.roots import first_down_crossing4
 
 #: gaps at or below this (m) count as touching
@@ -113,6 +113,33 @@ def ball_ball_time(rvw1, s1, rvw2, s2, P, h):
     R = P[1]
     return _circle_time(
         rvw2[0, 0] - rvw1[0, 0], rvw2[0, 1] - rvw1[0, 1],
+        b2x - b1x, b2y - b1y,
+        0.5 * (a2x - a1x), 0.5 * (a2y - a1y),
+        2.0 * R, h,
+    )
+
+
+@njit(cache=True)
+def pair_time(rvw, i, si, j, sj, P, h):
+    """:func:`ball_ball_time` of balls i and j of the table's ``rvw`` (N, 3, 3), read in
+    place (``physics.motion.accel_of``)."""
+    if not (is_moving(si) or is_moving(sj)):
+        return math.inf
+    if si >= POCKETED or sj >= POCKETED:
+        return math.inf
+    a1x, a1y = accel_of(rvw, i, si, P)
+    a2x, a2y = accel_of(rvw, j, sj, P)
+    if not is_moving(si):
+        b1x, b1y = 0.0, 0.0
+    else:
+        b1x, b1y = rvw[i, 1, 0], rvw[i, 1, 1]
+    if not is_moving(sj):
+        b2x, b2y = 0.0, 0.0
+    else:
+        b2x, b2y = rvw[j, 1, 0], rvw[j, 1, 1]
+    R = P[1]
+    return _circle_time(
+        rvw[j, 0, 0] - rvw[i, 0, 0], rvw[j, 0, 1] - rvw[i, 0, 1],
         b2x - b1x, b2y - b1y,
         0.5 * (a2x - a1x), 0.5 * (a2y - a1y),
         2.0 * R, h,

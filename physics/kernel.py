@@ -8,7 +8,7 @@ Algorithm (Kiefl 2020, "pooltool-alg"; pooltool 0.6.0 ``evolution/event_based``)
    N x N pair table.
 2. Repeat: take the earliest prediction (ties: transitions, then pockets, then ball-ball,
    straight cushions, jaws; lower indices first), advance every ball to that time in closed
-   form (``physics.motion.evolve``), resolve the event, log it, and recompute only the
+   form (``physics.motion.evolve_ball``), resolve the event, log it, and recompute only the
    predictions involving the balls it touched.
 3. Stop when no event is left (every ball stationary or pocketed).
 
@@ -53,10 +53,10 @@ from numba import njit, prange, types
 from numba.extending import overload
 
 from physics import air
-from physics.detect import ball_ball_time, ball_circle_time, ball_segment_time, is_moving
+from physics.detect import ball_circle_time, ball_segment_time, is_moving, pair_time
 from physics.motion import (
     AIRBORNE, OFF_TABLE, P_EB, P_EC, P_ET, P_FA, P_FB, P_FC, P_FC_ALC, P_G, P_M, P_R, P_US,
-    POCKETED, SLIDING, SPINNING, STATIONARY, V_SETTLE, accel, apply_transition, evolve,
+    POCKETED, SLIDING, SPINNING, STATIONARY, V_SETTLE, accel, apply_transition, evolve_ball,
     next_transition,
 )
 from physics.resolve.ball_ball import frictional_inelastic as _bb_fi
@@ -182,13 +182,12 @@ def _creates_overlap(rvw, s, b, ox, oy, skip, R):
 
 
 @njit(cache=True)
-def _enters_cushion(rv, ox, oy, R, segs, normals, jaws):
-    """True if the ball rv, moved from (ox, oy) to its current position, now penetrates a
+def _enters_cushion(x, y, ox, oy, R, segs, normals, jaws):
+    """True if a ball, moved from (ox, oy) to (x, y), now penetrates a
     straight cushion segment or a jaw circle more than it did before. A ball-ball contact
     correction must not push a ball wedged against a cushion into it: the ball would come to
     rest off the bed (closer than R to the cushion nose), a layout ``physics.simulate``
     rejects as input for the next shot."""
-    x, y = rv[0, 0], rv[0, 1]
     for q in range(segs.shape[0]):
         ax, ay = segs[q, 0, 0], segs[q, 0, 1]
         dx, dy = segs[q, 1, 0] - ax, segs[q, 1, 1] - ay
@@ -215,7 +214,7 @@ def _enters_cushion(rv, ox, oy, R, segs, normals, jaws):
 def _blocked(rvw, s, b, ox, oy, skip, R, segs, normals, jaws):
     """A contact correction moved ball b from (ox, oy) into a third ball or a cushion."""
     return (_creates_overlap(rvw, s, b, ox, oy, skip, R)
-            or _enters_cushion(rvw[b], ox, oy, R, segs, normals, jaws))
+            or _enters_cushion(rvw[b, 0, 0], rvw[b, 0, 1], ox, oy, R, segs, normals, jaws))
 
 
 V_SEP = 5e-3  # m/s: least separation speed of a pushed contact (see _unjam)
@@ -575,21 +574,20 @@ def _predict_air(b, t, dt, rv, P, segs, normals, jaws, hc, tr_t, tr_k, tr_j, lc_
 def _predict_pair(i, j, t, rvw, s, P, tr_t, bb, boxes):
     if i > j:
         i, j = j, i
+    si, sj = s[i], s[j]
     d = 2.0 * P[P_R] + 1e-9
-    bi = boxes[i]
-    bj = boxes[j]
-    if bi[0] - d > bj[1] or bj[0] - d > bi[1] or bi[2] - d > bj[3] or bj[2] - d > bi[3]:
+    if (boxes[i, 0] - d > boxes[j, 1] or boxes[j, 0] - d > boxes[i, 1]
+            or boxes[i, 2] - d > boxes[j, 3] or boxes[j, 2] - d > boxes[i, 3]):
         bb[i, j] = math.inf
         return
     h = min(tr_t[i], tr_t[j]) - t
-    si, sj = s[i], s[j]
     if si == AIRBORNE or sj == AIRBORNE:
         if si == POCKETED or si == OFF_TABLE or sj == POCKETED or sj == OFF_TABLE:
             bb[i, j] = math.inf
         else:
             bb[i, j] = t + air.ball_ball_time(rvw[i], si, rvw[j], sj, P, h)
         return
-    bb[i, j] = t + ball_ball_time(rvw[i], si, rvw[j], sj, P, h)
+    bb[i, j] = t + pair_time(rvw, i, si, j, sj, P, h)
 
 
 @njit(cache=True)
@@ -912,7 +910,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
             dt = t_final - t
             if dt > 0.0:
                 for b in range(N):
-                    evolve(rvw[b], s[b], P, dt)
+                    evolve_ball(rvw, b, s[b], P, dt)
             break
         if kind == -1:
             break
@@ -933,7 +931,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
         dt = best - t
         if dt > 0.0:
             for b in range(N):
-                evolve(rvw[b], s[b], P, dt)
+                evolve_ball(rvw, b, s[b], P, dt)
         t = best
 
         # ---- resolve ----

@@ -47,17 +47,28 @@ def rel_velocity(rvw, R):
 
 
 @njit(cache=True)
+def _slip_time(ux, uy, vz, u_s, g):
+    """Sliding time of a ball with slip (ux, uy) and vertical velocity vz."""
+    return 2.0 * math.sqrt(ux * ux + uy * uy + vz * vz) / (7.0 * u_s * g)
+
+
+@njit(cache=True)
+def _stop_time(vx, vy, vz, u_r, g):
+    """Rolling time of a ball with velocity (vx, vy, vz)."""
+    if u_r == 0.0:
+        return math.inf
+    return math.sqrt(vx * vx + vy * vy + vz * vz) / (u_r * g)
+
+
+@njit(cache=True)
 def slide_time(rvw, R, u_s, g):
     ux, uy = rel_velocity(rvw, R)
-    return 2.0 * math.sqrt(ux * ux + uy * uy + rvw[1, 2] * rvw[1, 2]) / (7.0 * u_s * g)
+    return _slip_time(ux, uy, rvw[1, 2], u_s, g)
 
 
 @njit(cache=True)
 def roll_time(rvw, u_r, g):
-    if u_r == 0.0:
-        return math.inf
-    v = rvw[1]
-    return math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) / (u_r * g)
+    return _stop_time(rvw[1, 0], rvw[1, 1], rvw[1, 2], u_r, g)
 
 
 @njit(cache=True)
@@ -78,12 +89,13 @@ def _decay_wz(wz, R, u_sp, g, t):
 
 
 @njit(cache=True)
-def slide_accel(rvw, R, u_s, g):
-    """(ax, ay) of a sliding ball: -u_s g u_hat (u_hat = +x if there is no slip)."""
-    ux, uy = rel_velocity(rvw, R)
+def _slip_accel(vx, vy, wx, wy, R, u_s, g):
+    """(ax, ay) of a sliding ball with velocity (vx, vy) and spin (wx, wy): -u_s g u_hat
+    (u_hat = +x if there is no slip)."""
+    ux, uy = vx - R * wy, vy + R * wx
     n = math.sqrt(ux * ux + uy * uy)
     if n == 0.0:  # no slip: pooltool takes the direction of v (or +x)
-        ux, uy = rvw[1, 0], rvw[1, 1]
+        ux, uy = vx, vy
         n = math.sqrt(ux * ux + uy * uy)
         if n == 0.0:
             return -u_s * g, 0.0
@@ -91,12 +103,22 @@ def slide_accel(rvw, R, u_s, g):
 
 
 @njit(cache=True)
-def roll_accel(rvw, u_r, g):
-    vx, vy = rvw[1, 0], rvw[1, 1]
+def _roll_accel(vx, vy, u_r, g):
     n = math.sqrt(vx * vx + vy * vy)
     if n == 0.0:
         return -u_r * g, 0.0
     return -u_r * g * vx / n, -u_r * g * vy / n
+
+
+@njit(cache=True)
+def slide_accel(rvw, R, u_s, g):
+    """(ax, ay) of a sliding ball: -u_s g u_hat (u_hat = +x if there is no slip)."""
+    return _slip_accel(rvw[1, 0], rvw[1, 1], rvw[2, 0], rvw[2, 1], R, u_s, g)
+
+
+@njit(cache=True)
+def roll_accel(rvw, u_r, g):
+    return _roll_accel(rvw[1, 0], rvw[1, 1], u_r, g)
 
 
 @njit(cache=True)
@@ -110,47 +132,60 @@ def accel(rvw, s, P):
 
 
 @njit(cache=True)
-def _evolve_slide(rvw, R, u_s, u_sp, g, t):
+def accel_of(rvw, b, s, P):
+    """:func:`accel` of ball b of the table's ``rvw`` (N, 3, 3), read in place: taking the
+    ball's row as an array costs two atomic reference-count updates, which the event loop
+    cannot afford for every pair it predicts."""
+    if s == SLIDING:
+        return _slip_accel(rvw[b, 1, 0], rvw[b, 1, 1], rvw[b, 2, 0], rvw[b, 2, 1], P[P_R],
+                           P[P_US], P[P_G])
+    if s == ROLLING:
+        return _roll_accel(rvw[b, 1, 0], rvw[b, 1, 1], P[P_UR], P[P_G])
+    return 0.0, 0.0
+
+
+@njit(cache=True)
+def _evolve_slide(rvw, b, R, u_s, u_sp, g, t):
     if t == 0.0:
         return
-    ux, uy = rel_velocity(rvw, R)
+    ux, uy = rvw[b, 1, 0] - R * rvw[b, 2, 1], rvw[b, 1, 1] + R * rvw[b, 2, 0]
     n = math.sqrt(ux * ux + uy * uy)
     if n == 0.0:
         hx, hy = 1.0, 0.0
     else:
         hx, hy = ux / n, uy / n
     k = u_s * g * t
-    rvw[0, 0] += rvw[1, 0] * t - 0.5 * k * t * hx
-    rvw[0, 1] += rvw[1, 1] * t - 0.5 * k * t * hy
-    rvw[1, 0] -= k * hx
-    rvw[1, 1] -= k * hy
+    rvw[b, 0, 0] += rvw[b, 1, 0] * t - 0.5 * k * t * hx
+    rvw[b, 0, 1] += rvw[b, 1, 1] * t - 0.5 * k * t * hy
+    rvw[b, 1, 0] -= k * hx
+    rvw[b, 1, 1] -= k * hy
     kw = 2.5 / R * k
     # w_xy -= (5 u_s g t / 2R) * (u_hat x z) ; u_hat x z = (hy, -hx)
-    rvw[2, 0] -= kw * hy
-    rvw[2, 1] += kw * hx
-    rvw[2, 2] = _decay_wz(rvw[2, 2], R, u_sp, g, t)
+    rvw[b, 2, 0] -= kw * hy
+    rvw[b, 2, 1] += kw * hx
+    rvw[b, 2, 2] = _decay_wz(rvw[b, 2, 2], R, u_sp, g, t)
 
 
 @njit(cache=True)
-def _evolve_roll(rvw, R, u_r, u_sp, g, t):
+def _evolve_roll(rvw, b, R, u_r, u_sp, g, t):
     if t == 0.0:
         return
-    vx, vy = rvw[1, 0], rvw[1, 1]
+    vx, vy = rvw[b, 1, 0], rvw[b, 1, 1]
     n = math.sqrt(vx * vx + vy * vy)
     if n == 0.0:
         hx, hy = 0.0, 0.0
     else:
         hx, hy = vx / n, vy / n
     k = u_r * g * t
-    rvw[0, 0] += vx * t - 0.5 * k * t * hx
-    rvw[0, 1] += vy * t - 0.5 * k * t * hy
+    rvw[b, 0, 0] += vx * t - 0.5 * k * t * hx
+    rvw[b, 0, 1] += vy * t - 0.5 * k * t * hy
     vx -= k * hx
     vy -= k * hy
-    rvw[1, 0] = vx
-    rvw[1, 1] = vy
-    rvw[2, 0] = -vy / R
-    rvw[2, 1] = vx / R
-    rvw[2, 2] = _decay_wz(rvw[2, 2], R, u_sp, g, t)
+    rvw[b, 1, 0] = vx
+    rvw[b, 1, 1] = vy
+    rvw[b, 2, 0] = -vy / R
+    rvw[b, 2, 1] = vx / R
+    rvw[b, 2, 2] = _decay_wz(rvw[b, 2, 2], R, u_sp, g, t)
 
 
 @njit(cache=True)
@@ -164,16 +199,17 @@ def air_time(rvw, R, g):
 
 
 @njit(cache=True)
-def _evolve_air(rvw, g, t):
-    rvw[0, 0] += rvw[1, 0] * t
-    rvw[0, 1] += rvw[1, 1] * t
-    rvw[0, 2] += (rvw[1, 2] - 0.5 * g * t) * t
-    rvw[1, 2] -= g * t
+def _evolve_air(rvw, b, g, t):
+    rvw[b, 0, 0] += rvw[b, 1, 0] * t
+    rvw[b, 0, 1] += rvw[b, 1, 1] * t
+    rvw[b, 0, 2] += (rvw[b, 1, 2] - 0.5 * g * t) * t
+    rvw[b, 1, 2] -= g * t
 
 
 @njit(cache=True)
-def evolve(rvw, s, P, t):
-    """Advance ``rvw`` in place by ``t`` seconds from motion state ``s``.
+def evolve_ball(rvw, b, s, P, t):
+    """Advance ball b of the table's ``rvw`` (N, 3, 3) in place by ``t`` seconds from motion
+    state ``s`` (read and written in place, not through a row view, for the event loop).
 
     If ``t`` overshoots the end of the current state (only ever by round-off, since
     transitions are events) the motion continues in the following state, as pooltool does;
@@ -183,29 +219,37 @@ def evolve(rvw, s, P, t):
         return
     if s >= AIRBORNE:
         if s == AIRBORNE:
-            _evolve_air(rvw, P[P_G], t)
+            _evolve_air(rvw, b, P[P_G], t)
         return
     R, u_s, u_r, u_sp, g = P[P_R], P[P_US], P[P_UR], P[P_USP], P[P_G]
     if s == SLIDING:
-        ts = slide_time(rvw, R, u_s, g)
+        ts = _slip_time(rvw[b, 1, 0] - R * rvw[b, 2, 1], rvw[b, 1, 1] + R * rvw[b, 2, 0],
+                        rvw[b, 1, 2], u_s, g)
         if t >= ts:
-            _evolve_slide(rvw, R, u_s, u_sp, g, ts)
+            _evolve_slide(rvw, b, R, u_s, u_sp, g, ts)
             t -= ts
             s = ROLLING
         else:
-            _evolve_slide(rvw, R, u_s, u_sp, g, t)
+            _evolve_slide(rvw, b, R, u_s, u_sp, g, t)
             return
     if s == ROLLING:
-        tr = roll_time(rvw, u_r, g)
+        tr = _stop_time(rvw[b, 1, 0], rvw[b, 1, 1], rvw[b, 1, 2], u_r, g)
         if t >= tr:
-            _evolve_roll(rvw, R, u_r, u_sp, g, tr)
+            _evolve_roll(rvw, b, R, u_r, u_sp, g, tr)
             t -= tr
             s = SPINNING
         else:
-            _evolve_roll(rvw, R, u_r, u_sp, g, t)
+            _evolve_roll(rvw, b, R, u_r, u_sp, g, t)
             return
     if s == SPINNING:
-        rvw[2, 2] = _decay_wz(rvw[2, 2], R, u_sp, g, t)
+        rvw[b, 2, 2] = _decay_wz(rvw[b, 2, 2], R, u_sp, g, t)
+
+
+@njit(cache=True)
+def evolve(rvw, s, P, t):
+    """Advance one ball's ``rvw`` (3, 3) in place by ``t`` seconds from motion state ``s``
+    (:func:`evolve_ball`)."""
+    evolve_ball(rvw[None], 0, s, P, t)
 
 
 @njit(cache=True)
