@@ -28,7 +28,9 @@ import math
 
 from numba import njit
 
-from physics.motion import AIRBORNE, POCKETED, ROLLING, SLIDING, accel, accel_of
+from physics.motion import (
+    AIRBORNE, P_G, P_R, P_UR, P_US, POCKETED, ROLLING, SLIDING, accel, planar_accel,
+)
 from physics.roots import first_down_crossing4
 
 #: gaps at or below this (m) count as touching
@@ -39,12 +41,12 @@ V_APPROACH = 1e-9
 T_MAX = 1.0e3
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def is_moving(s):
     return s == SLIDING or s == ROLLING or s == AIRBORNE
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _circle_time(Cx, Cy, Bx, By, Ax, Ay, rad, h):
     """First approach time of a point r(t) = C + B t + A t^2 (relative to a fixed or moving
     centre) to distance ``rad``, within (0, h]; 0 if already touching and approaching."""
@@ -93,60 +95,44 @@ def _circle_time(Cx, Cy, Bx, By, Ax, Ay, rad, h):
     return first_down_crossing4(a, b, c, d, e, 0.0, h)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def ball_ball_time(rvw1, s1, rvw2, s2, P, h):
     """Time from now until balls 1 and 2 collide (inf if not within ``h``)."""
+    return pair_time(s1, rvw1[0, 0], rvw1[0, 1], rvw1[1, 0], rvw1[1, 1], rvw1[2, 0], rvw1[2, 1],
+                     s2, rvw2[0, 0], rvw2[0, 1], rvw2[1, 0], rvw2[1, 1], rvw2[2, 0], rvw2[2, 1],
+                     P[P_R], P[P_US], P[P_UR], P[P_G], h)
+
+
+@njit(cache=True, error_model="numpy")
+def pair_time(s1, x1, y1, vx1, vy1, wx1, wy1, s2, x2, y2, vx2, vy2, wx2, wy2, R, u_s, u_r, g,
+              h):
+    """:func:`ball_ball_time` of balls in states s1, s2 at (x, y) with velocity (vx, vy) and
+    spin (wx, wy) (scalars: the event loop calls it for many pairs, and every call of a
+    compiled function with an array argument costs two atomic reference-count updates per
+    array)."""
     if not (is_moving(s1) or is_moving(s2)):
         return math.inf
     if s1 >= POCKETED or s2 >= POCKETED:  # POCKETED, OFF_TABLE (airborne pairs: physics.air)
         return math.inf
-    a1x, a1y = accel(rvw1, s1, P)
-    a2x, a2y = accel(rvw2, s2, P)
+    a1x, a1y = planar_accel(s1, vx1, vy1, wx1, wy1, R, u_s, u_r, g)
+    a2x, a2y = planar_accel(s2, vx2, vy2, wx2, wy2, R, u_s, u_r, g)
     if not is_moving(s1):
         b1x, b1y = 0.0, 0.0
     else:
-        b1x, b1y = rvw1[1, 0], rvw1[1, 1]
+        b1x, b1y = vx1, vy1
     if not is_moving(s2):
         b2x, b2y = 0.0, 0.0
     else:
-        b2x, b2y = rvw2[1, 0], rvw2[1, 1]
-    R = P[1]
+        b2x, b2y = vx2, vy2
     return _circle_time(
-        rvw2[0, 0] - rvw1[0, 0], rvw2[0, 1] - rvw1[0, 1],
+        x2 - x1, y2 - y1,
         b2x - b1x, b2y - b1y,
         0.5 * (a2x - a1x), 0.5 * (a2y - a1y),
         2.0 * R, h,
     )
 
 
-@njit(cache=True)
-def pair_time(rvw, i, si, j, sj, P, h):
-    """:func:`ball_ball_time` of balls i and j of the table's ``rvw`` (N, 3, 3), read in
-    place (``physics.motion.accel_of``)."""
-    if not (is_moving(si) or is_moving(sj)):
-        return math.inf
-    if si >= POCKETED or sj >= POCKETED:
-        return math.inf
-    a1x, a1y = accel_of(rvw, i, si, P)
-    a2x, a2y = accel_of(rvw, j, sj, P)
-    if not is_moving(si):
-        b1x, b1y = 0.0, 0.0
-    else:
-        b1x, b1y = rvw[i, 1, 0], rvw[i, 1, 1]
-    if not is_moving(sj):
-        b2x, b2y = 0.0, 0.0
-    else:
-        b2x, b2y = rvw[j, 1, 0], rvw[j, 1, 1]
-    R = P[1]
-    return _circle_time(
-        rvw[j, 0, 0] - rvw[i, 0, 0], rvw[j, 0, 1] - rvw[i, 0, 1],
-        b2x - b1x, b2y - b1y,
-        0.5 * (a2x - a1x), 0.5 * (a2y - a1y),
-        2.0 * R, h,
-    )
-
-
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def ball_circle_time(rvw, s, P, cx, cy, rad, h):
     """Time until the ball centre comes within ``rad`` of the fixed point (cx, cy)."""
     if not is_moving(s):
@@ -156,7 +142,7 @@ def ball_circle_time(rvw, s, P, cx, cy, rad, h):
                         0.5 * ax, 0.5 * ay, rad, h)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def ball_segment_time(rvw, s, P, p1x, p1y, p2x, p2y, nx, ny, h):
     """Time until the ball touches the straight cushion segment from its playing side.
 
@@ -166,11 +152,17 @@ def ball_segment_time(rvw, s, P, p1x, p1y, p2x, p2y, nx, ny, h):
     """
     if not is_moving(s):
         return math.inf
+    ax, ay = accel(rvw, s, P)
+    return segment_time(rvw[0, 0], rvw[0, 1], rvw[1, 0], rvw[1, 1], ax, ay, P[1], p1x, p1y,
+                        p2x, p2y, nx, ny, h)
+
+
+@njit(cache=True, error_model="numpy")
+def segment_time(x0, y0, vx, vy, ax, ay, R, p1x, p1y, p2x, p2y, nx, ny, h):
+    """:func:`ball_segment_time` of a moving ball at (x0, y0) with velocity (vx, vy) and
+    acceleration (ax, ay) (scalars, for the event loop: see :func:`pair_time`)."""
     if h > T_MAX:
         h = T_MAX
-    R = P[1]
-    ax, ay = accel(rvw, s, P)
-    x0, y0, vx, vy = rvw[0, 0], rvw[0, 1], rvw[1, 0], rvw[1, 1]
     g0 = (x0 - p1x) * nx + (y0 - p1y) * ny - R
     g1 = vx * nx + vy * ny
     g2 = 0.5 * (ax * nx + ay * ny)

@@ -8,7 +8,7 @@ Algorithm (Kiefl 2020, "pooltool-alg"; pooltool 0.6.0 ``evolution/event_based``)
    N x N pair table.
 2. Repeat: take the earliest prediction (ties: transitions, then pockets, then ball-ball,
    straight cushions, jaws; lower indices first), advance every ball to that time in closed
-   form (``physics.motion.evolve_ball``), resolve the event, log it, and recompute only the
+   form (``physics.motion.evolve_all``), resolve the event, log it, and recompute only the
    predictions involving the balls it touched.
 3. Stop when no event is left (every ball stationary or pocketed).
 
@@ -53,10 +53,10 @@ from numba import njit, prange, types
 from numba.extending import overload
 
 from physics import air
-from physics.detect import ball_circle_time, ball_segment_time, is_moving, pair_time
+from physics.detect import _circle_time, is_moving, pair_time, segment_time
 from physics.motion import (
-    AIRBORNE, OFF_TABLE, P_EB, P_EC, P_ET, P_FA, P_FB, P_FC, P_FC_ALC, P_G, P_M, P_R, P_US,
-    POCKETED, SLIDING, SPINNING, STATIONARY, V_SETTLE, accel, apply_transition, evolve_ball,
+    AIRBORNE, OFF_TABLE, P_EB, P_EC, P_ET, P_FA, P_FB, P_FC, P_FC_ALC, P_G, P_M, P_R, P_UR, P_US,
+    POCKETED, SLIDING, SPINNING, STATIONARY, V_SETTLE, accel, apply_transition, evolve_all,
     next_transition,
 )
 from physics.resolve.ball_ball import frictional_inelastic as _bb_fi
@@ -71,6 +71,7 @@ K_STRIKE, K_BB, K_CUSHION, K_JAW, K_POCKET = 0, 1, 2, 3, 4
 # Typed (not literal) constants for call arguments: a literal int argument, or a variable that
 # starts as one, makes numba compile the callee once more for that literal.
 _NO = np.int64(-1)  # no ball / no event
+_FIRST = np.int64(0)  # ball 0
 _SLIDING8 = np.int8(SLIDING)
 _AIRBORNE8 = np.int8(AIRBORNE)
 K_LIFTOFF, K_BALL_TABLE, K_LEAVE_TABLE = 11, 12, 13
@@ -442,7 +443,7 @@ def _resolve_cushion(rv, nx, ny, P, h, cu_model):
     rv[1, 2] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _arc_range(x0, v, a, h):
     """Range of x0 + v t + a t^2 / 2 over t in [0, h]."""
     x1 = x0 + v * h + 0.5 * a * h * h
@@ -457,7 +458,7 @@ def _arc_range(x0, v, a, h):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _ball_box(rv, s, P, h, box):
     """Axis-aligned box of the ball centre's path over the next h seconds (its current
     motion state), used to cull predictions."""
@@ -472,7 +473,7 @@ def _ball_box(rv, s, P, h, box):
     box[2], box[3] = _arc_range(rv[0, 1], rv[1, 1], ay, h)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets, hc,
                   tr_t, tr_k, tr_j, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes):
     """Recompute ball b's transition and its cushion, jaw and pocket predictions."""
@@ -496,13 +497,17 @@ def _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets, hc,
     if not is_moving(s[b]):
         return
     R = P[P_R]
+    # the ball's path as scalars (detect.segment_time, detect._circle_time: no array
+    # arguments, whose reference counts cost two atomic operations each per call)
+    ax, ay = accel(rv, s[b], P)
+    x0, y0, vx, vy = rv[0, 0], rv[0, 1], rv[1, 0], rv[1, 1]
     bx0, bx1, by0, by1 = box[0] - R, box[1] + R, box[2] - R, box[3] + R
     for q in range(segs.shape[0]):
         if (max(segs[q, 0, 0], segs[q, 1, 0]) < bx0 or min(segs[q, 0, 0], segs[q, 1, 0]) > bx1
                 or max(segs[q, 0, 1], segs[q, 1, 1]) < by0 or min(segs[q, 0, 1], segs[q, 1, 1]) > by1):
             continue
-        tq = ball_segment_time(rv, s[b], P, segs[q, 0, 0], segs[q, 0, 1], segs[q, 1, 0],
-                               segs[q, 1, 1], normals[q, 0], normals[q, 1], dt)
+        tq = segment_time(x0, y0, vx, vy, ax, ay, R, segs[q, 0, 0], segs[q, 0, 1],
+                          segs[q, 1, 0], segs[q, 1, 1], normals[q, 0], normals[q, 1], dt)
         if t + tq < lc_t[b]:
             lc_t[b] = t + tq
             lc_j[b] = q
@@ -511,7 +516,8 @@ def _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets, hc,
         if (jaws[q, 0] + rq < bx0 or jaws[q, 0] - rq > bx1 or jaws[q, 1] + rq < by0
                 or jaws[q, 1] - rq > by1):
             continue
-        tq = ball_circle_time(rv, s[b], P, jaws[q, 0], jaws[q, 1], jaws[q, 2] + R, dt)
+        tq = _circle_time(x0 - jaws[q, 0], y0 - jaws[q, 1], vx, vy, 0.5 * ax, 0.5 * ay,
+                          jaws[q, 2] + R, dt)
         if t + tq < jw_t[b]:
             jw_t[b] = t + tq
             jw_j[b] = q
@@ -520,7 +526,8 @@ def _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets, hc,
         if (pockets[q, 0] + rq < bx0 or pockets[q, 0] - rq > bx1 or pockets[q, 1] + rq < by0
                 or pockets[q, 1] - rq > by1):
             continue
-        tq = ball_circle_time(rv, s[b], P, pockets[q, 0], pockets[q, 1], pockets[q, 2], dt)
+        tq = _circle_time(x0 - pockets[q, 0], y0 - pockets[q, 1], vx, vy, 0.5 * ax, 0.5 * ay,
+                          pockets[q, 2], dt)
         if t + tq < pk_t[b]:
             pk_t[b] = t + tq
             pk_j[b] = q
@@ -570,24 +577,34 @@ def _predict_air(b, t, dt, rv, P, segs, normals, jaws, hc, tr_t, tr_k, tr_j, lc_
             tr_j[b] = -1
 
 
-@njit(cache=True)
-def _predict_pair(i, j, t, rvw, s, P, tr_t, bb, boxes):
-    if i > j:
-        i, j = j, i
-    si, sj = s[i], s[j]
-    d = 2.0 * P[P_R] + 1e-9
-    if (boxes[i, 0] - d > boxes[j, 1] or boxes[j, 0] - d > boxes[i, 1]
-            or boxes[i, 2] - d > boxes[j, 3] or boxes[j, 2] - d > boxes[i, 3]):
-        bb[i, j] = math.inf
-        return
-    h = min(tr_t[i], tr_t[j]) - t
-    if si == AIRBORNE or sj == AIRBORNE:
-        if si == POCKETED or si == OFF_TABLE or sj == POCKETED or sj == OFF_TABLE:
+@njit(cache=True, error_model="numpy")
+def _predict_pairs(b, lo, t, rvw, s, P, tr_t, bb, boxes):
+    """Recompute the contact predictions of ball b with balls ``lo``.. (all but b), in
+    one call: every call of a compiled function updates the reference counts of its array
+    arguments (two atomic operations each), too many to pay per pair."""
+    N = rvw.shape[0]
+    R, u_s, u_r, g = P[P_R], P[P_US], P[P_UR], P[P_G]
+    d = 2.0 * R + 1e-9
+    for o in range(lo, N):
+        if o == b:
+            continue
+        i, j = (b, o) if b < o else (o, b)
+        if (boxes[i, 0] - d > boxes[j, 1] or boxes[j, 0] - d > boxes[i, 1]
+                or boxes[i, 2] - d > boxes[j, 3] or boxes[j, 2] - d > boxes[i, 3]):
             bb[i, j] = math.inf
-        else:
-            bb[i, j] = t + air.ball_ball_time(rvw[i], si, rvw[j], sj, P, h)
-        return
-    bb[i, j] = t + pair_time(rvw, i, si, j, sj, P, h)
+            continue
+        h = min(tr_t[i], tr_t[j]) - t
+        si, sj = s[i], s[j]
+        if si == AIRBORNE or sj == AIRBORNE:
+            if si == POCKETED or si == OFF_TABLE or sj == POCKETED or sj == OFF_TABLE:
+                bb[i, j] = math.inf
+            else:
+                bb[i, j] = t + air.ball_ball_time(rvw[i], si, rvw[j], sj, P, h)
+            continue
+        bb[i, j] = t + pair_time(
+            si, rvw[i, 0, 0], rvw[i, 0, 1], rvw[i, 1, 0], rvw[i, 1, 1], rvw[i, 2, 0], rvw[i, 2, 1],
+            sj, rvw[j, 0, 0], rvw[j, 0, 1], rvw[j, 1, 0], rvw[j, 1, 1], rvw[j, 2, 0], rvw[j, 2, 1],
+            R, u_s, u_r, g, h)
 
 
 @njit(cache=True)
@@ -863,8 +880,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
         _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets, cushion_h,
                       tr_t, tr_k, tr_j, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes)
     for i in range(N):
-        for j in range(i + 1, N):
-            _predict_pair(i, j, t, rvw, s, P, tr_t, bb, boxes)
+        _predict_pairs(i, i + 1, t, rvw, s, P, tr_t, bb, boxes)
 
     R = P[P_R]
     touched = np.empty(2, dtype=np.int64)
@@ -909,8 +925,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
         if best > t_final:
             dt = t_final - t
             if dt > 0.0:
-                for b in range(N):
-                    evolve_ball(rvw, b, s[b], P, dt)
+                evolve_all(rvw, s, P, dt)
             break
         if kind == -1:
             break
@@ -930,8 +945,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
         # ---- advance everything to the event time ----
         dt = best - t
         if dt > 0.0:
-            for b in range(N):
-                evolve_ball(rvw, b, s[b], P, dt)
+            evolve_all(rvw, s, P, dt)
         t = best
 
         # ---- resolve ----
@@ -1083,10 +1097,7 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, segs, normals, ja
             _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets, cushion_h,
                           tr_t, tr_k, tr_j, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes)
         for q in range(nt):
-            b = touched[q]
-            for o in range(N):
-                if o != b:
-                    _predict_pair(b, o, t, rvw, s, P, tr_t, bb, boxes)
+            _predict_pairs(touched[q], _FIRST, t, rvw, s, P, tr_t, bb, boxes)
     if n > E:
         n = E
     return n, status

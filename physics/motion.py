@@ -40,19 +40,19 @@ V_SETTLE = 0.05
 EPS_SPIN = 2.220446049250313e-14  # pooltool const.EPS: |w_z| below this does not decay
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def rel_velocity(rvw, R):
     """Slip velocity (x, y) of the contact point with the cloth."""
     return rvw[1, 0] - R * rvw[2, 1], rvw[1, 1] + R * rvw[2, 0]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _slip_time(ux, uy, vz, u_s, g):
     """Sliding time of a ball with slip (ux, uy) and vertical velocity vz."""
     return 2.0 * math.sqrt(ux * ux + uy * uy + vz * vz) / (7.0 * u_s * g)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _stop_time(vx, vy, vz, u_r, g):
     """Rolling time of a ball with velocity (vx, vy, vz)."""
     if u_r == 0.0:
@@ -60,25 +60,25 @@ def _stop_time(vx, vy, vz, u_r, g):
     return math.sqrt(vx * vx + vy * vy + vz * vz) / (u_r * g)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def slide_time(rvw, R, u_s, g):
     ux, uy = rel_velocity(rvw, R)
     return _slip_time(ux, uy, rvw[1, 2], u_s, g)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def roll_time(rvw, u_r, g):
     return _stop_time(rvw[1, 0], rvw[1, 1], rvw[1, 2], u_r, g)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def spin_time(rvw, R, u_sp, g):
     if u_sp == 0.0:
         return math.inf
     return abs(rvw[2, 2]) * 2.0 / 5.0 * R / u_sp / g
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _decay_wz(wz, R, u_sp, g, t):
     if t == 0.0 or abs(wz) < EPS_SPIN:
         return wz
@@ -88,7 +88,7 @@ def _decay_wz(wz, R, u_sp, g, t):
     return wz - alpha * t if wz > 0 else wz + alpha * t
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _slip_accel(vx, vy, wx, wy, R, u_s, g):
     """(ax, ay) of a sliding ball with velocity (vx, vy) and spin (wx, wy): -u_s g u_hat
     (u_hat = +x if there is no slip)."""
@@ -102,7 +102,7 @@ def _slip_accel(vx, vy, wx, wy, R, u_s, g):
     return -u_s * g * ux / n, -u_s * g * uy / n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _roll_accel(vx, vy, u_r, g):
     n = math.sqrt(vx * vx + vy * vy)
     if n == 0.0:
@@ -110,18 +110,18 @@ def _roll_accel(vx, vy, u_r, g):
     return -u_r * g * vx / n, -u_r * g * vy / n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def slide_accel(rvw, R, u_s, g):
     """(ax, ay) of a sliding ball: -u_s g u_hat (u_hat = +x if there is no slip)."""
     return _slip_accel(rvw[1, 0], rvw[1, 1], rvw[2, 0], rvw[2, 1], R, u_s, g)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def roll_accel(rvw, u_r, g):
     return _roll_accel(rvw[1, 0], rvw[1, 1], u_r, g)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def accel(rvw, s, P):
     """Planar acceleration of a ball in state s (constant until its next transition)."""
     if s == SLIDING:
@@ -131,64 +131,58 @@ def accel(rvw, s, P):
     return 0.0, 0.0
 
 
-@njit(cache=True)
-def accel_of(rvw, b, s, P):
-    """:func:`accel` of ball b of the table's ``rvw`` (N, 3, 3), read in place: taking the
-    ball's row as an array costs two atomic reference-count updates, which the event loop
-    cannot afford for every pair it predicts."""
+@njit(cache=True, error_model="numpy")
+def planar_accel(s, vx, vy, wx, wy, R, u_s, u_r, g):
+    """:func:`accel` of a ball in state s with velocity (vx, vy) and spin (wx, wy)."""
     if s == SLIDING:
-        return _slip_accel(rvw[b, 1, 0], rvw[b, 1, 1], rvw[b, 2, 0], rvw[b, 2, 1], P[P_R],
-                           P[P_US], P[P_G])
+        return _slip_accel(vx, vy, wx, wy, R, u_s, g)
     if s == ROLLING:
-        return _roll_accel(rvw[b, 1, 0], rvw[b, 1, 1], P[P_UR], P[P_G])
+        return _roll_accel(vx, vy, u_r, g)
     return 0.0, 0.0
 
 
-@njit(cache=True)
-def _evolve_slide(rvw, b, R, u_s, u_sp, g, t):
+@njit(cache=True, error_model="numpy")
+def _slide(x, y, vx, vy, wx, wy, wz, R, u_s, u_sp, g, t):
+    """A sliding ball's (x, y, vx, vy, wx, wy, wz) after t seconds."""
     if t == 0.0:
-        return
-    ux, uy = rvw[b, 1, 0] - R * rvw[b, 2, 1], rvw[b, 1, 1] + R * rvw[b, 2, 0]
+        return x, y, vx, vy, wx, wy, wz
+    ux, uy = vx - R * wy, vy + R * wx
     n = math.sqrt(ux * ux + uy * uy)
     if n == 0.0:
         hx, hy = 1.0, 0.0
     else:
         hx, hy = ux / n, uy / n
     k = u_s * g * t
-    rvw[b, 0, 0] += rvw[b, 1, 0] * t - 0.5 * k * t * hx
-    rvw[b, 0, 1] += rvw[b, 1, 1] * t - 0.5 * k * t * hy
-    rvw[b, 1, 0] -= k * hx
-    rvw[b, 1, 1] -= k * hy
+    x += vx * t - 0.5 * k * t * hx
+    y += vy * t - 0.5 * k * t * hy
+    vx -= k * hx
+    vy -= k * hy
     kw = 2.5 / R * k
     # w_xy -= (5 u_s g t / 2R) * (u_hat x z) ; u_hat x z = (hy, -hx)
-    rvw[b, 2, 0] -= kw * hy
-    rvw[b, 2, 1] += kw * hx
-    rvw[b, 2, 2] = _decay_wz(rvw[b, 2, 2], R, u_sp, g, t)
+    wx -= kw * hy
+    wy += kw * hx
+    return x, y, vx, vy, wx, wy, _decay_wz(wz, R, u_sp, g, t)
 
 
-@njit(cache=True)
-def _evolve_roll(rvw, b, R, u_r, u_sp, g, t):
+@njit(cache=True, error_model="numpy")
+def _roll(x, y, vx, vy, wx, wy, wz, R, u_r, u_sp, g, t):
+    """A rolling ball's (x, y, vx, vy, wx, wy, wz) after t seconds."""
     if t == 0.0:
-        return
-    vx, vy = rvw[b, 1, 0], rvw[b, 1, 1]
+        return x, y, vx, vy, wx, wy, wz
     n = math.sqrt(vx * vx + vy * vy)
     if n == 0.0:
         hx, hy = 0.0, 0.0
     else:
         hx, hy = vx / n, vy / n
     k = u_r * g * t
-    rvw[b, 0, 0] += vx * t - 0.5 * k * t * hx
-    rvw[b, 0, 1] += vy * t - 0.5 * k * t * hy
+    x += vx * t - 0.5 * k * t * hx
+    y += vy * t - 0.5 * k * t * hy
     vx -= k * hx
     vy -= k * hy
-    rvw[b, 1, 0] = vx
-    rvw[b, 1, 1] = vy
-    rvw[b, 2, 0] = -vy / R
-    rvw[b, 2, 1] = vx / R
-    rvw[b, 2, 2] = _decay_wz(rvw[b, 2, 2], R, u_sp, g, t)
+    return x, y, vx, vy, -vy / R, vx / R, _decay_wz(wz, R, u_sp, g, t)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def air_time(rvw, R, g):
     """Time until an airborne ball's centre comes down to height R (it lands on the bed)."""
     vz = rvw[1, 2]
@@ -198,61 +192,78 @@ def air_time(rvw, R, g):
     return (vz + math.sqrt(vz * vz + 2.0 * g * dz)) / g
 
 
-@njit(cache=True)
-def _evolve_air(rvw, b, g, t):
-    rvw[b, 0, 0] += rvw[b, 1, 0] * t
-    rvw[b, 0, 1] += rvw[b, 1, 1] * t
-    rvw[b, 0, 2] += (rvw[b, 1, 2] - 0.5 * g * t) * t
-    rvw[b, 1, 2] -= g * t
+@njit(cache=True, error_model="numpy")
+def _evolved(x, y, z, vx, vy, vz, wx, wy, wz, s, R, u_s, u_r, u_sp, g, t):
+    """The state (x, y, z, vx, vy, vz, wx, wy, wz) of a ball in motion state s after t
+    seconds (the closed forms of the module docstring; a scalar function, so that the event
+    loop advances its balls without passing arrays: every call of a compiled function with
+    an array argument costs two atomic reference-count updates per array).
+
+    If ``t`` overshoots the end of the current state (only ever by round-off, since
+    transitions are events) the motion continues in the following state, as pooltool does;
+    the state label itself is changed only by transition events."""
+    if s == STATIONARY or s == POCKETED or t <= 0.0:
+        return x, y, z, vx, vy, vz, wx, wy, wz
+    if s >= AIRBORNE:
+        if s == AIRBORNE:
+            x += vx * t
+            y += vy * t
+            z += (vz - 0.5 * g * t) * t
+            vz -= g * t
+        return x, y, z, vx, vy, vz, wx, wy, wz
+    if s == SLIDING:
+        ts = _slip_time(vx - R * wy, vy + R * wx, vz, u_s, g)
+        if t >= ts:
+            x, y, vx, vy, wx, wy, wz = _slide(x, y, vx, vy, wx, wy, wz, R, u_s, u_sp, g, ts)
+            t -= ts
+            s = ROLLING
+        else:
+            x, y, vx, vy, wx, wy, wz = _slide(x, y, vx, vy, wx, wy, wz, R, u_s, u_sp, g, t)
+            return x, y, z, vx, vy, vz, wx, wy, wz
+    if s == ROLLING:
+        tr = _stop_time(vx, vy, vz, u_r, g)
+        if t >= tr:
+            x, y, vx, vy, wx, wy, wz = _roll(x, y, vx, vy, wx, wy, wz, R, u_r, u_sp, g, tr)
+            t -= tr
+            s = SPINNING
+        else:
+            x, y, vx, vy, wx, wy, wz = _roll(x, y, vx, vy, wx, wy, wz, R, u_r, u_sp, g, t)
+            return x, y, z, vx, vy, vz, wx, wy, wz
+    if s == SPINNING:
+        wz = _decay_wz(wz, R, u_sp, g, t)
+    return x, y, z, vx, vy, vz, wx, wy, wz
 
 
-@njit(cache=True)
-def evolve_ball(rvw, b, s, P, t):
-    """Advance ball b of the table's ``rvw`` (N, 3, 3) in place by ``t`` seconds from motion
-    state ``s`` (read and written in place, not through a row view, for the event loop).
+@njit(cache=True, error_model="numpy")
+def evolve_all(rvw, s, P, t):
+    """Advance every ball of a table, ``rvw`` (N, 3, 3) in states ``s`` (N,), in place by
+    ``t`` seconds (:func:`evolve`)."""
+    R, u_s, u_r, u_sp, g = P[P_R], P[P_US], P[P_UR], P[P_USP], P[P_G]
+    for b in range(rvw.shape[0]):
+        sb = s[b]
+        if sb == STATIONARY or sb == POCKETED or sb == OFF_TABLE:
+            continue
+        (rvw[b, 0, 0], rvw[b, 0, 1], rvw[b, 0, 2], rvw[b, 1, 0], rvw[b, 1, 1], rvw[b, 1, 2],
+         rvw[b, 2, 0], rvw[b, 2, 1], rvw[b, 2, 2]) = _evolved(
+            rvw[b, 0, 0], rvw[b, 0, 1], rvw[b, 0, 2], rvw[b, 1, 0], rvw[b, 1, 1], rvw[b, 1, 2],
+            rvw[b, 2, 0], rvw[b, 2, 1], rvw[b, 2, 2], sb, R, u_s, u_r, u_sp, g, t)
+
+
+@njit(cache=True, error_model="numpy")
+def evolve(rvw, s, P, t):
+    """Advance one ball's ``rvw`` (3, 3) in place by ``t`` seconds from motion state ``s``.
 
     If ``t`` overshoots the end of the current state (only ever by round-off, since
     transitions are events) the motion continues in the following state, as pooltool does;
     the state label itself is changed only by transition events.
     """
-    if s == STATIONARY or s == POCKETED or t <= 0.0:
-        return
-    if s >= AIRBORNE:
-        if s == AIRBORNE:
-            _evolve_air(rvw, b, P[P_G], t)
-        return
-    R, u_s, u_r, u_sp, g = P[P_R], P[P_US], P[P_UR], P[P_USP], P[P_G]
-    if s == SLIDING:
-        ts = _slip_time(rvw[b, 1, 0] - R * rvw[b, 2, 1], rvw[b, 1, 1] + R * rvw[b, 2, 0],
-                        rvw[b, 1, 2], u_s, g)
-        if t >= ts:
-            _evolve_slide(rvw, b, R, u_s, u_sp, g, ts)
-            t -= ts
-            s = ROLLING
-        else:
-            _evolve_slide(rvw, b, R, u_s, u_sp, g, t)
-            return
-    if s == ROLLING:
-        tr = _stop_time(rvw[b, 1, 0], rvw[b, 1, 1], rvw[b, 1, 2], u_r, g)
-        if t >= tr:
-            _evolve_roll(rvw, b, R, u_r, u_sp, g, tr)
-            t -= tr
-            s = SPINNING
-        else:
-            _evolve_roll(rvw, b, R, u_r, u_sp, g, t)
-            return
-    if s == SPINNING:
-        rvw[b, 2, 2] = _decay_wz(rvw[b, 2, 2], R, u_sp, g, t)
+    (rvw[0, 0], rvw[0, 1], rvw[0, 2], rvw[1, 0], rvw[1, 1], rvw[1, 2],
+     rvw[2, 0], rvw[2, 1], rvw[2, 2]) = _evolved(
+        rvw[0, 0], rvw[0, 1], rvw[0, 2], rvw[1, 0], rvw[1, 1], rvw[1, 2],
+        rvw[2, 0], rvw[2, 1], rvw[2, 2], s, P[P_R], P[P_US], P[P_UR], P[P_USP], P[P_G], t)
 
 
-@njit(cache=True)
-def evolve(rvw, s, P, t):
-    """Advance one ball's ``rvw`` (3, 3) in place by ``t`` seconds from motion state ``s``
-    (:func:`evolve_ball`)."""
-    evolve_ball(rvw[None], 0, s, P, t)
-
-
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def next_transition(rvw, s, P):
     """(dt, kind) of the ball's next motion transition; kind is an EventKind code, -1 none."""
     R, u_s, u_r, u_sp, g = P[P_R], P[P_US], P[P_UR], P[P_USP], P[P_G]
@@ -270,7 +281,7 @@ def next_transition(rvw, s, P):
     return math.inf, -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def apply_transition(rvw, kind):
     """Canonical transition resolution (kinds 5..10); returns the new motion state."""
     if kind == 5:
@@ -289,7 +300,7 @@ def apply_transition(rvw, kind):
     return STATIONARY
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def energy(rvw, m, R):
     """Kinetic energy (translational + rotational, I = 2/5 m R^2)."""
     v2 = rvw[1, 0] ** 2 + rvw[1, 1] ** 2 + rvw[1, 2] ** 2
