@@ -43,7 +43,7 @@ import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's 
 from numba import njit
 
 from poolgym.rules.geometry import DEFAULT_R
-from poolgym.rules.placement import hypot_lt, placement_code
+from poolgym.rules.placement import bed_obstacles, hypot_lt, placement_code
 
 POCKET_NAMES = ("lb", "lc", "lt", "rb", "rc", "rt")
 CORNER_POCKETS = (0, 2, 3, 5)
@@ -83,7 +83,8 @@ class TableGeom:
         pockets: (6, 3) pocket circles (cx, cy, radius).
         head_string_y: y of the head string (the kitchen is y < head_string_y).
         segments: (S, 2, 2) cushion segments and jaws (J, 3) jaw circles, for the referee's
-            placement check (empty for `wpa`).
+            placement check: those that can touch a ball placed on the bed
+            (`poolgym.rules.placement.bed_obstacles`; empty for `wpa`).
         aims, axes, half_widths: `aim_points`, `pocket_axes`, `mouth_half_widths`.
     """
 
@@ -102,10 +103,9 @@ class TableGeom:
     def build(cls, w: float, l: float, R: float, pockets, head_string_y: float, segments=None,
               jaws=None) -> "TableGeom":
         pk = np.ascontiguousarray(np.asarray(pockets, dtype=float).reshape(-1, 3))
-        sg = np.ascontiguousarray(np.zeros((0, 2, 2)) if segments is None
-                                  else np.asarray(segments, float).reshape(-1, 2, 2))
-        jw = np.ascontiguousarray(np.zeros((0, 3)) if jaws is None else np.asarray(jaws, float).reshape(-1, 3))
         w, l = float(w), float(l)
+        sg, jw = bed_obstacles(w, l, np.zeros((0, 2, 2)) if segments is None else segments,
+                               np.zeros((0, 3)) if jaws is None else jaws)
         return cls(w, l, float(R), pk, float(head_string_y), sg, jw, _aim_points(pk, w, l, R),
                    _pocket_axes(pk, w, l), _mouth_half_widths(pk))
 

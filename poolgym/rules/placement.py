@@ -10,6 +10,12 @@ A cue ball in hand may be placed at (x, y) when (checked in this order, :class:`
 * it rests on the bed (:func:`rests_on_bed`): at least R from every cushion segment and jaw
   circle, outside every pocket circle (the physics refuses any other layout).
 
+The cushion segments and jaw circles that :func:`placement_code` is given may be only those
+that can reach into the bounds box of the first test (:func:`bed_obstacles`, what
+:func:`table_arrays` holds): the others lie wholly beyond a cushion-nose line and cannot touch
+a ball whose centre passed it, so the codes are the same and the ~30 distance tests of a
+point inside the bed are skipped.
+
 :func:`placement_code` is the compiled check; :func:`placement_codes` runs it on B placements
 in one call, :func:`placement_error` / :func:`placement_errors` add the message the referee
 raises. :func:`nearest_legal_spot` / :func:`nearest_legal_spots` search, for a player or an
@@ -27,7 +33,8 @@ import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's 
 from numba import njit
 
 __all__ = ["PlacementCode", "placement_code", "placement_codes", "placement_error", "placement_errors",
-           "hypot_lt", "hypot_le", "rests_on_bed", "on_bed", "nearest_legal_spot", "nearest_legal_spots", "table_arrays"]
+           "hypot_lt", "hypot_le", "rests_on_bed", "on_bed", "nearest_legal_spot", "nearest_legal_spots", "table_arrays",
+           "bed_obstacles"]
 
 
 #: relative margin on squared distances beyond which `hypot_lt` / `hypot_le` decide without
@@ -159,14 +166,14 @@ _TABLES: dict = {}
 
 
 def table_arrays(table):
-    """(w, l, head_y, pockets (P, 3), segments (S, 2, 2), jaws (J, 3)), cached per table."""
+    """(w, l, head_y, pockets (P, 3), segments (S, 2, 2), jaws (J, 3)) of `placement_code`,
+    cached per table: the segments and jaws are the table's `bed_obstacles`."""
     got = _TABLES.get(id(table))
     if got is None or got[0] is not table:
-        arrs = (float(table.w), float(table.l), float(table.head_string_y),
-                np.ascontiguousarray(np.asarray(table.pockets, np.float64).reshape(-1, 3)),
-                np.ascontiguousarray(np.asarray(table.segments, np.float64).reshape(-1, 2, 2)),
-                np.ascontiguousarray(np.asarray(getattr(table, "jaws", np.zeros((0, 3))), np.float64)
-                                     .reshape(-1, 3)))
+        w, l = float(table.w), float(table.l)
+        sg, jw = bed_obstacles(w, l, table.segments, getattr(table, "jaws", np.zeros((0, 3))))
+        arrs = (w, l, float(table.head_string_y),
+                np.ascontiguousarray(np.asarray(table.pockets, np.float64).reshape(-1, 3)), sg, jw)
         got = _TABLES[id(table)] = (table, arrs)
     return got[1]
 
@@ -225,9 +232,31 @@ def placement_error(x: float, y: float, pos, on, table, R: float, *, kitchen: bo
 
 
 def on_bed(x: float, y: float, table, R: float, tol: float = 1e-9) -> bool:
-    """:func:`rests_on_bed` for ``table``."""
-    _, _, _, pk, sg, jw = table_arrays(table)
+    """:func:`rests_on_bed` for ``table`` (every segment and jaw: the point is not
+    bounds-checked first)."""
+    pk = np.asarray(table.pockets, np.float64).reshape(-1, 3)
+    sg = np.asarray(table.segments, np.float64).reshape(-1, 2, 2)
+    jw = np.asarray(getattr(table, "jaws", np.zeros((0, 3))), np.float64).reshape(-1, 3)
     return bool(rests_on_bed(float(x), float(y), pk, sg, jw, float(R), float(tol)))
+
+
+def bed_obstacles(w: float, l: float, segs, jaws) -> tuple:
+    """(segments (S', 2, 2), jaws (J', 3)): the cushion segments and jaw circles of a table
+    of playing area ``w`` x ``l`` that can touch a ball whose centre lies in the bounds box
+    R <= x <= w - R, R <= y <= l - R of `placement_code` (for every R > 0). Dropped are the
+    segments lying wholly on the far side of one of the cushion-nose lines x = 0, x = w,
+    y = 0, y = l (at least R from such a centre, so never closer than R - ``tol``) and the
+    jaw circles of radius r whose centre is r or more beyond one (at least R + r away): given
+    these, `placement_code` returns the same codes for every point, with ``tol`` >= 0 (its
+    callers use 1e-9), and skips their distance tests."""
+    sg = np.asarray(segs, np.float64).reshape(-1, 2, 2)
+    jw = np.asarray(jaws, np.float64).reshape(-1, 3)
+    w, l = float(w), float(l)
+    x, y = sg[:, :, 0], sg[:, :, 1]
+    beyond = (x.max(axis=1) <= 0.0) | (x.min(axis=1) >= w) | (y.max(axis=1) <= 0.0) | (y.min(axis=1) >= l)
+    cx, cy, r = jw[:, 0], jw[:, 1], jw[:, 2]
+    jaw_beyond = (cx + r <= 0.0) | (cx - r >= w) | (cy + r <= 0.0) | (cy - r >= l)
+    return np.ascontiguousarray(sg[~beyond]), np.ascontiguousarray(jw[~jaw_beyond])
 
 
 @njit(cache=True)
