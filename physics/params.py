@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import functools
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -69,6 +70,12 @@ class BallParams:
              self.a, self.b, self.c, self.e_t],
             dtype=np.float64,
         )
+
+    @functools.cached_property
+    def kernel_array(self) -> np.ndarray:
+        """:meth:`as_array`, computed once per instance for the simulation calls, which only
+        read it (shared between calls: do not write to it)."""
+        return self.as_array()
 
 
 @dataclass(frozen=True)

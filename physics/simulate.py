@@ -196,7 +196,7 @@ def _prepare(table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushio
     if shots.shape != (B, 5):
         raise ValueError(f"shots must have shape ({B}, 5), got {shots.shape}")
     cue_ball = np.asarray(cue_ball)
-    if cue_ball.shape != (B,) or not np.issubdtype(cue_ball.dtype, np.integer):
+    if cue_ball.shape != (B,) or cue_ball.dtype.kind not in "iu":
         raise ValueError(f"cue_ball must be an int array of shape ({B},)")
     cue_ball = cue_ball.astype(np.int64)
     if s is None:
@@ -207,7 +207,7 @@ def _prepare(table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushio
             s = np.broadcast_to(s, (B, N))
         if s.shape != (B, N):
             raise ValueError(f"s must have shape ({B}, {N}) or ({N},), got {s.shape}")
-        if not np.issubdtype(s.dtype, np.integer):
+        if s.dtype.kind not in "iu":
             raise ValueError("s must be an integer array of Motion codes")
         s = np.array(s, dtype=np.int8, copy=True)
     if noise is not None:
@@ -328,9 +328,10 @@ def _apply_strike(rvw, s, shots, cue_ball, m, R, M, squirt, end_mass, airborne, 
 
 
 def _outputs(B, N, max_events):
-    """Zeroed kernel output arrays for B tables of N balls: pocket, ev_t, ev_kind, ev_i, ev_j,
-    n_events, status."""
-    return (np.full((B, N), -1, dtype=np.int8), np.zeros((B, max_events)),
+    """Kernel output arrays for B tables of N balls: pocket, ev_t, ev_kind, ev_i, ev_j,
+    n_events, status (zeroed, but pocket, which the kernel fills)."""
+    # pocket: the kernel sets every row to -1 before anything else
+    return (np.empty((B, N), dtype=np.int8), np.zeros((B, max_events)),
             np.zeros((B, max_events), dtype=np.int8), np.zeros((B, max_events), dtype=np.int16),
             np.zeros((B, max_events), dtype=np.int16), np.zeros(B, dtype=np.int64),
             np.zeros(B, dtype=np.int64))
@@ -390,7 +391,7 @@ def grow_logs(res: BatchResult, table: Table, *, ball_params: BallParams = BallP
     _apply_strike(rvw, s, shots, cb, ball_params.m, ball_params.R, cue.M, cue.squirt, cue.end_mass,
                   bool(airborne), ball_params.e_t, ball_params.u_s)
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = _outputs(over.size, s.shape[1], max_iter + 1)
-    serial_kernel(bb_code, cu_code)(rvw, s, pocket, cb, ball_params.as_array(), *_geometry(table),
+    serial_kernel(bb_code, cu_code)(rvw, s, pocket, cb, ball_params.kernel_array, *_geometry(table),
                                     ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter, t_final,
                                     np.zeros(1, np.int64))
     E2 = max(E, int(n_events.max()))
@@ -433,7 +434,7 @@ def simulate_batch(table: Table, rvw, shots, cue_ball, *, s=None, ball_params: B
     rvw0, s0, rvw, s, shots, cue_ball, bb, cu = _prepare(
         table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushion, noise, rng, max_events,
         airborne)
-    out = _run(table, rvw, s, shots, cue_ball, ball_params.as_array(), bb, cu, int(max_events),
+    out = _run(table, rvw, s, shots, cue_ball, ball_params.kernel_array, bb, cu, int(max_events),
                parallel, tf)
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
     res = BatchResult(rvw0, s0, rvw, s, pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status,
@@ -476,7 +477,7 @@ def simulate(table: Table, rvw, shot, *, ball_params: BallParams = BallParams(),
     rvw0, s0, rvw, s, shots, cue_ball, bb, cu = _prepare(
         table, rvw[None], arr[None], np.array([cb]), s, ball_params, cue, ball_ball, cushion,
         noise, rng, max_events, airborne)
-    out = _run(table, rvw, s, shots, cue_ball, ball_params.as_array(), bb, cu, int(max_events),
+    out = _run(table, rvw, s, shots, cue_ball, ball_params.kernel_array, bb, cu, int(max_events),
                False, tf)
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
     if grow_log and status[0] == 1:
