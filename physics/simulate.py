@@ -63,10 +63,21 @@ class SimResult:
     shot: np.ndarray
     cue_ball: int
 
+    @classmethod
+    def _of(cls, *values) -> "SimResult":
+        """``SimResult(*values)`` without the frozen dataclass's ``object.__setattr__`` per
+        field (2 us, a tenth of a mid-game shot's ``simulate`` call): the same object."""
+        obj = object.__new__(cls)
+        obj.__dict__.update(zip(_SIM_FIELDS, values))
+        return obj
+
     def events(self) -> list[tuple[float, EventKind, int, int]]:
         n = self.n_events
         return [(float(self.ev_t[k]), EventKind(int(self.ev_kind[k])), int(self.ev_i[k]),
                  int(self.ev_j[k])) for k in range(n)]
+
+
+_SIM_FIELDS = tuple(SimResult.__dataclass_fields__)
 
 
 @dataclass(frozen=True)
@@ -91,7 +102,7 @@ class BatchResult:
         return self.rvw.shape[0]
 
     def __getitem__(self, k: int) -> SimResult:
-        return SimResult(self.rvw0[k], self.s0[k], self.rvw[k], self.s[k], self.pocket[k],
+        return SimResult._of(self.rvw0[k], self.s0[k], self.rvw[k], self.s[k], self.pocket[k],
                          self.ev_t[k], self.ev_kind[k], self.ev_i[k], self.ev_j[k],
                          int(self.n_events[k]), int(self.status[k]), self.shot[k],
                          int(self.cue_ball[k]))
@@ -485,5 +496,5 @@ def simulate(table: Table, rvw, shot, *, ball_params: BallParams = BallParams(),
                                   status, shots, cue_ball), table, ball_params=ball_params,
                       cue=cue, bb_code=bb, cu_code=cu, t_final=tf, airborne=airborne)
         return b[0]
-    return SimResult(rvw0[0], s0[0], rvw[0], s[0], pocket[0], ev_t[0], ev_kind[0], ev_i[0],
+    return SimResult._of(rvw0[0], s0[0], rvw[0], s[0], pocket[0], ev_t[0], ev_kind[0], ev_i[0],
                      ev_j[0], int(n_events[0]), int(status[0]), shots[0], int(cue_ball[0]))
