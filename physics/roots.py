@@ -159,20 +159,69 @@ def first_down_crossing4(a, b, c, d, e, lo, hi):
     Roots where the function rises through zero (objects separating) are skipped; a double
     root where the polynomial only touches zero from above counts (grazing contact) only if
     its computed value there is <= 0.
+
+    The monotone pieces are those of :func:`_breakpoints`, taken in order; the breakpoints
+    after the piece holding the crossing are not computed (the same pieces and result).
     """
     if not (hi > lo):
         return math.inf
-    n, pts = _breakpoints(a, b, c, d, e, lo, hi)
-    x0 = lo
-    f0, _ = _eval4(a, b, c, d, e, x0)
-    for k in range(1, n):
-        x1 = pts[k] if k < n - 1 else hi
-        f1, _ = _eval4(a, b, c, d, e, x1)
-        if f0 > 0.0 and f1 <= 0.0:
-            r = _refine(a, b, c, d, e, x0, x1, f0, f1)
-            if r > lo:
-                return r
-        x0, f0 = x1, f1
+    lo = float(lo)
+    hi = float(hi)
+    A, B, C, D = 4.0 * a, 3.0 * b, 2.0 * c, d
+    if A == 0.0:
+        n, pts = _breakpoints(a, b, c, d, e, lo, hi)
+        x0 = lo
+        f0, _ = _eval4(a, b, c, d, e, x0)
+        for k in range(1, n):
+            x1 = pts[k] if k < n - 1 else hi
+            f1, _ = _eval4(a, b, c, d, e, x1)
+            if f0 > 0.0 and f1 <= 0.0:
+                r = _refine(a, b, c, d, e, x0, x1, f0, f1)
+                if r > lo:
+                    return r
+            x0, f0 = x1, f1
+        return math.inf
+    # the derivative f' = A t^3 + B t^2 + C t + D is monotone between the roots of f''
+    q1, q2 = quadratic_roots(3.0 * A, 2.0 * B, C)
+    e1 = e2 = hi
+    k = 0
+    if not math.isnan(q1):
+        if lo < q1 < hi:
+            e1 = q1
+            k = 1
+        if q2 > q1 and lo < q2 < hi:
+            if k == 0:
+                e1 = q2
+            else:
+                e2 = q2
+            k += 1
+    ends = (lo, e1, e2, hi)
+    x0, f0 = lo, _eval4(a, b, c, d, e, lo)[0]  # start of the current piece of f
+    last = lo
+    y0 = lo
+    g0 = ((A * y0 + B) * y0 + C) * y0 + D
+    m = 0
+    for s in range(1, k + 2):
+        ye = ends[s] if s <= k else hi
+        g1 = ((A * ye + B) * ye + C) * ye + D
+        if (g0 < 0.0 and g1 > 0.0) or (g0 > 0.0 and g1 < 0.0):
+            r = _refine(0.0, A, B, C, D, y0, ye, g0, g1)
+            if lo < r < hi and r > last and m < 3:
+                m += 1
+                last = r
+                # the piece of f from x0 to this breakpoint
+                f1, _ = _eval4(a, b, c, d, e, r)
+                if f0 > 0.0 and f1 <= 0.0:
+                    t = _refine(a, b, c, d, e, x0, r, f0, f1)
+                    if t > lo:
+                        return t
+                x0, f0 = r, f1
+        y0, g0 = ye, g1
+    f1, _ = _eval4(a, b, c, d, e, hi)
+    if f0 > 0.0 and f1 <= 0.0:
+        t = _refine(a, b, c, d, e, x0, hi, f0, f1)
+        if t > lo:
+            return t
     return math.inf
 
 
