@@ -116,6 +116,9 @@ class SeatBlock:
         self.N = int(n_balls)
         self.P = int(n_players)
         self.size = self.N + len(DECLARATIONS) + 3 * self.P
+        #: id(private) -> (private, its secret's ball columns in the block): secrets are
+        #: immutable and recur from step to step (the object is kept so that its id stays unique)
+        self._secret_cols: dict = {}
 
     def encode(self, state: GameState, private, spec, seat: int, o: np.ndarray, k: int) -> None:
         """Write the block for ``seat`` into ``o[k : k + size]`` (zeros there already).
@@ -150,13 +153,21 @@ class SeatBlock:
         N, D, P = self.N, len(DECLARATIONS), self.P
         n = states[0].n_players
         rows, cols = [], []
+        memo = self._secret_cols
         for i, sec in enumerate(secrets):
-            for b in secret_balls(self.disc, sec):
-                if 0 <= b < N:
-                    rows.append(i)
-                    cols.append(k + b)
+            if sec is None:
+                continue
+            hit = memo.get(id(sec))
+            if hit is None or hit[0] is not sec:
+                if len(memo) > 4096:
+                    memo.clear()
+                hit = memo[id(sec)] = (sec, tuple(b for b in secret_balls(self.disc, sec) if 0 <= b < N))
+            for b in hit[1]:
+                rows.append(i)
+                cols.append(k + b)
+        over = Phase.GAME_OVER
         for i, (st, spec, seat) in enumerate(zip(states, specs, seats)):
-            if spec is not None and spec.declarations and st.seat_to_act == seat and st.phase is not Phase.GAME_OVER:
+            if spec is not None and spec.declarations and st.seat_to_act == seat and st.phase is not over:
                 for d in spec.declarations:
                     rows.append(i)
                     cols.append(k + N + DECL_INDEX[d])
@@ -165,13 +176,18 @@ class SeatBlock:
         m = min(P, n)
         ar = np.arange(B)
         seat_a = np.asarray(seats, np.int64)
-        idx = (seat_a[:, None] + np.arange(m)[None, :]) % n
-        full = tuple(range(n))
-        act = np.array([st.active if st.active else (True,) * n for st in states], np.bool_).reshape(B, n)
-        team = np.array([st.teams if st.teams else full for st in states], np.int64).reshape(B, n)
         k1 = k + N + D
-        out[:, k1 : k1 + m] = act[ar[:, None], idx]
-        out[:, k1 + P : k1 + P + m] = team[ar[:, None], idx] == team[ar, seat_a][:, None]
+        if any(st.active for st in states) or any(st.teams for st in states):
+            idx = (seat_a[:, None] + np.arange(m)[None, :]) % n
+            full = tuple(range(n))
+            act = np.array([st.active if st.active else (True,) * n for st in states], np.bool_).reshape(B, n)
+            team = np.array([st.teams if st.teams else full for st in states], np.int64).reshape(B, n)
+            out[:, k1 : k1 + m] = act[ar[:, None], idx]
+            out[:, k1 + P : k1 + P + m] = team[ar[:, None], idx] == team[ar, seat_a][:, None]
+        elif m:
+            # every seat active and no teams: all m seats in, the observer its own only teammate
+            out[:, k1 : k1 + m] = 1.0
+            out[:, k1 + P] = 1.0
         rel = (np.array([st.seat_to_act for st in states], np.int64) - seat_a) % n
         ok = rel < P
         out[ar[ok], k1 + 2 * P + rel[ok]] = 1.0

@@ -34,10 +34,12 @@ import functools
 from dataclasses import dataclass
 from typing import Optional
 
+import numpy as np
+
 from .. import serialize
 from ..core import CueBallPlacement, EventType, Foul, FoulKind, GameState, Phase, SeatEvent, Verdict
 from ..general import add_foul, clear_fouls
-from ..seats import SeatView, draw_from, order_of, view_of
+from ..seats import SeatView, draw_from, draw_with, order_of, view_of
 from .bca import BCAConfig, BCAGame, triangle_rack
 
 __all__ = ["CardBall", "CardBallConfig", "CardBallExtra", "Hand", "Deck", "rank", "HAND_SIZE"]
@@ -55,6 +57,16 @@ def rank(card: int) -> int:
 def _hand_balls(cards: tuple) -> tuple:
     """The balls of the ranks in ``cards``, ascending, each once (memoised: hands recur)."""
     return tuple(sorted({(c // 4 + 1) for c in cards}))
+
+
+@functools.lru_cache(maxsize=4096)
+def _ball_set(cards: tuple) -> frozenset:
+    return frozenset(c // 4 + 1 for c in cards)
+
+
+def _hand_ball_set(cards) -> frozenset:
+    """The balls of the ranks in ``cards`` as a frozenset (memoised for a tuple of cards)."""
+    return _ball_set(cards) if type(cards) is tuple else frozenset(c // 4 + 1 for c in cards)
 
 
 #: a hidden hand in `CardBall.score_features`
@@ -183,6 +195,27 @@ class CardBall(BCAGame):
             out += row
         return tuple(out)
 
+    def score_features_batch(self, states, seats) -> np.ndarray:
+        """(B, n_score_features) :meth:`score_features` of every (state, seat) pair (the same
+        values): the card counts as one array operation; hands shown (C-33 ``public_hands``)
+        are read row by row."""
+        B = len(states)
+        out = np.zeros((B, self.n_score_features))
+        if not B:
+            return out
+        n = states[0].n_players
+        if any(st.config.public_hands or st.n_players != n for st in states) or not all(
+                type(k) is int and 0 <= k < n for k in seats):
+            for i, (st, k) in enumerate(zip(states, seats)):
+                out[i] = self.score_features(st, k)
+            return out
+        seat_a = np.asarray(seats, np.int64)
+        counts = np.array([st.extra.card_counts for st in states], np.int64).reshape(B, n)
+        m = min(6, n)
+        idx = (seat_a[:, None] + np.arange(m)[None, :]) % n
+        out[:, :m] = counts[np.arange(B)[:, None], idx] / HAND_SIZE
+        return out
+
     def observe(self, state: GameState, seat: int) -> SeatView:
         """C-33: hands are private unless ``public_hands``."""
         view, own = self.view(state, seat)
@@ -203,7 +236,7 @@ class CardBall(BCAGame):
         n = state.n_players
         pocketed = out.pocketed
         if pocketed:
-            own_ranks = {(c // 4 + 1) for c in state.private[seat].cards}
+            own_ranks = _hand_ball_set(state.private[seat].cards)
             good = tuple(b for b in pocketed if b in own_ranks)
             aux = tuple(b for b in pocketed if b in AUX_BALLS)
             wrong = tuple(b for b in pocketed if b not in own_ranks and b not in AUX_BALLS)
@@ -235,6 +268,8 @@ class CardBall(BCAGame):
             i = order.index(seat)
             for k in order[i:] + order[:i]:
                 cards = hands[k].cards
+                if gone_ranks.isdisjoint(_hand_ball_set(cards)):
+                    continue  # no card of a pocketed rank: the hand is kept as it is
                 keep = tuple(c for c in cards if (c // 4 + 1) not in gone_ranks)
                 gone = len(cards) - len(keep)
                 if gone:
@@ -244,12 +279,13 @@ class CardBall(BCAGame):
         if events:
             refs.append("CB-8")
         counts = tuple(len(h.cards) for h in hands)
-        s = state._evolve({"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": (),
-                           "private": hands, "cue_placed": False,
-                           "extra": CardBallExtra(card_counts=counts, set_aside=state.extra.set_aside)})
+        fields = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": (),
+                  "private": hands, "cue_placed": False,
+                  "extra": CardBallExtra(card_counts=counts, set_aside=state.extra.set_aside)}
         # CB-5 / CB-8.7: an empty hand wins
         out_seats = [k for k in range(n) if counts[k] == 0]
         if out_seats:
+            s = state._evolve(fields)
             if seat in out_seats:
                 w = seat
             elif len(out_seats) == 1:
@@ -264,40 +300,40 @@ class CardBall(BCAGame):
                               rule_refs=tuple(refs) + ("CB-5", "CB-1"), events=tuple(events))
         # CB-9 / CB-10 / CB-11: the penalty draw
         if cards_due:
-            s, pev = self._penalty(s, seat, cards_due)
-            events += pev
+            fields.update(self._penalty(state.rng, state.hidden.cards, hands, counts, state.extra.set_aside, on,
+                                        seat, cards_due, events))
             refs += ["CB-9"] + (["CB-10"] if cards_due and (fouls[0] is not F_NO_CARD) else []) + \
                 (["CB-11"] if wrong else [])
         cont = not fouls and (bool(good) or (bool(aux) and cfg.pot_14_15_continues))
         cue = CueBallPlacement.IN_HAND_KITCHEN if out.cue_down else CueBallPlacement.IN_POSITION
-        ch = {"cue_ball": cue, "phase": Phase.PLAY, "history": s.history + tuple(events),
-              "consecutive_fouls": add_foul(state.consecutive_fouls, seat) if fouls else
-              clear_fouls(state.consecutive_fouls, seat)}
+        fields.update(cue_ball=cue, phase=Phase.PLAY, history=state.history + tuple(events),
+                      consecutive_fouls=add_foul(state.consecutive_fouls, seat) if fouls else
+                      clear_fouls(state.consecutive_fouls, seat))
         if out.cue_down:
-            ch["on_table"] = self.cue_off(s.on_table)
+            fields["on_table"] = self.cue_off(on)
             refs.append("CB-13")
         play_next = seat if cont else self.next_seat_of(state, seat)
-        ch.update(seat_to_act=play_next, inning=state.inning + (0 if cont else 1))
+        fields.update(seat_to_act=play_next, inning=state.inning + (0 if cont else 1))
         if cont:
             refs.append("CB-8")
-        s = s._evolve(ch)
+        s = state._evolve(fields)
         return s, Verdict._fast(fouls=tuple(fouls), legal_pocketed=() if fouls else good + aux,
                                 pocketed=out.pocketed, points=(0,) * n, next_seat=play_next, cue_ball=cue,
                                 spotted=tuple(sorted(out.jumped)), turn_continues=cont,
                                 rule_refs=tuple(dict.fromkeys(refs)), events=tuple(events))
 
-    def _penalty(self, state: GameState, seat: int, k: int):
-        """CB-9: draw ``k`` cards; a card whose ball is off the table is set aside and the
-        next one drawn. An empty deck ends the draw."""
-        deck = state.hidden.cards
-        hand = list(state.private[seat].cards)
-        aside = list(state.extra.set_aside)
-        events = []
-        s = state
+    @staticmethod
+    def _penalty(rng: tuple, deck: tuple, hands: tuple, counts: tuple, set_aside: tuple, on: tuple, seat: int,
+                 k: int, events: list) -> dict:
+        """CB-9: ``seat`` draws ``k`` cards from ``deck`` with the RNG tuple ``rng``; a card
+        whose ball is off the table (``on``) is set aside and the next one drawn. An empty
+        deck ends the draw. Appends the draw's events to ``events``; returns the state
+        changes (``rng``, ``hidden``, ``private``, ``extra``)."""
+        hand = list(hands[seat].cards)
+        aside = list(set_aside)
         got = 0
-        on = s.on_table
         while got < k and deck:
-            (c,), deck, s = draw_from(s, deck, 1)
+            (c,), deck, rng = draw_with(rng, deck, 1)
             if not on[(c // 4 + 1)]:
                 aside.append(c)
                 events.append(SeatEvent(EventType.SET_ASIDE, seat, c))
@@ -305,12 +341,12 @@ class CardBall(BCAGame):
             hand.append(c)
             events.append(SeatEvent(EventType.DRAW_CARD, seat))
             got += 1
-        priv = list(s.private)
+        priv = list(hands)
         priv[seat] = Hand(tuple(sorted(hand)))
-        counts = list(s.extra.card_counts)
-        counts[seat] = len(hand)
-        return s._evolve({"private": tuple(priv), "hidden": Deck(deck),
-                          "extra": CardBallExtra(card_counts=tuple(counts), set_aside=tuple(aside))}), events
+        cnt = list(counts)
+        cnt[seat] = len(hand)
+        return {"rng": rng, "private": tuple(priv), "hidden": Deck(deck),
+                "extra": CardBallExtra(card_counts=tuple(cnt), set_aside=tuple(aside))}
 
     def _payments(self, state: GameState, winner: int) -> tuple:
         """CB-1 / C-29: each loser pays card_value per card left to the winner."""

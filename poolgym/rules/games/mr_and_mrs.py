@@ -24,6 +24,7 @@
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import Enum
 
@@ -74,6 +75,12 @@ class MrAndMrsExtra:
 
 serialize.register(Skill, MrAndMrsConfig, MrAndMrsExtra)
 
+
+@functools.lru_cache(maxsize=1024)
+def _skill_row(skill: tuple, n: int, seat: int, size: int) -> tuple:
+    """`MrAndMrs.score_features` of ``seat`` with the handicaps ``skill`` of ``n`` seats."""
+    return tuple((1.0 if skill[(seat + i) % n] is Skill.STRONGER else -1.0) if i < n else 0.0 for i in range(size))
+
 F_BREAK = Foul(FoulKind.ILLEGAL_BREAK, "MM-7")
 F_THIRD = Foul(FoulKind.THIRD_CONSECUTIVE_FOUL, "MM-8")
 
@@ -102,10 +109,7 @@ class MrAndMrs(BCAGame):
     def score_features(self, state: GameState, seat: int) -> tuple:
         """Observation block: the public handicap of every seat (MM-8 / C-45), observer
         first then the next seats by number: +1 stronger, -1 weaker, 0 no such seat."""
-        n = state.n_players
-        sk = state.config.skill
-        return tuple((1.0 if sk[(seat + i) % n] is Skill.STRONGER else -1.0) if i < n else 0.0
-                     for i in range(self.n_score_features))
+        return _skill_row(state.config.skill, state.n_players, seat, self.n_score_features)
 
     def stronger(self, state: GameState, seat: int) -> bool:
         return state.config.skill[seat] is Skill.STRONGER
