@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from enum import Enum
+from itertools import compress
 from typing import Any, Optional
 
 import numpy as np
@@ -534,7 +535,8 @@ class GameState:
 
     def balls_on_table(self) -> tuple:
         """Object ball numbers on the table, ascending."""
-        return tuple(k for k in range(1, len(self.on_table)) if self.on_table[k])
+        on = self.on_table
+        return tuple(compress(range(1, len(on)), on[1:]))
 
     def lowest_ball(self) -> Optional[int]:
         """Lowest-numbered object ball on the table (9B-5.1) or None."""

@@ -40,7 +40,7 @@ from . import serialize
 
 __all__ = [
     "SeatView", "observe", "view_of", "order_of", "is_active", "active_seats", "team_of", "teammates",
-    "next_in_order", "draw_from", "add_events", "set_private", "set_active",
+    "next_in_order", "draw_from", "draw_with", "add_events", "set_private", "set_active",
 ]
 
 
@@ -115,12 +115,13 @@ def next_in_order(state: GameState, seat: Optional[int] = None, *, include_self:
     ``seat`` itself when no other seat is active (or first when ``include_self`` and it is
     active -- then the search starts at ``seat``)."""
     s = state.seat_to_act if seat is None else seat
-    order = order_of(state)
+    order = state.order or range(len(state.scores))  # (order_of without building the tuple)
     i = order.index(s)
     n = len(order)
+    act = state.active
     for k in range(0 if include_self else 1, n + 1):
         c = order[(i + k) % n]
-        if is_active(state, c):
+        if not act or act[c]:
             return c
     return s
 
@@ -144,20 +145,27 @@ def draw_from(state: GameState, pool: Sequence[int], k: int = 1):
     """Draw ``k`` distinct values uniformly from ``pool`` with the state's RNG:
     (drawn tuple in draw order, remaining pool tuple (order kept), state with the RNG
     counter advanced). Raises ValueError if the pool holds fewer than ``k`` values."""
+    drawn, rest, new = draw_with(state.rng, pool, k)
+    return drawn, rest, state._evolve({"rng": new})
+
+
+def draw_with(rng: tuple, pool: Sequence[int], k: int = 1):
+    """:func:`draw_from` on the RNG tuple ``rng`` (``state.rng``) alone: (drawn, rest, the
+    advanced RNG tuple), for a referee that sets the state's ``rng`` with its other changes."""
     pool = tuple(pool)
     if not (0 <= k <= len(pool)):
         raise ValueError(f"cannot draw {k} from a pool of {len(pool)}")
-    seed, counter = state.rng  # the draw of poolgym.rules.game.draw_rng
+    seed, counter = rng  # the draw of poolgym.rules.game.draw_rng
     new = (int(seed), int(counter) + 1)
     # default_rng([seed, counter]).permutation(len(pool))[:k], compiled (no Generator built)
     idx = permutation_prefix([int(seed), int(counter)], len(pool), k)
     if k == 1:  # (a penalty card, a pea from the bottle: the common case)
         i = idx[0]
-        return (pool[i],), pool[:i] + pool[i + 1:], state._evolve({"rng": new})
+        return (pool[i],), pool[:i] + pool[i + 1:], new
     drawn = tuple(pool[i] for i in idx)
     taken = set(idx)
     rest = tuple(v for i, v in enumerate(pool) if i not in taken)
-    return drawn, rest, state._evolve({"rng": new})
+    return drawn, rest, new
 
 
 def add_events(state: GameState, events: Sequence[SeatEvent]) -> tuple:

@@ -11,7 +11,7 @@ from poolgym.rules import (Concede, Declaration, Declare, EventType, GameState, 
                            ShotAction, get_discipline, observe, returns, serialize)
 from poolgym.rules.games.pea_pool import Bottle, Pea, PeaPoolConfig
 from poolgym.rules.nine_ball import NineBallConfig
-from poolgym.rules.seats import active_seats, draw_from, next_in_order, set_active, team_of, teammates
+from poolgym.rules.seats import active_seats, draw_from, draw_with, next_in_order, set_active, team_of, teammates
 from poolgym.rules.testing import check_privacy, make_state, perturb_secrets, record
 
 NB = get_discipline("nine_ball")
@@ -40,6 +40,7 @@ def test_seat_order_skips_inactive_and_follows_order():
     assert next_in_order(s, 1) == 3 and active_seats(s) == (0, 1, 3, 4)
     s = s.replace(order=(4, 3, 2, 1, 0))
     assert next_in_order(s, 3) == 1 and next_in_order(s, 0) == 4
+    assert next_in_order(s, 1, include_self=True) == 1 and next_in_order(s, 2, include_self=True) == 1
     assert team_of(s, 3) == 3 and teammates(s, 3) == (3,)
     t = s.replace(teams=(0, 1, 0, 1, 0))
     assert teammates(t, 2) == (0, 2, 4)
@@ -62,6 +63,12 @@ def test_chance_draws_from_state_rng_replay_exactly():
     assert draw_from(s, (1, 2, 3, 4), 2)[0] == drawn
     with pytest.raises(ValueError):
         draw_from(s, (1,), 2)
+    # the draw on the RNG tuple alone (a referee's hot path) is the same draw
+    for pool, k in (((1, 2, 3, 4), 2), (tuple(range(52)), 1), ((7,), 1), ((3, 5), 0)):
+        d, r, st = draw_from(s, pool, k)
+        assert draw_with(s.rng, pool, k) == (d, r, st.rng)
+    with pytest.raises(ValueError):
+        draw_with(s.rng, (1,), 2)
 
 
 def test_observe_is_public_state_plus_own_secret():

@@ -26,7 +26,7 @@ from .. import general, queries as q, serialize
 from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                     SeatEvent, EventType, ShotAction, Verdict)
 from ..game import DisciplineBase, draw_rng, kitchen_spot_choices
-from ..geometry import ball_radius, get_table, in_kitchen, triangle_slots
+from ..geometry import ball_radius, get_table, triangle_slots
 from ..seats import next_in_order
 from .common import spot_into
 
@@ -224,6 +224,8 @@ class BCAGame(DisciplineBase):
     def spotted(self, state: GameState, pos: tuple, on: tuple, balls) -> tuple:
         """(pos, on) with ``balls`` spotted (G-3.32) on the table ``pos`` / ``on``
         (:func:`.common.spot_into`)."""
+        if not balls and isinstance(balls, (tuple, list)):
+            return pos, on
         ch = {"pos": pos, "on_table": on}
         spot_into(state, ch, balls)
         return ch["pos"], ch["on_table"]
@@ -314,19 +316,28 @@ class BCAGame(DisciplineBase):
         group = tuple(group)
         if not group:
             return None
-        P = state.positions()
-        table = self.table(state)
-        if not np.all(in_kitchen(P[list(group), 1], table)):
-            return None
-        balls = [b for b in state.balls_on_table() if bool(in_kitchen(P[b, 1], table))]
-        return balls[int(np.argmax(P[balls, 1]))]
+        pos = state.pos
+        hs = float(self.table(state).head_string_y)  # in_kitchen: strictly behind the head string
+        for b in group:
+            if not pos[2 * b + 1] < hs:
+                return None
+        balls = [b for b in state.balls_on_table() if pos[2 * b + 1] < hs]
+        if not balls:  # (a group ball off the table: as np.argmax of nothing)
+            raise ValueError("attempt to get argmax of an empty sequence")
+        best = balls[0]
+        top = pos[2 * best + 1]
+        for b in balls[1:]:  # the first of the largest y (np.argmax)
+            y = pos[2 * b + 1]
+            if y > top:
+                best, top = b, y
+        return best
 
     def lowest_if_in_kitchen(self, state: GameState) -> Optional[int]:
         """The lowest-numbered ball when it lies in the kitchen (PP-9.3, OB-8.6, MM-8.5)."""
         low = state.lowest_ball()
         if low is None:
             return None
-        return low if bool(in_kitchen(state.positions()[low, 1], self.table(state))) else None
+        return low if state.pos[2 * low + 1] < float(self.table(state).head_string_y) else None
 
     def extra_options(self, state: GameState) -> tuple:
         if (state.config.kitchen_spot_request and state.phase is Phase.PLAY

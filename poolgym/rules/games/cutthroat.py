@@ -114,9 +114,13 @@ class CutThroat(BCAGame):
 
     def opponents_balls(self, state: GameState, seat: int) -> tuple:
         """Balls on the table of the opponents still in the game (CT-9.1)."""
-        on = state.on_table
-        return tuple(b for k in range(state.n_players) if k != seat and is_active(state, k)
-                     for b in group_balls(state, k) if on[b])
+        on, act, groups = state.on_table, state.active, state.groups
+        n = len(state.scores)
+        out = []
+        for k in range(n):
+            if k != seat and (not act or act[k]):
+                out += [b for b in _group_of(n, groups[k]) if on[b]]
+        return tuple(out)
 
     def legal_first(self, state):
         if state.phase is Phase.BREAK:

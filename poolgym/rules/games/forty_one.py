@@ -291,7 +291,7 @@ class FortyOne(BCAGame):
 
     def _table_cleared(self, state: GameState):
         """41-9.8: no ball left and nobody at 41 -> the highest total wins; a tie draws."""
-        if state.balls_on_table():
+        if any(state.on_table[1:]):  # (balls_on_table() without building it)
             return state, []
         seats = active_seats(state)
         best = max(state.scores[k] for k in seats)
