@@ -115,10 +115,12 @@ def next_in_order(state: GameState, seat: Optional[int] = None, *, include_self:
     ``seat`` itself when no other seat is active (or first when ``include_self`` and it is
     active -- then the search starts at ``seat``)."""
     s = state.seat_to_act if seat is None else seat
-    order = state.order or range(len(state.scores))  # (order_of without building the tuple)
+    order, act = state.order, state.active
+    if not order and not act and type(s) is int and 0 <= s < len(state.scores):
+        return s if include_self else (s + 1) % len(state.scores)  # seat order, every seat in
+    order = order or range(len(state.scores))  # (order_of without building the tuple)
     i = order.index(s)
     n = len(order)
-    act = state.active
     for k in range(0 if include_self else 1, n + 1):
         c = order[(i + k) % n]
         if not act or act[c]:

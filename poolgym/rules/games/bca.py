@@ -17,6 +17,7 @@ mr_and_mrs) share, on the N-seat framework (:mod:`poolgym.rules.seats`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Optional
 
@@ -118,6 +119,19 @@ class ShotOutcome:
                             cue_down=cue_down, open_break=open_break, first=first,
                             rail_after_contact=rail_after_contact, pos=pos, on=on)
         return obj
+
+
+@functools.lru_cache(maxsize=None)
+def _plain_fields(cls) -> frozenset:
+    """The field names of ``cls`` when ``dataclasses.replace`` on it is a copy of the
+    instance dict with some fields changed (a dataclass with an instance dict, no
+    ``__post_init__``, every field an ``__init__`` argument); empty otherwise."""
+    if not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__") or "__slots__" in cls.__dict__:
+        return frozenset()
+    fields = dataclasses.fields(cls)
+    if not all(f.init for f in fields):
+        return frozenset()
+    return frozenset(f.name for f in fields)
 
 
 class BCAGame(DisciplineBase):
@@ -271,7 +285,18 @@ class BCAGame(DisciplineBase):
 
     @staticmethod
     def _extra(state: GameState, **changes):
-        return dataclasses.replace(state.extra, **changes)
+        """``dataclasses.replace(state.extra, **changes)``; for a frozen dataclass without
+        ``__post_init__`` whose fields are all ``__init__`` arguments, built by copying its
+        field dict (the same object, without the ``__init__``)."""
+        ex = state.extra
+        names = _plain_fields(type(ex))
+        if names and changes.keys() <= names:
+            new = object.__new__(type(ex))
+            d = ex.__dict__.copy()
+            d.update(changes)
+            object.__setattr__(new, "__dict__", d)
+            return new
+        return dataclasses.replace(ex, **changes)
 
     # ------------------------------------------------------------------ options
     def apply_option(self, state: GameState, option: Option):

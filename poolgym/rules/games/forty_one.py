@@ -161,7 +161,7 @@ class FortyOne(BCAGame):
             on = self.cue_off(on)
             refs.append("41-12")
         nxt = self.next_seat_of(state, seat)  # 41-9.2
-        scores = tuple(a + b for a, b in zip(state.scores, pts))
+        scores = tuple([a + b for a, b in zip(state.scores, pts)]) if any(pts) else state.scores
         s = state._evolve({"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": (),
                            "consecutive_fouls": cf, "cue_ball": cue, "cue_placed": False, "phase": Phase.PLAY,
                            "seat_to_act": nxt, "inning": state.inning + 1, "scores": scores,
