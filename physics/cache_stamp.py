@@ -86,6 +86,13 @@ class ProjectLocator:
     def get_disambiguator(self):
         return self._inner.get_disambiguator()
 
+    def __getattr__(self, name):
+        # numba reads other attributes of its own locators (``_py_file`` in the warning that a
+        # kernel cannot be cached): the inner locator's
+        if name == "_inner":
+            raise AttributeError(name)
+        return getattr(self._inner, name)
+
 
 def install() -> None:
     """Put :class:`ProjectLocator` first among numba's cache locators (idempotent)."""

@@ -38,3 +38,10 @@ def test_other_functions_keep_numbas_locators():
 
     assert f(np.int64(1)) == 2
     assert not isinstance(f._cache._impl._locator, cache_stamp.ProjectLocator)
+
+
+def test_project_locator_answers_numbas_other_questions():
+    # numba's "cannot cache" warning reads the locator's _py_file (a kernel built with a dynamic
+    # global, as NUMBA_OPT=0 leaves some): the inner locator's, not an AttributeError
+    loc = kernel._creates_overlap._cache._impl._locator
+    assert loc._py_file == kernel.__file__
