@@ -22,7 +22,7 @@ from physics.enums import BallBallModel, CushionModel, EventKind
 from physics.kernel import parallel_kernel, serial_kernel
 from physics.noise import ExecutionNoise
 from physics.params import BallParams, CueParams
-from physics.motion import V_SETTLE
+from physics.motion import AIRBORNE, V_SETTLE
 from physics.strike import slate_bounce, strike_one
 from physics.table import Table
 
@@ -357,24 +357,34 @@ def _max_iter(max_events):
     return max(20 * max_events, 10000)
 
 
+def needs_air3d(s) -> bool:
+    """Whether post-strike states ``s`` need the kernel's three-dimensional code: a ball is
+    AIRBORNE (a jump stroke). Only a ball in the air puts another in the air, so tables without
+    one run the flat table loop (``air3d=False`` in `physics.kernel.serial_kernel`) with the
+    same results, and a session that never jumps a ball never compiles the 3D code."""
+    return bool((s == AIRBORNE).any())
+
+
 def _run(table, rvw, s, shots, cue_ball, P, bb_code, cu_code, max_events, parallel, t_final):
     B, N = s.shape
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = _outputs(B, N, max_events)
     max_iter = _max_iter(max_events)
     geo = _geometry(table)
+    air3d = needs_air3d(s)
     if parallel and B > 1:
         # shots differ wildly in length: hand tables out one at a time (dynamic schedule)
         old = numba.set_parallel_chunksize(1)
         try:
-            parallel_kernel(bb_code, cu_code)(rvw, s, pocket, cue_ball, P, *geo, ev_t, ev_kind,
-                                              ev_i, ev_j, n_events, status, max_iter, t_final)
+            parallel_kernel(bb_code, cu_code, air3d)(rvw, s, pocket, cue_ball, P, *geo, ev_t,
+                                                     ev_kind, ev_i, ev_j, n_events, status,
+                                                     max_iter, t_final)
         finally:
             numba.set_parallel_chunksize(old)
     else:
         # one compiled loop over the tables (no per-table dispatch)
-        serial_kernel(bb_code, cu_code)(rvw, s, pocket, cue_ball, P, *geo, ev_t, ev_kind,
-                                        ev_i, ev_j, n_events, status, max_iter, t_final,
-                                        np.zeros(1, np.int64))
+        serial_kernel(bb_code, cu_code, air3d)(rvw, s, pocket, cue_ball, P, *geo, ev_t, ev_kind,
+                                               ev_i, ev_j, n_events, status, max_iter, t_final,
+                                               np.zeros(1, np.int64))
     return pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status
 
 
@@ -402,9 +412,10 @@ def grow_logs(res: BatchResult, table: Table, *, ball_params: BallParams = BallP
     _apply_strike(rvw, s, shots, cb, ball_params.m, ball_params.R, cue.M, cue.squirt, cue.end_mass,
                   bool(airborne), ball_params.e_t, ball_params.u_s)
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = _outputs(over.size, s.shape[1], max_iter + 1)
-    serial_kernel(bb_code, cu_code)(rvw, s, pocket, cb, ball_params.kernel_array, *_geometry(table),
-                                    ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter, t_final,
-                                    np.zeros(1, np.int64))
+    serial_kernel(bb_code, cu_code, needs_air3d(s))(rvw, s, pocket, cb, ball_params.kernel_array,
+                                                    *_geometry(table), ev_t, ev_kind, ev_i, ev_j,
+                                                    n_events, status, max_iter, t_final,
+                                                    np.zeros(1, np.int64))
     E2 = max(E, int(n_events.max()))
     B = res.ev_t.shape[0]
     wide = []

@@ -44,7 +44,7 @@ from numba import njit
 from physics.kernel import simulate_table
 from physics.noise import ExecutionNoise
 from physics.params import BallParams, CueParams
-from physics.simulate import BatchResult, _geometry, _max_iter, _prepare, grow_logs
+from physics.simulate import BatchResult, _geometry, _max_iter, _prepare, grow_logs, needs_air3d
 from physics.table import Table
 
 #: CPUs whose memory order makes `progress` safe to read while the kernel runs
@@ -57,13 +57,13 @@ def overlap_supported() -> bool:
 
 
 @functools.cache
-def _clear_and_simulate(bb_model: int, cu_model: int):
+def _clear_and_simulate(bb_model: int, cu_model: int, air3d: bool = True):
     """`physics.kernel.serial_kernel` (one model pair, fixed at compile time; the same loop
     over the tables, ``progress`` as there) on outputs first given the initial contents of
     `physics.simulate._outputs` (pocket -1, the rest 0): the event log of 256 tables is
     megabytes, zeroed here on the worker; one compiled call, so the worker never needs the
-    GIL between the two. Called without the two model arguments."""
-    bb_model, cu_model = int(bb_model), int(cu_model)
+    GIL between the two. Called without the two model arguments; ``air3d`` as there."""
+    bb_model, cu_model, air3d = int(bb_model), int(cu_model), bool(air3d)
 
     @njit(cache=True, nogil=True)
     def clear_and_simulate(rvw, s, pocket, cue, P, segs, normals, jaws, pockets, cushion_h, drop,
@@ -77,9 +77,9 @@ def _clear_and_simulate(bb_model: int, cu_model: int):
         n_events[...] = 0
         status[...] = 0
         for k in range(rvw.shape[0]):
-            ne, st = simulate_table(rvw[k], s[k], pocket[k], cue[k], P, bb_model, cu_model, segs,
-                                    normals, jaws, pockets, cushion_h, drop, ev_t[k], ev_kind[k],
-                                    ev_i[k], ev_j[k], max_iter, t_final)
+            ne, st = simulate_table(rvw[k], s[k], pocket[k], cue[k], P, bb_model, cu_model, air3d,
+                                    segs, normals, jaws, pockets, cushion_h, drop, ev_t[k],
+                                    ev_kind[k], ev_i[k], ev_j[k], max_iter, t_final)
             n_events[k] = ne
             status[k] = st
             progress[0] = k + 1
@@ -169,7 +169,7 @@ class BatchRun:
         pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
         args = (rvw, s, pocket, cue_ball, P, *geo, ev_t, ev_kind, ev_i, ev_j, n_events, status,
                 max_iter, t_final, self._progress)
-        kernel = _clear_and_simulate(bb, cu)
+        kernel = _clear_and_simulate(bb, cu, needs_air3d(s))
 
         def work():
             try:

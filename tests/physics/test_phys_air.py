@@ -6,6 +6,7 @@ engine unchanged for strokes that stay on the bed.
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import numpy as np
@@ -17,6 +18,7 @@ from physics import fuzz
 from physics.enums import EventKind as EK
 from physics.motion import V_SETTLE
 
+SIM = importlib.import_module("physics.simulate")  # the module (physics.simulate is the function)
 T9 = physics.Table.wpa("9ft")
 BP = physics.BallParams()
 G, E_T = BP.g, BP.e_t
@@ -70,6 +72,35 @@ def test_level_strokes_on_random_layouts_are_the_flat_results_bit_for_bit():
         b = physics.simulate_batch(table, rvw, shots, np.zeros(64, np.int64), airborne=True, **kw)
         for f in ("rvw", "s", "pocket", "ev_t", "ev_kind", "ev_i", "ev_j", "n_events", "status"):
             assert np.array_equal(getattr(a, f), getattr(b, f)), f
+
+
+def test_flat_table_loop_is_the_3d_table_loop_bit_for_bit(monkeypatch):
+    """Tables with no ball in the air run the table loop compiled without the 3D code
+    (``physics.simulate.needs_air3d``); the loop with it gives the same arrays bit for bit on
+    the fuzz's random layouts struck level (serial and parallel loops)."""
+    table = physics.Table.wpa("9ft")
+    rvw, s = fuzz.random_layouts(23, 48, table, R)
+    shots = fuzz.random_shots(24, 48, physics.CueParams().miscue_limit)
+    shots[:, 2] = 0.0
+    runs = {}
+    for forced in (False, True):
+        if forced:
+            monkeypatch.setattr(SIM, "needs_air3d", lambda s: True)
+        for parallel in (False, True):
+            runs[forced, parallel] = physics.simulate_batch(
+                table, rvw, shots, np.zeros(48, np.int64), s=s, grow_log=True, airborne=True,
+                parallel=parallel)
+    a = runs[False, False]
+    assert (a.s != physics.Motion.AIRBORNE).all() and a.n_events.min() > 1
+    for key, b in runs.items():
+        for f in ("rvw", "s", "pocket", "ev_t", "ev_kind", "ev_i", "ev_j", "n_events", "status"):
+            assert np.array_equal(getattr(a, f), getattr(b, f)), (key, f)
+
+
+def test_only_a_ball_in_the_air_needs_the_3d_table_loop():
+    res = _post_strike(layout([[0.6, 0.5], [0.6, 1.5]]), physics.Shot(3.0, 90.0, 40.0))
+    assert SIM.needs_air3d(res.s[None])
+    assert not SIM.needs_air3d(np.array([[0, 2, 4, 6]], np.int8))
 
 
 def test_elevated_stroke_bounces_off_the_slate():
