@@ -16,11 +16,12 @@ from physics.enums import BallBallModel, CushionModel
 def is_cold(ball_ball: BallBallModel = BallBallModel.FRICTIONAL_INELASTIC,
             cushion: CushionModel = CushionModel.HAN_2005) -> bool:
     """True if numba's on-disk cache holds no compiled table loop for these models (so the next
-    simulation compiles the kernels). False when they are cached, or when this cannot be told
-    (caching disabled, an unknown numba cache layout)."""
+    simulation compiles the kernels): the flat loop (`physics.kernel.serial_kernel` with
+    ``air3d=False``), which a level shot takes. False when it is cached, or when this cannot be
+    told (caching disabled, an unknown numba cache layout)."""
     from physics.kernel import serial_kernel
 
-    disp = serial_kernel(BallBallModel(ball_ball).code, CushionModel(cushion).code)
+    disp = serial_kernel(BallBallModel(ball_ball).code, CushionModel(cushion).code, False)
     try:
         return not disp._cache._cache_file._load_index()
     except Exception:  # noqa: BLE001 - numba internals; never fail a front end over a hint
@@ -30,7 +31,7 @@ def is_cold(ball_ball: BallBallModel = BallBallModel.FRICTIONAL_INELASTIC,
 def warm_up(ball_ball: BallBallModel = BallBallModel.FRICTIONAL_INELASTIC,
             cushion: CushionModel = CushionModel.HAN_2005) -> None:
     """Compile (or load) the kernels of one `physics.simulate` call with these models: a
-    two-ball shot on a 9 ft table."""
+    level two-ball shot on a 9 ft table (the flat table loop)."""
     from physics.params import BallParams
     from physics.simulate import Shot, simulate
     from physics.table import Table

@@ -1,8 +1,14 @@
 """Every ``@pytest.mark.rule(...)`` names rule IDs that exist in ``../shared/rules`` (a typo in
 a marker would otherwise count nothing, or the wrong rule): an unknown ID fails collection."""
+import os
+
 import pytest
 
 from poolgym.rules import coverage
+
+# no compiling child process per test worker at a cold cache (`poolgym.envs.prewarm`): the
+# workers compile side by side already; tests/envs/test_prewarm.py runs it on purpose
+os.environ.setdefault("POOLGYM_PREWARM", "0")
 
 
 def pytest_collection_modifyitems(config, items):

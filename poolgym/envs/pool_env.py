@@ -9,7 +9,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from poolgym.envs import physics_io
+from poolgym.envs import physics_io, prewarm
 from poolgym.envs.codec import Codec, box_action, discrete_action
 from poolgym.envs.opponents import make_opponent
 from poolgym.envs.param import N_CORRECTIONS, ParamCodec, dict_action
@@ -443,6 +443,9 @@ class PoolEnv(gym.Env):
                                runout=self.runout, seated=self.seated)
         self._renderer = None
         self._window = None
+        # a cold numba cache: the referee's and opponent's kernels compile in a second process
+        # while this one compiles the physics (once per process; `poolgym.envs.prewarm`)
+        prewarm.start(discipline, opponent, opponent_kwargs)
 
     # ------------------------------------------------------------------ gym API
     @property

@@ -1,0 +1,156 @@
+"""A cold start compiled on two cores: the referee's and the opponent's kernels in a second
+process while this one compiles the physics.
+
+The first step of a fresh installation compiles every numba kernel it reaches: the cue strike
+and the physics table loop (about 18 CPU s), then the referee's shot facts and the geometric
+opponent's batched decision (about 11 CPU s). Numba compiles under a per-process lock, so a
+process uses one core for all of it. When an env is created and numba's on-disk cache holds no
+physics table loop (`physics.compile_cache.is_cold`), :func:`start` launches one child process
+(``python -m poolgym.envs.prewarm``) that plays the first steps of the same discipline against
+the same opponent with the physics replaced by a stand-in (:func:`still_batch`: the stroke is
+logged, nothing moves), so it compiles the referee's and opponent's kernels and never the
+physics. They land in the on-disk cache, from where this process loads each one it reaches
+after the child wrote it; any other it compiles itself, as without the child.
+
+What the env computes never depends on the child: it only fills the cache with the code this
+process would compile (numba writes each entry whole, with a rename). The child prints nothing,
+is started at most once per process, not at all when the cache is warm or ``POOLGYM_PREWARM=0``,
+exits when done (seconds), and is ended with this process (and ends itself if this process
+dies first). A child that fails costs nothing but its CPU time.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+
+__all__ = ["ENV_VAR", "child", "start", "still_batch"]
+
+#: ``0`` disables the child (set in the child itself, so it starts no other)
+ENV_VAR = "POOLGYM_PREWARM"
+
+_checked = False  # start() decided once per process
+_child: subprocess.Popen | None = None
+_lock = threading.Lock()
+
+
+def child() -> subprocess.Popen | None:
+    """The child this process started, or None."""
+    return _child
+
+
+def _cold() -> bool:
+    from physics import compile_cache
+
+    return compile_cache.is_cold()
+
+
+def start(discipline, opponent="geometric", opponent_kwargs=None) -> subprocess.Popen | None:
+    """Start the compiling child for an env of ``discipline`` against ``opponent`` (as given to
+    `PoolEnv`; an opponent that is not a name: the geometric one) on the first call of this
+    process, if numba's cache is cold; returns it, or None (later calls: always None)."""
+    global _checked, _child
+    with _lock:
+        if _checked:
+            return None
+        _checked = True
+        if os.environ.get(ENV_VAR, "1") == "0" or not isinstance(discipline, str) or not _cold():
+            return None
+        spec = {"discipline": discipline, "opponent": "geometric"}
+        if isinstance(opponent, str):
+            spec.update(opponent=opponent, opponent_kwargs=opponent_kwargs)
+        try:
+            arg = json.dumps(spec)
+        except (TypeError, ValueError):  # keyword arguments that do not cross as text
+            arg = json.dumps(dict(spec, opponent_kwargs=None))
+        try:
+            proc = subprocess.Popen([sys.executable, "-m", "poolgym.envs.prewarm", arg, str(os.getpid())],
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, env=dict(os.environ, **{ENV_VAR: "0"}))
+        except OSError:
+            return None
+        atexit.register(_stop, proc)
+        _child = proc
+        return proc
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """End the child (its pid only) if it still runs when this process exits."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def still_batch(table, rvw, shots, cue_ball, *, s=None, max_events=2000, **_ignored):
+    """A stand-in for `physics.simulate_batch`: every table's stroke is logged (STRIKE of its
+    cue ball at t = 0) and nothing moves; arrays of the physics' types and shapes."""
+    from physics.simulate import BatchResult, _outputs
+
+    rvw = np.array(rvw, np.float64)
+    B, N = rvw.shape[:2]
+    s = np.zeros((B, N), np.int8) if s is None else np.array(s, np.int8).reshape(B, N)
+    cue_ball = np.asarray(cue_ball, np.int64)
+    pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = _outputs(B, N, max_events)
+    ev_i[:, 0] = cue_ball
+    ev_j[:, 0] = -1
+    n_events[:] = 1
+    return BatchResult(rvw.copy(), s.copy(), rvw, s, pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status,
+                       np.array(shots, np.float64).reshape(B, 5), cue_ball)
+
+
+def _watch_parent(ppid: int) -> None:
+    """End this process as soon as its parent is gone (no orphan compiling on)."""
+    import time
+
+    while True:
+        if os.getppid() != ppid:
+            os._exit(0)
+        time.sleep(0.2)
+
+
+def _warm(spec: dict, steps: int = 3) -> None:
+    """Compile the physics' input check and cue strike (the parent reaches them a few seconds
+    in, after its reset), then play ``steps`` learner steps of the env ``spec`` with
+    `still_batch` as the physics."""
+    import physics
+    from poolgym.envs.pool_env import PoolEnv
+
+    kw = {"opponent": spec.get("opponent", "geometric")}
+    if spec.get("opponent_kwargs"):
+        kw["opponent_kwargs"] = spec["opponent_kwargs"]
+    env = PoolEnv(spec["discipline"], **kw)
+    # two balls on one spot: the input check (compiled first) refuses the overlap, so the
+    # physics' table loop is not reached
+    args = (env.table, np.zeros((1, 2, 3, 3)), np.ones((1, 5)), np.zeros(1, np.int64))
+    try:
+        physics.simulate_batch(*args, s=np.zeros((1, 2), np.int8), grow_log=True, **env.models.kwargs())
+    except ValueError:
+        pass
+    physics.simulate_batch = still_batch  # this process only: it computes nothing for anyone
+    env.reset(seed=0)
+    env.action_space.seed(0)
+    for _ in range(steps):
+        _, _, term, trunc, _ = env.step(env.action_space.sample())
+        if term or trunc:
+            env.reset()
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    spec, ppid = json.loads(argv[0]), int(argv[1])
+    threading.Thread(target=_watch_parent, args=(ppid,), daemon=True).start()
+    _warm(spec)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,88 @@
+"""`poolgym.envs.prewarm`: the compiling child of a cold start is started once, only when numba's
+cache is cold and not disabled, prints nothing, ends with its parent; its stand-in physics gives
+the real physics' arrays (types and shapes) for a stroke where nothing moves."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import physics
+from poolgym.envs import prewarm
+from poolgym.rules.geometry import get_table
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SPEC = json.dumps({"discipline": "nine_ball", "opponent": "geometric"})
+
+
+def _env():
+    return dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                **{prewarm.ENV_VAR: "0"})
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    """A process that has not decided about the child yet, and a cold cache."""
+    monkeypatch.setattr(prewarm, "_checked", False)
+    monkeypatch.setattr(prewarm, "_child", None)
+    monkeypatch.setattr(prewarm, "_cold", lambda: True)
+    monkeypatch.setenv(prewarm.ENV_VAR, "1")
+
+
+def test_still_batch_has_the_physics_arrays():
+    table = get_table("9ft")
+    R = physics.BallParams().R
+    rvw = np.zeros((2, 2, 3, 3))
+    rvw[:, 0, 0] = [0.6, 0.5, R]
+    rvw[:, 1, 0] = [0.6, 1.5, R]
+    shots = np.array([[2.0, 90.0, 0.0, 0.0, 0.0]] * 2)
+    cue = np.array([0, 1])
+    real = physics.simulate_batch(table, rvw, shots, cue, max_events=50, parallel=False)
+    still = prewarm.still_batch(table, rvw, shots, cue, max_events=50, airborne=True)
+    for f in ("rvw0", "s0", "rvw", "s", "pocket", "ev_t", "ev_kind", "ev_i", "ev_j", "n_events", "status",
+              "shot", "cue_ball"):
+        a, b = getattr(real, f), getattr(still, f)
+        assert (a.dtype, a.shape) == (b.dtype, b.shape), f
+    assert np.array_equal(still.rvw, rvw) and np.array_equal(still.rvw0, rvw)
+    assert list(still.n_events) == [1, 1] and list(still.ev_i[:, 0]) == [0, 1]
+    assert still[1].events() == [(0.0, physics.EventKind.STRIKE, 1, -1)]
+
+
+def test_no_child_when_disabled_warm_or_already_decided(fresh, monkeypatch):
+    monkeypatch.setenv(prewarm.ENV_VAR, "0")
+    assert prewarm.start("nine_ball") is None
+    monkeypatch.setenv(prewarm.ENV_VAR, "1")
+    assert prewarm.start("nine_ball") is None  # decided once per process
+    monkeypatch.setattr(prewarm, "_checked", False)
+    monkeypatch.setattr(prewarm, "_cold", lambda: False)
+    assert prewarm.start("nine_ball") is None and prewarm.child() is None
+
+
+def test_child_compiles_quietly_and_exits(fresh, monkeypatch):
+    started = []
+    real_popen = subprocess.Popen
+
+    def popen(args, **kw):
+        started.append(args)
+        kw.update(stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(_env(), **{prewarm.ENV_VAR: "0"}))
+        return real_popen(args, **kw)
+
+    monkeypatch.setattr(prewarm.subprocess, "Popen", popen)
+    proc = prewarm.start("nine_ball", "geometric")
+    assert proc is not None and prewarm.child() is proc
+    assert prewarm.start("nine_ball") is None  # one child per process
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0 and out == b"" and err == b"", err.decode()[-2000:]
+    assert started[0][1:3] == ["-m", "poolgym.envs.prewarm"]
+
+
+def test_child_ends_without_its_parent():
+    # told a parent pid that is not its parent's: its watchdog ends it at once
+    out = subprocess.run([sys.executable, "-m", "poolgym.envs.prewarm", SPEC, "0"], capture_output=True,
+                         env=_env(), cwd=REPO, timeout=120)
+    assert out.returncode == 0 and out.stdout == b"" and out.stderr == b""
