@@ -78,7 +78,11 @@ def cmd_demo(args) -> int:
     from physics import compile_cache
 
     if compile_cache.is_cold():
-        print("[poolgym] compiling physics kernels (first run only, ~30 s)...", flush=True)
+        from poolgym.envs import prewarm
+
+        # the rules' and the geometric player's kernels compile in a second process meanwhile
+        prewarm.start("nine_ball")
+        print("[poolgym] compiling physics kernels (first run only, ~20 s)...", flush=True)
         t = time.perf_counter()
         compile_cache.warm_up()
         print(f"[poolgym] compiled in {time.perf_counter() - t:.0f} s; the rules and the agents compile as "

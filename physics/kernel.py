@@ -32,7 +32,9 @@ Model specialisation: :func:`serial_kernel` and :func:`parallel_kernel` return t
 for one (ball-ball, cushion) model pair, with the pair as compile-time constants, so only that
 pair's resolution code is compiled (the first shot of a session compiles one cushion model, not
 two); :func:`simulate_serial` and :func:`simulate_many` take the models as run-time arguments
-and compile every model. The same pair gives the same bits either way.
+and compile every model. The same pair gives the same bits either way. Their ``air3d`` flag
+(also compile-time) leaves the three-dimensional code out of the loop for tables with no ball in
+the air (`physics.simulate.needs_air3d`): a level shot never compiles it.
 
 Numba caching caveat: ``cache=True`` keys a cached function on its own source file only, and
 the resolution models are compiled into this kernel; after editing a module of

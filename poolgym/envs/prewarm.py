@@ -14,18 +14,22 @@ after the child wrote it; any other it compiles itself, as without the child.
 
 What the env computes never depends on the child: it only fills the cache with the code this
 process would compile (numba writes each entry whole, with a rename). The child prints nothing,
-is started at most once per process, not at all when the cache is warm or ``POOLGYM_PREWARM=0``,
-exits when done (seconds), and is ended with this process (and ends itself if this process
-dies first). A child that fails costs nothing but its CPU time.
+is started at most once per process and one at a time per machine and cache (a lock file held
+while it runs: worker processes that start at once do not each start one), not at all when
+the cache is warm or ``POOLGYM_PREWARM=0``, exits when done (seconds), and is ended with this
+process (and ends itself if this process dies first). A child that fails costs nothing but its
+CPU time.
 """
 
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 
 import numpy as np
@@ -51,6 +55,29 @@ def _cold() -> bool:
     return compile_cache.is_cold()
 
 
+def _lock_file():
+    """An open file exclusively locked (``flock``) for the child's lifetime, or None when another
+    process holds it (its child runs); ``False`` where locks are not available (no limit)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        return False
+    from physics import cache_stamp
+
+    key = hashlib.sha256(f"{cache_stamp.project_hash()}|{os.environ.get('NUMBA_CACHE_DIR', '')}".encode())
+    path = os.path.join(tempfile.gettempdir(), f"poolgym-prewarm-{key.hexdigest()[:16]}.lock")
+    try:
+        f = open(path, "a")
+    except OSError:
+        return False
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        return None
+    return f
+
+
 def start(discipline, opponent="geometric", opponent_kwargs=None) -> subprocess.Popen | None:
     """Start the compiling child for an env of ``discipline`` against ``opponent`` (as given to
     `PoolEnv`; an opponent that is not a name: the geometric one) on the first call of this
@@ -69,12 +96,19 @@ def start(discipline, opponent="geometric", opponent_kwargs=None) -> subprocess.
             arg = json.dumps(spec)
         except (TypeError, ValueError):  # keyword arguments that do not cross as text
             arg = json.dumps(dict(spec, opponent_kwargs=None))
-        try:
+        lock = _lock_file()
+        if lock is None:
+            return None
+        try:  # the child inherits the locked file: the lock is held until it exits
             proc = subprocess.Popen([sys.executable, "-m", "poolgym.envs.prewarm", arg, str(os.getpid())],
                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.DEVNULL, env=dict(os.environ, **{ENV_VAR: "0"}))
+                                    stderr=subprocess.DEVNULL, env=dict(os.environ, **{ENV_VAR: "0"}),
+                                    pass_fds=(lock.fileno(),) if lock else ())
         except OSError:
             return None
+        finally:
+            if lock:
+                lock.close()
         atexit.register(_stop, proc)
         _child = proc
         return proc

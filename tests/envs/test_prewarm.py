@@ -86,3 +86,23 @@ def test_child_ends_without_its_parent():
     out = subprocess.run([sys.executable, "-m", "poolgym.envs.prewarm", SPEC, "0"], capture_output=True,
                          env=_env(), cwd=REPO, timeout=120)
     assert out.returncode == 0 and out.stdout == b"" and out.stderr == b""
+
+
+def test_one_child_at_a_time_per_cache(fresh, monkeypatch, tmp_path):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # a lock of this test's own
+    held = prewarm._lock_file()
+    if held is False:
+        pytest.skip("no file locks on this platform")
+    popens = []
+
+    class Done:
+        def poll(self):
+            return 0
+
+    monkeypatch.setattr(prewarm.subprocess, "Popen", lambda *a, **kw: popens.append(kw) or Done())
+    assert prewarm.start("nine_ball") is None and popens == []  # another process's child runs
+    held.close()
+    monkeypatch.setattr(prewarm, "_checked", False)
+    prewarm.start("nine_ball")
+    assert len(popens) == 1 and len(popens[0]["pass_fds"]) == 1  # the child holds the lock
+    monkeypatch.setattr(prewarm, "_child", None)
