@@ -357,20 +357,21 @@ def _max_iter(max_events):
     return max(20 * max_events, 10000)
 
 
-def needs_air3d(s) -> bool:
+def needs_air3d(s, airborne: bool = True) -> bool:
     """Whether post-strike states ``s`` need the kernel's three-dimensional code: a ball is
-    AIRBORNE (a jump stroke). Only a ball in the air puts another in the air, so tables without
-    one run the flat table loop (``air3d=False`` in `physics.kernel.serial_kernel`) with the
-    same results, and a session that never jumps a ball never compiles the 3D code."""
-    return bool((s == AIRBORNE).any())
+    AIRBORNE (a jump stroke; never without the ``airborne`` model, which is not then looked
+    for). Only a ball in the air puts another in the air, so tables without one run the flat
+    table loop (``air3d=False`` in `physics.kernel.serial_kernel`) with the same results, and
+    a session that never jumps a ball never compiles the 3D code."""
+    return bool(airborne) and bool((s == AIRBORNE).any())
 
 
-def _run(table, rvw, s, shots, cue_ball, P, bb_code, cu_code, max_events, parallel, t_final):
+def _run(table, rvw, s, shots, cue_ball, P, bb_code, cu_code, max_events, parallel, t_final,
+         air3d):
     B, N = s.shape
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = _outputs(B, N, max_events)
     max_iter = _max_iter(max_events)
     geo = _geometry(table)
-    air3d = needs_air3d(s)
     if parallel and B > 1:
         # shots differ wildly in length: hand tables out one at a time (dynamic schedule)
         old = numba.set_parallel_chunksize(1)
@@ -412,10 +413,9 @@ def grow_logs(res: BatchResult, table: Table, *, ball_params: BallParams = BallP
     _apply_strike(rvw, s, shots, cb, ball_params.m, ball_params.R, cue.M, cue.squirt, cue.end_mass,
                   bool(airborne), ball_params.e_t, ball_params.u_s)
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = _outputs(over.size, s.shape[1], max_iter + 1)
-    serial_kernel(bb_code, cu_code, needs_air3d(s))(rvw, s, pocket, cb, ball_params.kernel_array,
-                                                    *_geometry(table), ev_t, ev_kind, ev_i, ev_j,
-                                                    n_events, status, max_iter, t_final,
-                                                    np.zeros(1, np.int64))
+    kernel = serial_kernel(bb_code, cu_code, needs_air3d(s, airborne))
+    kernel(rvw, s, pocket, cb, ball_params.kernel_array, *_geometry(table), ev_t, ev_kind, ev_i, ev_j,
+           n_events, status, max_iter, t_final, np.zeros(1, np.int64))
     E2 = max(E, int(n_events.max()))
     B = res.ev_t.shape[0]
     wide = []
@@ -457,7 +457,7 @@ def simulate_batch(table: Table, rvw, shots, cue_ball, *, s=None, ball_params: B
         table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushion, noise, rng, max_events,
         airborne)
     out = _run(table, rvw, s, shots, cue_ball, ball_params.kernel_array, bb, cu, int(max_events),
-               parallel, tf)
+               parallel, tf, needs_air3d(s, airborne))
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
     res = BatchResult(rvw0, s0, rvw, s, pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status,
                       shots, cue_ball)
@@ -500,7 +500,7 @@ def simulate(table: Table, rvw, shot, *, ball_params: BallParams = BallParams(),
         table, rvw[None], arr[None], np.array([cb]), s, ball_params, cue, ball_ball, cushion,
         noise, rng, max_events, airborne)
     out = _run(table, rvw, s, shots, cue_ball, ball_params.kernel_array, bb, cu, int(max_events),
-               False, tf)
+               False, tf, needs_air3d(s, airborne))
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
     if grow_log and status[0] == 1:
         b = grow_logs(BatchResult(rvw0, s0, rvw, s, pocket, ev_t, ev_kind, ev_i, ev_j, n_events,

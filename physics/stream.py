@@ -156,7 +156,8 @@ class BatchRun:
     Attributes after :meth:`result`: ``kernel_cpu`` (s), the worker thread's CPU time inside
     the kernel (the physics' own cost, excluding waits for the GIL)."""
 
-    def __init__(self, prep, out, P, bb, cu, geo, max_iter, t_final, overlap: bool, grow=None):
+    def __init__(self, prep, out, P, bb, cu, geo, max_iter, t_final, overlap: bool, grow=None,
+                 air3d: bool = True):
         rvw0, s0, rvw, s, shots, cue_ball = prep
         self._grow = grow
         self._prep = prep
@@ -169,7 +170,7 @@ class BatchRun:
         pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = out
         args = (rvw, s, pocket, cue_ball, P, *geo, ev_t, ev_kind, ev_i, ev_j, n_events, status,
                 max_iter, t_final, self._progress)
-        kernel = _clear_and_simulate(bb, cu, needs_air3d(s))
+        kernel = _clear_and_simulate(bb, cu, air3d)
 
         def work():
             try:
@@ -259,4 +260,4 @@ def simulate_batch_async(table: Table, rvw, shots, cue_ball, *, s=None,
                              t_final=tf, airborne=airborne)
     return BatchRun((rvw0, s0, rvw, s, shots, cue_ball), _empty_outputs(B, N, int(max_events)),
                     ball_params.as_array(), bb, cu, _geometry(table), _max_iter(int(max_events)), tf,
-                    overlap_supported(), grow)
+                    overlap_supported(), grow, needs_air3d(s, airborne))

@@ -85,7 +85,7 @@ def test_flat_table_loop_is_the_3d_table_loop_bit_for_bit(monkeypatch):
     runs = {}
     for forced in (False, True):
         if forced:
-            monkeypatch.setattr(SIM, "needs_air3d", lambda s: True)
+            monkeypatch.setattr(SIM, "needs_air3d", lambda s, airborne=True: True)
         for parallel in (False, True):
             runs[forced, parallel] = physics.simulate_batch(
                 table, rvw, shots, np.zeros(48, np.int64), s=s, grow_log=True, airborne=True,
@@ -100,6 +100,7 @@ def test_flat_table_loop_is_the_3d_table_loop_bit_for_bit(monkeypatch):
 def test_only_a_ball_in_the_air_needs_the_3d_table_loop():
     res = _post_strike(layout([[0.6, 0.5], [0.6, 1.5]]), physics.Shot(3.0, 90.0, 40.0))
     assert SIM.needs_air3d(res.s[None])
+    assert not SIM.needs_air3d(res.s[None], airborne=False)  # not looked for without the model
     assert not SIM.needs_air3d(np.array([[0, 2, 4, 6]], np.int8))
 
 
