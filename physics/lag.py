@@ -28,7 +28,7 @@ from physics.enums import EventKind, Motion
 from physics.motion import accel
 from physics.noise import ExecutionNoise
 from physics.params import BallParams, CueParams
-from physics.simulate import SimResult, _max_iter, _prepare, _run
+from physics.simulate import SimResult, _max_iter, _prepare, _run, needs_air3d
 from physics.table import Table
 
 __all__ = ["LagResult", "simulate_lag"]
@@ -89,10 +89,12 @@ def simulate_lag(table: Table, xy, shots, *, ball_params: BallParams = BallParam
     s_start = s[:1].copy()
     s_start[0, 1] = s[1, 1]
     P = ball_params.as_array()
+    air3d = needs_air3d(s_start, airborne)
 
     def run(t_final, n_log):
         r, st = start.copy(), s_start.copy()
-        out = _run(table, r, st, shots[:1], np.zeros(1, np.int64), P, bb, cu, n_log, False, t_final)
+        out = _run(table, r, st, shots[:1], np.zeros(1, np.int64), P, bb, cu, n_log, False, t_final,
+                   air3d)
         return r[0], st[0], out
 
     E = int(max_events)
