@@ -1,0 +1,122 @@
+"""Where a native vector env step spends its CPU: time per learner step of each stage, in CPU
+time of this thread (``time.thread_time``), so the split holds on a loaded machine too.
+
+    python benchmarks/profile_env.py [--discipline nine_ball] [--opponent geometric|none]
+                                     [--num-envs 256] [--steps 16] [--repeat 3]
+
+The env runs with ``physics={"overlap": False}`` (the kernel on this thread, so every
+microsecond of the step is on one clock); with the overlap on, the kernel's time moves to its
+worker thread and the rest is the same work. Each stage is timed by wrapping its function
+(inclusive of what it calls; results are unchanged; the wrappers add about 1% of their own); the compiled kernels are listed as
+their own lines: the physics (``physics.simulate_batch``), the geometric opponent's decisions
+(``decide_tables``) and the referee's batched shot facts (``shot_facts_batch``). The best of
+``--repeat`` runs of the same seeded steps is printed, in microseconds per learner step and
+as a share of the step. Issue 16's bars ask the native env for >= 15,000 steps/s with the
+opponent (<= 133 us of CPU per step on two cores) and >= 25,000 self-play (<= 80 us).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib
+import time
+from collections import Counter
+
+import numpy as np
+
+#: (module, attribute path, label): the stages timed, outermost first
+STAGES = [
+    ("poolgym.envs.vector", "PoolVectorEnv.step", "step (all)"),
+    ("poolgym.envs.vector", "PoolVectorEnv._step_prepare", "  decode + check learner actions"),
+    ("poolgym.envs.vector", "PoolVectorEnv._decode_all", "    Box decoding (cue placements)"),
+    ("poolgym.envs.pool_env", "PoolEnv._step_commit", "  commit learner actions"),
+    ("poolgym.envs.pool_env", "PoolEnv._reset_begin", "  autoresets"),
+    ("poolgym.envs.vector", "PoolVectorEnv._opponent_round", "  opponent rounds"),
+    ("poolgym.envs.opponents", "GeometricOpponent.decide_batch", "    geometric decisions"),
+    ("poolgym.players.kernels", "decide_tables", "      decide_tables kernel"),
+    ("poolgym.envs.session", "Session.opponent_act", "    apply opponent decisions"),
+    ("poolgym.rules.game", "batch_physics_inputs", "  physics inputs"),
+    ("physics", "simulate_batch", "  physics.simulate_batch"),
+    ("poolgym.envs.physics_io", "_records", "  shot records + batched facts"),
+    ("poolgym.rules.shot_facts", "shot_facts_batch", "    shot_facts_batch kernel"),
+    ("poolgym.envs.session", "Session.resolve", "  referee (resolve)"),
+    ("poolgym.rules.game", "DisciplineBase._adjudicate", "    adjudicate"),
+    ("poolgym.envs.vector", "PoolVectorEnv._encode", "  observations"),
+    ("poolgym.envs.session", "Session.finish_step", "  finish (rewards, flags)"),
+    ("poolgym.envs.vector", "PoolVectorEnv._infos", "  infos"),
+]
+
+
+def _wrap(acc: Counter, module: str, path: str, label: str) -> None:
+    """Replace ``module.path`` by a wrapper adding its CPU time to ``acc[label]`` (the outer
+    call only, when the function recurses)."""
+    obj = importlib.import_module(module)
+    *owners, name = path.split(".")
+    for o in owners:
+        obj = getattr(obj, o)
+    f = getattr(obj, name)
+    depth = [0]
+
+    @functools.wraps(f)
+    def timed(*a, **k):
+        if depth[0]:
+            return f(*a, **k)
+        depth[0] += 1
+        t0 = time.thread_time()
+        try:
+            return f(*a, **k)
+        finally:
+            acc[label] += time.thread_time() - t0
+            depth[0] -= 1
+
+    setattr(obj, name, timed)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--discipline", default="nine_ball")
+    ap.add_argument("--opponent", default="geometric", help="geometric, random or none (self-play)")
+    ap.add_argument("--num-envs", type=int, default=256)
+    ap.add_argument("--steps", type=int, default=16, help="timed steps per run (after 3 warm-up steps)")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args(argv)
+
+    acc: Counter = Counter()
+    for module, path, label in STAGES:
+        _wrap(acc, module, path, label)
+    from poolgym.envs.vector import PoolVectorEnv
+
+    N = args.num_envs
+    env = PoolVectorEnv(args.discipline, num_envs=N, opponent=None if args.opponent == "none" else args.opponent,
+                        physics={"overlap": False})
+    rng = np.random.default_rng(0)
+    acts = [rng.uniform(-1, 1, (N,) + env.single_action_space.shape).astype(np.float32) for _ in range(args.steps + 3)]
+    best = None
+    for _ in range(args.repeat):
+        env.reset(seed=0)
+        for a in acts[:3]:
+            env.step(a)
+        acc.clear()
+        for a in acts[3:]:
+            env.step(a)
+        if best is None or acc["step (all)"] < best["step (all)"]:
+            best = Counter(acc)
+    env.close()
+    per = 1e6 / (args.steps * N)
+    total = best["step (all)"]
+    print(f"{args.discipline}, opponent={args.opponent}, N={N}, {args.steps} steps, best of {args.repeat}: "
+          f"CPU per learner step (inclusive), share of the step")
+    for _, _, label in STAGES:
+        if label in best:
+            print(f"{label:40s} {best[label] * per:8.1f} us  {100 * best[label] / total:5.1f}%")
+    kernels = sum(best[k] for k in best if k.strip() in ("physics.simulate_batch", "decide_tables kernel",
+                                                         "shot_facts_batch kernel"))
+    print(f"{'Python outside the compiled kernels':40s} {(total - kernels) * per:8.1f} us  "
+          f"{100 * (total - kernels) / total:5.1f}%")
+    with open("/proc/loadavg") as fh:
+        print("load average:", " ".join(fh.read().split()[:3]))
+
+
+if __name__ == "__main__":
+    main()
