@@ -113,6 +113,14 @@ class CardBallExtra:
     card_counts: tuple = ()
     set_aside: tuple = ()
 
+    @classmethod
+    def _fast(cls, card_counts: tuple, set_aside: tuple) -> "CardBallExtra":
+        """``CardBallExtra(card_counts, set_aside)`` without the frozen-dataclass ``__init__``
+        (the same object; it has no ``__post_init__``): built on every shot."""
+        obj = object.__new__(cls)
+        object.__setattr__(obj, "__dict__", {"card_counts": card_counts, "set_aside": set_aside})
+        return obj
+
 
 serialize.register(CardBallConfig, Hand, Deck, CardBallExtra)
 
@@ -278,12 +286,12 @@ class CardBall(BCAGame):
             hands = tuple(hands)
         if events:
             refs.append("CB-8")
-        counts = tuple(len(h.cards) for h in hands)
+        counts = tuple([len(h.cards) for h in hands])
         fields = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": (),
                   "private": hands, "cue_placed": False,
-                  "extra": CardBallExtra(card_counts=counts, set_aside=state.extra.set_aside)}
+                  "extra": CardBallExtra._fast(counts, state.extra.set_aside)}
         # CB-5 / CB-8.7: an empty hand wins
-        out_seats = [k for k in range(n) if counts[k] == 0]
+        out_seats = [k for k in range(n) if counts[k] == 0] if 0 in counts else []
         if out_seats:
             s = state._evolve(fields)
             if seat in out_seats:
@@ -346,7 +354,7 @@ class CardBall(BCAGame):
         cnt = list(counts)
         cnt[seat] = len(hand)
         return {"rng": rng, "private": tuple(priv), "hidden": Deck(deck),
-                "extra": CardBallExtra(card_counts=tuple(cnt), set_aside=tuple(aside))}
+                "extra": CardBallExtra._fast(tuple(cnt), tuple(aside))}
 
     def _payments(self, state: GameState, winner: int) -> tuple:
         """CB-1 / C-29: each loser pays card_value per card left to the winner."""
