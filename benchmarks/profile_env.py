@@ -2,7 +2,7 @@
 time of this thread (``time.thread_time``), so the split holds on a loaded machine too.
 
     python benchmarks/profile_env.py [--discipline nine_ball] [--opponent geometric|none]
-                                     [--num-envs 256] [--steps 16] [--repeat 3]
+                                     [--num-envs 256] [--steps 16] [--repeat 3] [--players N]
 
 The env runs with ``physics={"overlap": False}`` (the kernel on this thread, so every
 microsecond of the step is on one clock); with the overlap on, the kernel's time moves to its
@@ -80,6 +80,7 @@ def main(argv=None):
     ap.add_argument("--num-envs", type=int, default=256)
     ap.add_argument("--steps", type=int, default=16, help="timed steps per run (after 3 warm-up steps)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--players", type=int, default=None, help="seats of an N-seat game (e.g. card_ball: 6)")
     args = ap.parse_args(argv)
 
     acc: Counter = Counter()
@@ -88,8 +89,9 @@ def main(argv=None):
     from poolgym.envs.vector import PoolVectorEnv
 
     N = args.num_envs
+    seats = {} if args.players is None else {"players": args.players}
     env = PoolVectorEnv(args.discipline, num_envs=N, opponent=None if args.opponent == "none" else args.opponent,
-                        physics={"overlap": False})
+                        physics={"overlap": False}, **seats)
     rng = np.random.default_rng(0)
     acts = [rng.uniform(-1, 1, (N,) + env.single_action_space.shape).astype(np.float32) for _ in range(args.steps + 3)]
     best = None
@@ -105,7 +107,7 @@ def main(argv=None):
     env.close()
     per = 1e6 / (args.steps * N)
     total = best["step (all)"]
-    print(f"{args.discipline}, opponent={args.opponent}, N={N}, {args.steps} steps, best of {args.repeat}: "
+    print(f"{args.discipline}{'' if args.players is None else f'/{args.players}'}, opponent={args.opponent}, N={N}, {args.steps} steps, best of {args.repeat}: "
           f"CPU per learner step (inclusive), share of the step")
     for _, _, label in STAGES:
         if label in best:
