@@ -1,6 +1,6 @@
 """Cold start of the default environment (issue 16 item 3; measured, not asserted).
 
-    python benchmarks/cold_start.py [--env-id poolgym/NineBall-v0] [--top 25] [--json OUT]
+    python benchmarks/cold_start.py [--env-id poolgym/NineBall-v0] [--top 25] [--json OUT] [--serial]
     python benchmarks/cold_start.py --env-id physics     # one physics.simulate call only
 
 Runs, each in a NEW Python process, ``import gymnasium, poolgym``, ``gymnasium.make(id)``,
@@ -15,6 +15,11 @@ for the cold run the numba compilations, one line per compiled (function, signat
 CPU seconds spent compiling it (compilation is single-threaded): ``incl`` includes the functions it compiled on the way (its
 callees), ``self`` excludes them. The bar is <= 15 s wall cold and <= 2 s warm; on a shared
 machine compare the CPU seconds.
+
+At a cold cache the env starts a compiling child process (`poolgym.envs.prewarm`): the cold
+run's compilations are this process's, and the child's CPU seconds are printed on their own.
+``--serial`` first runs one more cold process without the child (``POOLGYM_PREWARM=0``), for a
+same-run comparison. The load average is printed: wall times mean little above 2.
 """
 
 from __future__ import annotations
