@@ -58,8 +58,8 @@ from physics import air
 from physics.detect import _circle_time, is_moving, pair_time, segment_time
 from physics.motion import (
     AIRBORNE, OFF_TABLE, P_EB, P_EC, P_ET, P_FA, P_FB, P_FC, P_FC_ALC, P_G, P_M, P_R, P_UR, P_US,
-    POCKETED, SLIDING, SPINNING, STATIONARY, V_SETTLE, accel, apply_transition, evolve_all,
-    next_transition,
+    P_USP, POCKETED, SLIDING, SPINNING, STATIONARY, V_SETTLE, accel, apply_transition, evolve_all,
+    planar_accel, transition_of,
 )
 from physics.resolve.ball_ball import frictional_inelastic as _bb_fi
 from physics.resolve.ball_ball import frictionless_elastic as _bb_fe
@@ -476,63 +476,74 @@ def _ball_box(rv, s, P, h, box):
 
 
 @njit(cache=True, error_model="numpy")
-def _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets, hc,
-                  tr_t, tr_k, tr_j, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes, air3d):
-    """Recompute ball b's transition and its cushion, jaw and pocket predictions."""
-    rv = rvw[b]
-    dt, k = next_transition(rv, s[b], P)
-    tr_t[b] = t + dt
-    tr_k[b] = k
-    tr_j[b] = -1
-    if s[b] == AIRBORNE:
-        _air_predict(air3d, b, t, dt, rv, P, segs, normals, jaws, hc, tr_t, tr_k, tr_j, lc_t,
-                     lc_j, jw_t, jw_j, pk_t, pk_j, boxes[b])
-        return
-    lc_t[b] = math.inf
-    jw_t[b] = math.inf
-    pk_t[b] = math.inf
-    lc_j[b] = -1
-    jw_j[b] = -1
-    pk_j[b] = -1
-    box = boxes[b]
-    _ball_box(rv, s[b], P, dt, box)
-    if not is_moving(s[b]):
-        return
-    R = P[P_R]
-    # the ball's path as scalars (detect.segment_time, detect._circle_time: no array
-    # arguments, whose reference counts cost two atomic operations each per call)
-    ax, ay = accel(rv, s[b], P)
-    x0, y0, vx, vy = rv[0, 0], rv[0, 1], rv[1, 0], rv[1, 1]
-    bx0, bx1, by0, by1 = box[0] - R, box[1] + R, box[2] - R, box[3] + R
-    for q in range(segs.shape[0]):
-        if (max(segs[q, 0, 0], segs[q, 1, 0]) < bx0 or min(segs[q, 0, 0], segs[q, 1, 0]) > bx1
-                or max(segs[q, 0, 1], segs[q, 1, 1]) < by0 or min(segs[q, 0, 1], segs[q, 1, 1]) > by1):
+def _predict_balls(bs, nb, t, rvw, s, P, segs, normals, jaws, pockets, hc,
+                   tr_t, tr_k, tr_j, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes, air3d):
+    """Recompute the transition and the cushion, jaw and pocket predictions of balls
+    ``bs[:nb]``, in one call and from scalars (every call of a compiled function, and every
+    row view, costs two atomic reference-count updates per array)."""
+    R, u_s, u_r, u_sp, g = P[P_R], P[P_US], P[P_UR], P[P_USP], P[P_G]
+    for qb in range(nb):
+        b = bs[qb]
+        sb = s[b]
+        x0, y0, vx, vy = rvw[b, 0, 0], rvw[b, 0, 1], rvw[b, 1, 0], rvw[b, 1, 1]
+        dt, k = transition_of(sb, rvw[b, 0, 2], vx, vy, rvw[b, 1, 2], rvw[b, 2, 0],
+                              rvw[b, 2, 1], rvw[b, 2, 2], R, u_s, u_r, u_sp, g)
+        tr_t[b] = t + dt
+        tr_k[b] = k
+        tr_j[b] = -1
+        if sb == AIRBORNE:
+            _air_predict(air3d, b, t, dt, rvw[b], P, segs, normals, jaws, hc, tr_t, tr_k, tr_j,
+                         lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes[b])
             continue
-        tq = segment_time(x0, y0, vx, vy, ax, ay, R, segs[q, 0, 0], segs[q, 0, 1],
-                          segs[q, 1, 0], segs[q, 1, 1], normals[q, 0], normals[q, 1], dt)
-        if t + tq < lc_t[b]:
-            lc_t[b] = t + tq
-            lc_j[b] = q
-    for q in range(jaws.shape[0]):
-        rq = jaws[q, 2]
-        if (jaws[q, 0] + rq < bx0 or jaws[q, 0] - rq > bx1 or jaws[q, 1] + rq < by0
-                or jaws[q, 1] - rq > by1):
+        lc_t[b] = math.inf
+        jw_t[b] = math.inf
+        pk_t[b] = math.inf
+        lc_j[b] = -1
+        jw_j[b] = -1
+        pk_j[b] = -1
+        # the box of the path over dt (_ball_box)
+        if not is_moving(sb):
+            boxes[b, 0] = boxes[b, 1] = x0
+            boxes[b, 2] = boxes[b, 3] = y0
             continue
-        tq = _circle_time(x0 - jaws[q, 0], y0 - jaws[q, 1], vx, vy, 0.5 * ax, 0.5 * ay,
-                          jaws[q, 2] + R, dt)
-        if t + tq < jw_t[b]:
-            jw_t[b] = t + tq
-            jw_j[b] = q
-    for q in range(pockets.shape[0]):
-        rq = pockets[q, 2] - R
-        if (pockets[q, 0] + rq < bx0 or pockets[q, 0] - rq > bx1 or pockets[q, 1] + rq < by0
-                or pockets[q, 1] - rq > by1):
-            continue
-        tq = _circle_time(x0 - pockets[q, 0], y0 - pockets[q, 1], vx, vy, 0.5 * ax, 0.5 * ay,
-                          pockets[q, 2], dt)
-        if t + tq < pk_t[b]:
-            pk_t[b] = t + tq
-            pk_j[b] = q
+        ax, ay = planar_accel(sb, vx, vy, rvw[b, 2, 0], rvw[b, 2, 1], R, u_s, u_r, g)
+        h = dt
+        if h > 1.0e3:
+            h = 1.0e3
+        boxes[b, 0], boxes[b, 1] = _arc_range(x0, vx, ax, h)
+        boxes[b, 2], boxes[b, 3] = _arc_range(y0, vy, ay, h)
+        bx0, bx1 = boxes[b, 0] - R, boxes[b, 1] + R
+        by0, by1 = boxes[b, 2] - R, boxes[b, 3] + R
+        for q in range(segs.shape[0]):
+            if (max(segs[q, 0, 0], segs[q, 1, 0]) < bx0 or min(segs[q, 0, 0], segs[q, 1, 0]) > bx1
+                    or max(segs[q, 0, 1], segs[q, 1, 1]) < by0
+                    or min(segs[q, 0, 1], segs[q, 1, 1]) > by1):
+                continue
+            tq = segment_time(x0, y0, vx, vy, ax, ay, R, segs[q, 0, 0], segs[q, 0, 1],
+                              segs[q, 1, 0], segs[q, 1, 1], normals[q, 0], normals[q, 1], dt)
+            if t + tq < lc_t[b]:
+                lc_t[b] = t + tq
+                lc_j[b] = q
+        for q in range(jaws.shape[0]):
+            rq = jaws[q, 2]
+            if (jaws[q, 0] + rq < bx0 or jaws[q, 0] - rq > bx1 or jaws[q, 1] + rq < by0
+                    or jaws[q, 1] - rq > by1):
+                continue
+            tq = _circle_time(x0 - jaws[q, 0], y0 - jaws[q, 1], vx, vy, 0.5 * ax, 0.5 * ay,
+                              jaws[q, 2] + R, dt)
+            if t + tq < jw_t[b]:
+                jw_t[b] = t + tq
+                jw_j[b] = q
+        for q in range(pockets.shape[0]):
+            rq = pockets[q, 2] - R
+            if (pockets[q, 0] + rq < bx0 or pockets[q, 0] - rq > bx1 or pockets[q, 1] + rq < by0
+                    or pockets[q, 1] - rq > by1):
+                continue
+            tq = _circle_time(x0 - pockets[q, 0], y0 - pockets[q, 1], vx, vy, 0.5 * ax,
+                              0.5 * ay, pockets[q, 2], dt)
+            if t + tq < pk_t[b]:
+                pk_t[b] = t + tq
+                pk_j[b] = q
 
 
 @njit(cache=True)
@@ -1040,9 +1051,8 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, air3d, segs, norm
             ext[2] = min(ext[2], segs[q, e, 1])
             ext[3] = max(ext[3], segs[q, e, 1])
 
-    for b in range(N):
-        _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets, cushion_h,
-                      tr_t, tr_k, tr_j, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes, air3d)
+    _predict_balls(np.arange(N), N, t, rvw, s, P, segs, normals, jaws, pockets, cushion_h,
+                   tr_t, tr_k, tr_j, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes, air3d)
     for i in range(N):
         _predict_pairs(i, i + 1, t, rvw, s, P, tr_t, bb, boxes, air3d)
 
@@ -1214,10 +1224,8 @@ def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, air3d, segs, norm
             n += 1
 
         # ---- recompute predictions involving the touched balls ----
-        for q in range(nt):
-            b = touched[q]
-            _predict_ball(b, t, rvw, s, P, segs, normals, jaws, pockets, cushion_h,
-                          tr_t, tr_k, tr_j, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes, air3d)
+        _predict_balls(touched, nt, t, rvw, s, P, segs, normals, jaws, pockets, cushion_h,
+                       tr_t, tr_k, tr_j, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes, air3d)
         for q in range(nt):
             _predict_pairs(touched[q], _FIRST, t, rvw, s, P, tr_t, bb, boxes, air3d)
     if n > E:

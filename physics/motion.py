@@ -73,9 +73,7 @@ def roll_time(rvw, u_r, g):
 
 @njit(cache=True, error_model="numpy")
 def spin_time(rvw, R, u_sp, g):
-    if u_sp == 0.0:
-        return math.inf
-    return abs(rvw[2, 2]) * 2.0 / 5.0 * R / u_sp / g
+    return _spin_stop_time(rvw[2, 2], R, u_sp, g)
 
 
 @njit(cache=True, error_model="numpy")
@@ -266,18 +264,36 @@ def evolve(rvw, s, P, t):
 @njit(cache=True, error_model="numpy")
 def next_transition(rvw, s, P):
     """(dt, kind) of the ball's next motion transition; kind is an EventKind code, -1 none."""
-    R, u_s, u_r, u_sp, g = P[P_R], P[P_US], P[P_UR], P[P_USP], P[P_G]
+    return transition_of(s, rvw[0, 2], rvw[1, 0], rvw[1, 1], rvw[1, 2], rvw[2, 0], rvw[2, 1],
+                         rvw[2, 2], P[P_R], P[P_US], P[P_UR], P[P_USP], P[P_G])
+
+
+@njit(cache=True, error_model="numpy")
+def _spin_stop_time(wz, R, u_sp, g):
+    """Time until the spin w_z about the vertical has decayed."""
+    if u_sp == 0.0:
+        return math.inf
+    return abs(wz) * 2.0 / 5.0 * R / u_sp / g
+
+
+@njit(cache=True, error_model="numpy")
+def transition_of(s, z, vx, vy, vz, wx, wy, wz, R, u_s, u_r, u_sp, g):
+    """:func:`next_transition` of a ball in state s at height z with velocity (vx, vy, vz)
+    and spin (wx, wy, wz) (scalars, for the event loop: see :func:`_evolved`)."""
     if s == SLIDING:
-        return slide_time(rvw, R, u_s, g), 5  # SLIDING_ROLLING
+        return _slip_time(vx - R * wy, vy + R * wx, vz, u_s, g), 5  # SLIDING_ROLLING
     if s == ROLLING:
-        tr = roll_time(rvw, u_r, g)
-        if spin_time(rvw, R, u_sp, g) > tr:
+        tr = _stop_time(vx, vy, vz, u_r, g)
+        if _spin_stop_time(wz, R, u_sp, g) > tr:
             return tr, 6  # ROLLING_SPINNING
         return tr, 7  # ROLLING_STATIONARY
     if s == SPINNING:
-        return spin_time(rvw, R, u_sp, g), 8  # SPINNING_STATIONARY
+        return _spin_stop_time(wz, R, u_sp, g), 8  # SPINNING_STATIONARY
     if s == AIRBORNE:
-        return air_time(rvw, R, g), 12  # BALL_TABLE
+        dz = z - R
+        if dz < 0.0:
+            dz = 0.0
+        return (vz + math.sqrt(vz * vz + 2.0 * g * dz)) / g, 12  # BALL_TABLE (air_time)
     return math.inf, -1
 
 
