@@ -9,9 +9,11 @@ pooltool ``PocketTableSpecs`` of ``../shared/crosscheck/han.json`` when present,
 * ``break15`` - the 15-ball (8-ball) break recipe,
 * ``cut30``   - 2-ball 30-degree cut,
 * ``midgame`` - 500 seeded random mid-game shots on a 9-ball layout (10 balls placed uniformly,
-  V0 ~ U(0.5, 4) m/s, phi ~ U(0, 360), a, b ~ U(-0.3, 0.3)).
+  V0 ~ U(0.5, 4) m/s, phi ~ U(0, 360), a, b ~ U(-0.3, 0.3)),
+* ``midgame16`` - the same with 16 balls (an eight-ball or BCA table), and its cost per shot
+  relative to ``midgame``.
 
-Reported: microseconds per shot single-threaded through ``physics.simulate`` (start-up
+Reported: microseconds per shot (mean and median) single-threaded through ``physics.simulate`` (start-up
 excluded; process CPU time, best of several runs, so other jobs on the machine matter less),
 shots/s through ``physics.simulate_batch`` with B = 1, 64, 1024 (wall clock with all threads,
 and shots per CPU-second = per core), events per shot p50/p95/max, cold compile (empty numba cache) and warm start
@@ -108,18 +110,19 @@ def fixed_suites(table) -> dict:
     }
 
 
-def midgame_recipes(table, n=500, seed=2024) -> list[dict]:
+def midgame_recipes(table, n=500, seed=2024, n_balls=10) -> list[dict]:
     rng = np.random.default_rng(seed)
     out = []
+    tag = "m" if n_balls == 10 else f"m{n_balls}_"
     for k in range(n):
         pts = []
-        while len(pts) < 10:
+        while len(pts) < n_balls:
             p = rng.uniform([R + 0.005, R + 0.005], [table.w - R - 0.005, table.l - R - 0.005])
             if all(math.hypot(*(p - q)) > 2 * R + 1e-3 for q in pts):
                 pts.append(p)
         a, b = rng.uniform(-0.3, 0.3, 2)
-        ids = ["cue"] + [str(i) for i in range(1, 10)]
-        out.append(recipe(f"m{k:03d}", dict(zip(ids, pts)), rng.uniform(0.5, 4.0),
+        ids = ["cue"] + [str(i) for i in range(1, n_balls)]
+        out.append(recipe(f"{tag}{k:03d}", dict(zip(ids, pts)), rng.uniform(0.5, 4.0),
                           rng.uniform(0, 360), 0.0, a, b))
     return out
 
@@ -364,18 +367,24 @@ def main(argv=None) -> int:
     fixed = fixed_suites(table)
     n_mid = 100 if args.quick else 500
     suites = {"break9": [fixed["break9"]], "break15": [fixed["break15"]], "cut30": [fixed["cut30"]],
-              "midgame": midgame_recipes(table, n_mid)}
+              "midgame": midgame_recipes(table, n_mid),
+              "midgame16": midgame_recipes(table, n_mid, seed=2025, n_balls=16)}
     reps = 3 if args.quick else 10
     ours = {}
-    print(f"\n{'suite':9s} {'shots':>5s} {'us/shot':>9s} {'events p50/p95/max':>20s}")
+    print(f"\n{'suite':9s} {'shots':>5s} {'us/shot mean':>12s} {'median':>7s} {'events p50/p95/max':>20s}")
     for name, recs in suites.items():
         per, ev = time_single(table, recs, kw, repeat=reps)
         ours[name] = {r["id"]: t for r, t in zip(recs, per)}
         report[name] = {"shots": len(recs), "us_per_shot_mean": per.mean() * 1e6,
                         "us_per_shot_median": float(np.median(per)) * 1e6,
                         "events_p50": pct(ev, 50), "events_p95": pct(ev, 95), "events_max": int(ev.max())}
-        print(f"{name:9s} {len(recs):5d} {per.mean() * 1e6:9.1f} "
+        print(f"{name:9s} {len(recs):5d} {per.mean() * 1e6:12.1f} {np.median(per) * 1e6:7.1f} "
               f"{pct(ev, 50):7.0f}/{pct(ev, 95):5.0f}/{ev.max():5d}")
+    m10, m16 = report["midgame"], report["midgame16"]
+    report["midgame16_over_midgame"] = m16["us_per_shot_mean"] / m10["us_per_shot_mean"]
+    print(f"16 balls / 10 balls per mid-game shot: {report['midgame16_over_midgame']:.2f}x mean, "
+          f"{m16['us_per_shot_median'] / m10['us_per_shot_median']:.2f}x median   "
+          f"[bar: median mid-game <= 30 us, breaks <= 250 us]")
 
     rvw, shots = as_arrays(suites["midgame"], bp)
     print("\nbatched mid-game shots (simulate_batch, all threads):")
