@@ -12,7 +12,7 @@ search", NeurIPS 2017; DAgger, S. Ross et al., AISTATS 2011):
    (`agents.learned.TrainedAgent`), so the positions are those the learner reaches itself.
 2. Labels. At every decision of a learner seat that the search agent would search (a shot
    that is not a break, a ball-in-hand placement), the search agent (`agents.search`, its
-   defaults) simulates every candidate stroke under noise and values the outcomes; each
+   defaults but the run-out value model and no aim sweep, `LabellingSearch`) simulates every candidate stroke under noise and values the outcomes; each
    candidate's mean value and sample count are kept (a placement gives one such set per
    spot it searches). The expert's decision is NOT what is learned from: its values of
    every candidate are.
@@ -124,9 +124,13 @@ class LabellingSearch(SearchAgent):
 
     name = "search"
 
-    def __init__(self, seed=None, push_outs: int = 0, reply_search: bool = False, **kw):
-        # push-outs are not candidates of the learner (agents.learned.TrainedAgent): not labelled
-        super().__init__(seed=seed, push_outs=push_outs, reply_search=reply_search, **kw)
+    def __init__(self, seed=None, push_outs: int = 0, reply_search: bool = False, value_model: str = "runout",
+                 aim_offsets=(), **kw):
+        # push-outs are not candidates of the learner (agents.learned.TrainedAgent): not labelled;
+        # the labels are those the shipped policy was trained on (the run-out value, strokes
+        # at the ghost-ball aim: `candidate_inputs` matches a stroke to its pot by direction)
+        super().__init__(seed=seed, push_outs=push_outs, reply_search=reply_search, value_model=value_model,
+                         aim_offsets=aim_offsets, **kw)
         self.records: list = []
 
     def searched(self, v, acts, values, counts) -> None:

@@ -21,7 +21,10 @@ A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJ
    the agent's RNG (the noise model the agent plans for, default ICGA; common random numbers:
    the same draws for every candidate), all in ONE `physics.simulate_batch` call. Stage 2: the
    `refine_k` best candidates by mean value get `refine_samples` fresh common draws each, again
-   in one batch; their values pool both stages and the best of them is played.
+   in one batch; their values pool both stages and the best of them is played. Before stage 2
+   each of the `refine_k` strokes is centred in its pocketing window (`aim`: a noise-free
+   sweep of direction offsets, one batch; the ghost-ball aim ignores throw), a moved stroke
+   keeping only its stage-2 samples.
 3. Adjudication. Each outcome is ruled by the referee (`apply_shot_record`), giving the next
    state exactly as the game would.
 4. Value of an outcome, from the shooter's seat ``me`` (any number of seats):
@@ -33,6 +36,10 @@ A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJ
      serve that seat (`DisciplineBase.useful_balls`: its pea, its cards, balls keeping it at
      41 or under, ...; every legal ball when the rules do not say or the seat's secret is not
      in the agent's view); "me to act" means a seat of my team;
+   * nine-ball (`value_model` "fitted", the default): the seat to act wins with the probability
+     of the table `agents.search_value.FITTED` (balls left ``n``, next pot quality ``q``,
+     ball in hand), fitted to the outcomes of search self-play games; the value is that
+     probability for ``me`` to act, 1 minus it for the opponent;
    * nine-ball (`value_model` "runout"): with ``n`` object balls left, the seat to act wins
      with ``V(q, n) = q A(n-1) + (1 - q)(1 - A(n))`` where ``A(n)`` is the win probability of
      a player who makes each shot with probability `runout_r` and hands the same situation to
@@ -58,6 +65,7 @@ geometric player's.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -79,9 +87,12 @@ from poolgym.planning import (
     unit,
     v0_for_pot,
 )
+from agents.search_value import FITTED
 from agents.view import Decision, declared, view_of
 
 BIH_QUALITY = 0.85
+#: the position value models (`SearchAgent` value_model)
+VALUE_MODELS = ("fitted", "runout", "legacy")
 POINT_VALUE = 0.02
 GROUP_BALL_VALUE = 0.03
 
@@ -111,12 +122,16 @@ class SearchAgent(GeometricAgent):
         n_placements: ball-in-hand spots searched (1 = the geometric spot).
         refine_k, refine_samples: stage 2 re-simulates the refine_k best candidates with
             refine_samples more noise draws each (refine_k <= 1: one stage only).
-        value_model: "runout" (nine-ball win-probability model) or "legacy" (module docstring).
+        value_model: "fitted" (nine-ball: the fitted win-probability table), "runout" (nine-ball
+            run-out model) or "legacy" (module docstring); other disciplines use "legacy".
+        value_table: the fitted table (`agents.search_value.NineBallValue`), default FITTED.
         runout_r: make probability per shot assumed by the run-out model.
         q_weights: weights of the best next pots in the position quality (PickPocket).
         combos: add lowest-ball -> 9 combinations (nine-ball).
         kicks: add one-rail kicks when snookered.
         low_p_safeties: safety strokes when no pot reaches p = 0.5 (at least n_safeties).
+        aim_offsets: direction offsets (deg) of the noise-free sweep that centres each refined
+            stroke in its pocketing window (`aim`; fewer than two: no sweep).
     """
 
     name = "search"
@@ -124,11 +139,12 @@ class SearchAgent(GeometricAgent):
     def __init__(self, seed: int | None = None, noise="icga", top_k: int = 4,
                  speed_factors=(0.85, 1.0, 1.3, 1.7, 2.3), spins=(-0.4, -0.15, 0.15, 0.4), n_safeties: int = 4,
                  samples: int = 8, budget: int = 400, n_placements: int = 3, refine_k: int = 10,
-                 refine_samples: int = 32, value_model: str = "runout", runout_r: float = 0.8,
+                 refine_samples: int = 32, value_model: str = "fitted", value_table=None, runout_r: float = 0.8,
                  q_weights=(1.0, 0.33, 0.15), combos: bool = True, kicks: bool = True, low_p_safeties: int = 9,
                  safety_contacts=(-0.8, -0.5, -0.2, 0.2, 0.5, 0.8), safety_speeds=(1.2, 2.2), safety_balls: int = 2,
                  push_outs: int = 12, push_out_speeds=(0.7, 1.2),
-                 reply_search: bool = True, safety_q: float | None = None, **kw):
+                 reply_search: bool = True, safety_q: float | None = None,
+                 aim_offsets=tuple(round(0.05 * k, 2) for k in range(-12, 13)), **kw):
         super().__init__(seed=seed, noise=noise, **kw)
         self.noise_spec = noise
         self.top_k = int(top_k)
@@ -140,7 +156,10 @@ class SearchAgent(GeometricAgent):
         self.n_placements = int(n_placements)
         self.refine_k = int(refine_k)
         self.refine_samples = int(refine_samples)
+        if value_model not in VALUE_MODELS:
+            raise ValueError(f"value_model: one of {VALUE_MODELS}, not {value_model!r}")
         self.value_model = str(value_model)
+        self.value_table = value_table if value_table is not None else FITTED
         self.runout_r = float(runout_r)
         self.q_weights = tuple(float(w) for w in q_weights)
         self.combos = bool(combos)
@@ -153,6 +172,7 @@ class SearchAgent(GeometricAgent):
         self.push_out_speeds = tuple(float(x) for x in push_out_speeds)
         self.reply_search = bool(reply_search)
         self.safety_q = None if safety_q is None else float(safety_q)
+        self.aim_offsets = tuple(sorted(float(x) for x in aim_offsets))
         self._noise = None
 
     def _noise_model(self):
@@ -310,22 +330,29 @@ class SearchAgent(GeometricAgent):
         out[over, 3:5] *= (0.5 / off[over] * (1.0 - 1e-12))[:, None]
         return out
 
-    def evaluate(self, obs: Observation, acts: list, S: int, disc) -> np.ndarray | None:
-        """(len(acts), S) outcome values of every candidate under S common noise draws, from ONE
+    def simulate(self, obs: Observation, shots: np.ndarray):
+        """Outcomes of the strokes ``shots`` (B, 5) from the observed layout, in ONE
         `physics.simulate_batch` call; None if the physics rejects the layout."""
         import physics
         from poolgym.rules.game import physics_inputs
+
+        rvw, s = physics_inputs(obs.state)
+        B = shots.shape[0]
+        try:
+            return physics.simulate_batch(obs.table, np.broadcast_to(rvw, (B,) + rvw.shape).copy(), shots,
+                                          np.zeros(B, dtype=np.int64), s=np.broadcast_to(s, (B,) + s.shape).copy())
+        except ValueError:
+            return None
+
+    def evaluate(self, obs: Observation, acts: list, S: int, disc) -> np.ndarray | None:
+        """(len(acts), S) outcome values of every candidate under S common noise draws, from ONE
+        `physics.simulate_batch` call; None if the physics rejects the layout."""
         from poolgym.rules.shot_record import ShotRecord
 
         state = obs.state
-        rvw, s = physics_inputs(state)
         B = len(acts) * S
-        shots = self.perturb(np.stack([a.shot_array() for a in acts]), S)
-        try:
-            res = physics.simulate_batch(obs.table, np.broadcast_to(rvw, (B,) + rvw.shape).copy(), shots,
-                                         np.zeros(B, dtype=np.int64),
-                                         s=np.broadcast_to(s, (B,) + s.shape).copy())
-        except ValueError:
+        res = self.simulate(obs, self.perturb(np.stack([a.shot_array() for a in acts]), S))
+        if res is None:
             return None
         values = np.zeros(B)
         me = obs.seat
@@ -339,6 +366,48 @@ class SearchAgent(GeometricAgent):
                 continue
             values[k] = self.value(disc, new, verdict, me, obs.table)
         return values.reshape(len(acts), S)
+
+    def aim(self, obs: Observation, acts: list, disc) -> list:
+        """Each stroke of ``acts`` with its direction moved to the middle of its pocketing
+        window: every stroke is simulated without noise at the direction offsets
+        `aim_offsets` (one batch); the offsets at which the shooter pockets a ball legally
+        and keeps the table (or wins) form windows, and the stroke is turned to the centre of
+        the window holding offset 0, else of the widest one (nearest 0 on a tie). The
+        ghost-ball aim ignores throw (the ball-ball friction of the physics, Alciatore) and the
+        cue ball's curve, so a pot's window is often off centre by more than the ICGA
+        direction noise (0.125 deg). Strokes with no window, push-outs and strokes the
+        physics rejects are returned unchanged."""
+        from poolgym.rules.core import Phase
+        from poolgym.rules.shot_record import ShotRecord
+
+        offs = np.asarray(self.aim_offsets, float)
+        todo = [i for i, a in enumerate(acts) if not a.push_out]
+        if len(offs) < 2 or not todo:
+            return list(acts)
+        base = np.stack([acts[i].shot_array() for i in todo])
+        shots = np.repeat(base[:, None, :], len(offs), axis=1)
+        shots[:, :, 1] = np.mod(shots[:, :, 1] + offs[None, :], 360.0)
+        res = self.simulate(obs, shots.reshape(-1, 5))
+        if res is None:
+            return list(acts)
+        me, out = obs.seat, list(acts)
+        for j, i in enumerate(todo):
+            ok = np.zeros(len(offs), bool)
+            for m in range(len(offs)):
+                try:
+                    new, verdict = disc.apply_shot_record(obs.state, acts[i],
+                                                          ShotRecord.from_sim(res[j * len(offs) + m]))
+                except Exception:  # noqa: BLE001 - an outcome the referee cannot rule: no success
+                    continue
+                if new.phase is Phase.GAME_OVER:
+                    ok[m] = game_over_value(disc, new, me) > 0.5
+                else:
+                    ok[m] = (verdict is not None and bool(verdict.legal_pocketed) and not verdict.fouls
+                             and new.seat_to_act == me)
+            w = _window_centre(offs, ok)
+            if w is not None and w != 0.0:
+                out[i] = dataclasses.replace(acts[i], phi=float((acts[i].phi + w) % 360.0))
+        return out
 
     def search_shot(self, obs: Observation, v, return_value: bool = False):
         disc = _discipline(obs.discipline)
@@ -354,6 +423,12 @@ class SearchAgent(GeometricAgent):
         mean = total / count
         if self.refine_k > 1 and self.refine_samples > 0:
             top = np.argsort(-mean, kind="stable")[: self.refine_k]
+            if len(self.aim_offsets) > 1:  # centre the refined strokes in their pocketing windows
+                aimed = self.aim(obs, [acts[int(k)] for k in top], disc)
+                for k, a in zip(top, aimed):
+                    if a is not acts[int(k)]:  # a new stroke: its screening samples do not count
+                        acts[int(k)] = a
+                        total[k], count[k] = 0.0, 0.0
             vals2 = self.evaluate(obs, [acts[int(k)] for k in top], self.refine_samples, disc)
             if vals2 is not None:  # only the refined candidates compete
                 total[top] += vals2.sum(axis=1)
@@ -394,6 +469,12 @@ class SearchAgent(GeometricAgent):
     def _side_values(self, state, q: float) -> tuple[float, float]:
         """(value for ``me`` when my side shoots next, value for ``me`` when the other side
         does), the shooter's next shot of quality ``q`` (module docstring, step 4)."""
+        if self.value_model == "fitted" and state.discipline == "nine_ball":
+            from poolgym.rules.core import CueBallPlacement
+
+            bih = state.cue_ball is not CueBallPlacement.IN_POSITION and not state.cue_placed
+            vm = self.value_table.win(len(state.balls_on_table()), q, bih)
+            return vm, 1.0 - vm
         if self.value_model == "runout" and state.discipline == "nine_ball":
             n = len(state.balls_on_table())
             vm = runout_value(q, n, self.runout_r)
@@ -434,6 +515,26 @@ class SearchAgent(GeometricAgent):
         t = pot_table(g, P, on, P[0][None], spec_targets, self.sigma_phi)
         p = np.sort(t["p"].ravel())[::-1][: len(self.q_weights)]
         return float(min(1.0, sum(w * x for w, x in zip(self.q_weights, p))))
+
+
+def _window_centre(offs: np.ndarray, ok: np.ndarray) -> float | None:
+    """Centre of the run of True in ``ok`` (over the sorted offsets ``offs``) that holds offset
+    0, else of the longest run (nearest 0 on a tie); None when ``ok`` has no True."""
+    runs, start = [], None
+    for m, x in enumerate(list(ok) + [False]):
+        if x and start is None:
+            start = m
+        elif not x and start is not None:
+            runs.append((start, m - 1))
+            start = None
+    if not runs:
+        return None
+    zero = int(np.argmin(np.abs(offs)))
+    for a, b in runs:
+        if a <= zero <= b:
+            return 0.5 * float(offs[a] + offs[b])
+    a, b = max(runs, key=lambda r: (r[1] - r[0], -abs(offs[r[0]] + offs[r[1]])))
+    return 0.5 * float(offs[a] + offs[b])
 
 
 def _is_push_reply(options) -> bool:

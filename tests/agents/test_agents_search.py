@@ -266,7 +266,7 @@ def test_search_is_deterministic_given_its_seed():
 def test_push_out_value_is_the_worse_of_shooting_and_handing_back_9b_5_6():
     """After a push-out the opponent takes the table or hands it back (9B-5.6), whichever is
     worse for the pusher: the position is worth min(V, 1 - V) to it, at most 1/2."""
-    from agents.search import SearchAgent, runout_value
+    from agents.search import SearchAgent
     from poolgym.rules.core import Option, Phase, ShotAction
     from poolgym.rules.geometry import get_table
     from poolgym.rules.nine_ball import NineBallExtra
@@ -280,7 +280,7 @@ def test_push_out_value_is_the_worse_of_shooting_and_handing_back_9b_5_6():
     a = SearchAgent(seed=0)
     table = get_table(cfg.table)
     q = a.quality(d, new, table)
-    vm = runout_value(q, len(new.balls_on_table()), a.runout_r)
+    vm = a.value_table.win(len(new.balls_on_table()), q)
     assert a.value(d, new, verdict, 0, table) == pytest.approx(min(vm, 1 - vm))
     assert a.value(d, new, verdict, 1, table) == pytest.approx(max(vm, 1 - vm))
 
@@ -323,3 +323,51 @@ def test_search_replies_to_a_push_out_9b_5_6():
     assert agents.make("search", seed=0).act(obs) == ChooseOption(Option.ACCEPT_TABLE)
     d, cfg, st = offered(_snookered_layout())
     assert agents.make("search", seed=0).act(_obs(d, cfg, st)) == ChooseOption(Option.PASS_BACK)
+
+
+# ----------------------------------------------------------------------------- aim sweep
+_THROWN_CUT = {0: (0.21, 1.25), 1: (0.6, 1.12), 9: (0.1, 1.27)}
+
+
+def test_window_centre():
+    from agents.search import _window_centre
+
+    offs = np.round(np.arange(-0.6, 0.61, 0.1), 1)
+    ok = lambda *xs: np.isin(offs, xs)  # noqa: E731
+    assert _window_centre(offs, ok()) is None
+    assert _window_centre(offs, ok(-0.1, 0.0, 0.1, 0.2, 0.3)) == pytest.approx(0.1)  # the run holding 0
+    assert _window_centre(offs, ok(-0.6, -0.3, -0.2, 0.4)) == pytest.approx(-0.25)  # else the widest
+    assert _window_centre(offs, ok(-0.5, -0.4, 0.2, 0.3)) == pytest.approx(0.25)  # a tie: nearest 0
+
+
+def test_aim_centres_a_thrown_cut_in_its_pocketing_window():
+    """A cut on the 1 that the ghost-ball aim misses without noise (throw: the ball-ball
+    friction of the physics turns the object ball off the line of centres); the noise-free
+    sweep turns the stroke by a fraction of a degree and it pockets the 1."""
+    from agents.search import SearchAgent, _discipline
+    from agents.view import view_of
+    from poolgym.rules.core import ShotAction
+
+    d, cfg, st = _nine_state(_THROWN_CUT)
+    obs = _obs(d, cfg, st)
+    a = SearchAgent(seed=0)
+    c = a.candidates(view_of(obs))[0]
+    ghost = ShotAction(V0=c.V0, phi=c.phi)
+    assert c.ball == 1 and c.p_make > 0.9
+    assert 1 not in d.apply(st, ghost)[1].legal_pocketed
+    aimed = a.aim(obs, [ghost], _discipline("nine_ball"))[0]
+    assert 0.05 < abs(aimed.phi - ghost.phi) < 0.6 and aimed.V0 == ghost.V0
+    new, verdict = d.apply(st, aimed)
+    assert 1 in verdict.legal_pocketed and new.seat_to_act == 0
+    # a sweep of fewer than two offsets leaves the strokes alone
+    assert SearchAgent(seed=0, aim_offsets=()).aim(obs, [ghost], _discipline("nine_ball"))[0] is ghost
+
+
+def test_search_pockets_the_thrown_cut():
+    """The full search on the same layout plays a stroke that pockets the 1 without noise."""
+    import agents
+
+    d, cfg, st = _nine_state(_THROWN_CUT)
+    act = agents.make("search", seed=3).act(_obs(d, cfg, st))
+    new, verdict = d.apply(st, act)
+    assert 1 in verdict.legal_pocketed and not verdict.fouls and new.seat_to_act == 0
