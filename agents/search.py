@@ -36,16 +36,17 @@ A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJ
      serve that seat (`DisciplineBase.useful_balls`: its pea, its cards, balls keeping it at
      41 or under, ...; every legal ball when the rules do not say or the seat's secret is not
      in the agent's view); "me to act" means a seat of my team;
-   * nine-ball (`value_model` "fitted", the default): the seat to act wins with the probability
-     of the table `agents.search_value.FITTED` (balls left ``n``, next pot quality ``q``,
-     ball in hand), fitted to the outcomes of search self-play games; the value is that
-     probability for ``me`` to act, 1 minus it for the opponent;
-   * nine-ball (`value_model` "runout"): with ``n`` object balls left, the seat to act wins
+   * nine-ball (`value_model` "runout", the default): with ``n`` object balls left, the seat to act wins
      with ``V(q, n) = q A(n-1) + (1 - q)(1 - A(n))`` where ``A(n)`` is the win probability of
      a player who makes each shot with probability `runout_r` and hands the same situation to
      the opponent on a miss (`runout_win`); the value is V for ``me`` to act, 1 - V for the
      opponent (an option phase for the opponent counts as the opponent to act). Leaving the
      opponent ball in hand with two balls left thus costs much more than with eight;
+   * nine-ball (`value_model` "fitted"): the seat to act wins with the probability of the
+     table `agents.search_value.FITTED` (balls left ``n``, next pot quality ``q``, ball in
+     hand), fitted to the outcomes of search self-play games; the value is that probability
+     for ``me`` to act, 1 minus it for the opponent (not the default: it won no more games
+     against the geometric player, see the README);
    * other disciplines ("legacy"): ``0.4 + 0.6 q`` for ``me`` to act, ``0.4 (1 - q)`` for the
      opponent; 14.1: points scored this shot add ``POINT_VALUE`` each (fouls subtract);
      eight-ball: each group ball legally pocketed on a shot that keeps the table adds
@@ -122,8 +123,8 @@ class SearchAgent(GeometricAgent):
         n_placements: ball-in-hand spots searched (1 = the geometric spot).
         refine_k, refine_samples: stage 2 re-simulates the refine_k best candidates with
             refine_samples more noise draws each (refine_k <= 1: one stage only).
-        value_model: "fitted" (nine-ball: the fitted win-probability table), "runout" (nine-ball
-            run-out model) or "legacy" (module docstring); other disciplines use "legacy".
+        value_model: "runout" (nine-ball run-out model), "fitted" (nine-ball: the fitted
+            win-probability table) or "legacy" (module docstring); other disciplines use "legacy".
         value_table: the fitted table (`agents.search_value.NineBallValue`), default FITTED.
         runout_r: make probability per shot assumed by the run-out model.
         q_weights: weights of the best next pots in the position quality (PickPocket).
@@ -139,7 +140,7 @@ class SearchAgent(GeometricAgent):
     def __init__(self, seed: int | None = None, noise="icga", top_k: int = 4,
                  speed_factors=(0.85, 1.0, 1.3, 1.7, 2.3), spins=(-0.4, -0.15, 0.15, 0.4), n_safeties: int = 4,
                  samples: int = 8, budget: int = 400, n_placements: int = 3, refine_k: int = 10,
-                 refine_samples: int = 32, value_model: str = "fitted", value_table=None, runout_r: float = 0.8,
+                 refine_samples: int = 32, value_model: str = "runout", value_table=None, runout_r: float = 0.8,
                  q_weights=(1.0, 0.33, 0.15), combos: bool = True, kicks: bool = True, low_p_safeties: int = 9,
                  safety_contacts=(-0.8, -0.5, -0.2, 0.2, 0.5, 0.8), safety_speeds=(1.2, 2.2), safety_balls: int = 2,
                  push_outs: int = 12, push_out_speeds=(0.7, 1.2),

@@ -1,7 +1,7 @@
 """Win probability of the seat to act in nine-ball, fitted to the outcomes of search self-play.
 
 The search agent (`agents.search`) values the position a stroke leaves by the chance that the
-seat to act there wins the game. `NineBallValue` is that chance as a small fitted table: for
+seat to act there wins the game; with ``value_model="fitted"`` that chance is read here. `NineBallValue` is that chance as a small fitted table: for
 each number of object balls left ``n`` (1-9),
 
 * the cue ball in position, the seat's best next pot of quality ``q`` (the search agent's

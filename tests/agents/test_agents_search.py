@@ -266,7 +266,8 @@ def test_search_is_deterministic_given_its_seed():
 def test_push_out_value_is_the_worse_of_shooting_and_handing_back_9b_5_6():
     """After a push-out the opponent takes the table or hands it back (9B-5.6), whichever is
     worse for the pusher: the position is worth min(V, 1 - V) to it, at most 1/2."""
-    from agents.search import SearchAgent
+    from agents.search import SearchAgent, runout_value
+    from agents.search_value import FITTED
     from poolgym.rules.core import Option, Phase, ShotAction
     from poolgym.rules.geometry import get_table
     from poolgym.rules.nine_ball import NineBallExtra
@@ -277,12 +278,13 @@ def test_push_out_value_is_the_worse_of_shooting_and_handing_back_9b_5_6():
     new, verdict = d.apply(st, ShotAction(V0=0.6, phi=30.0, push_out=True))
     assert new.phase is Phase.OPTION and new.seat_to_act == 1
     assert {Option.ACCEPT_TABLE, Option.PASS_BACK} <= set(d.legal_actions(new).options)
-    a = SearchAgent(seed=0)
     table = get_table(cfg.table)
+    a = SearchAgent(seed=0)
     q = a.quality(d, new, table)
-    vm = a.value_table.win(len(new.balls_on_table()), q)
-    assert a.value(d, new, verdict, 0, table) == pytest.approx(min(vm, 1 - vm))
-    assert a.value(d, new, verdict, 1, table) == pytest.approx(max(vm, 1 - vm))
+    n = len(new.balls_on_table())
+    for a, vm in ((a, runout_value(q, n, a.runout_r)), (SearchAgent(seed=0, value_model="fitted"), FITTED.win(n, q))):
+        assert a.value(d, new, verdict, 0, table) == pytest.approx(min(vm, 1 - vm))
+        assert a.value(d, new, verdict, 1, table) == pytest.approx(max(vm, 1 - vm))
 
 
 @pytest.mark.rule("9B-5.6")
