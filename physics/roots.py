@@ -91,6 +91,26 @@ def quadratic_roots(a, b, c):
 
 
 @njit(cache=True, error_model="numpy")
+def _quadratic_roots_in(qa, qb, qc, lo, hi):
+    """``(k, r1, r2)``: the ``k`` distinct real roots of ``qa t^2 + qb t + qc`` strictly inside
+    (lo, hi), ascending; the unused entries are ``hi``."""
+    q1, q2 = quadratic_roots(qa, qb, qc)
+    r1 = r2 = hi
+    k = 0
+    if not math.isnan(q1):
+        if lo < q1 < hi:
+            r1 = q1
+            k = 1
+        if q2 > q1 and lo < q2 < hi:
+            if k == 0:
+                r1 = q2
+            else:
+                r2 = q2
+            k += 1
+    return k, r1, r2
+
+
+@njit(cache=True, error_model="numpy")
 def _breakpoints(a, b, c, d, e, lo, hi):
     """Split [lo, hi] into pieces on which the quartic (a..e) is monotone.
 
@@ -101,34 +121,13 @@ def _breakpoints(a, b, c, d, e, lo, hi):
     lo = float(lo)
     hi = float(hi)
     A, B, C, D = 4.0 * a, 3.0 * b, 2.0 * c, d
-    x1 = x2 = x3 = hi
-    m = 0
+    x3 = hi
     if A == 0.0:
-        r1, r2 = quadratic_roots(B, C, D)
-        if not math.isnan(r1):
-            if lo < r1 < hi:
-                x1 = r1
-                m = 1
-            if r2 > r1 and lo < r2 < hi:
-                if m == 0:
-                    x1 = r2
-                else:
-                    x2 = r2
-                m += 1
+        m, x1, x2 = _quadratic_roots_in(B, C, D, lo, hi)
     else:
-        q1, q2 = quadratic_roots(3.0 * A, 2.0 * B, C)
-        e1 = e2 = hi
-        k = 0
-        if not math.isnan(q1):
-            if lo < q1 < hi:
-                e1 = q1
-                k = 1
-            if q2 > q1 and lo < q2 < hi:
-                if k == 0:
-                    e1 = q2
-                else:
-                    e2 = q2
-                k += 1
+        x1 = x2 = hi
+        m = 0
+        k, e1, e2 = _quadratic_roots_in(3.0 * A, 2.0 * B, C, lo, hi)
         ends = (lo, e1, e2, hi)
         last = lo
         x0 = lo
@@ -182,19 +181,7 @@ def first_down_crossing4(a, b, c, d, e, lo, hi):
             x0, f0 = x1, f1
         return math.inf
     # the derivative f' = A t^3 + B t^2 + C t + D is monotone between the roots of f''
-    q1, q2 = quadratic_roots(3.0 * A, 2.0 * B, C)
-    e1 = e2 = hi
-    k = 0
-    if not math.isnan(q1):
-        if lo < q1 < hi:
-            e1 = q1
-            k = 1
-        if q2 > q1 and lo < q2 < hi:
-            if k == 0:
-                e1 = q2
-            else:
-                e2 = q2
-            k += 1
+    k, e1, e2 = _quadratic_roots_in(3.0 * A, 2.0 * B, C, lo, hi)
     ends = (lo, e1, e2, hi)
     x0, f0 = lo, _eval4(a, b, c, d, e, lo)[0]  # start of the current piece of f
     last = lo

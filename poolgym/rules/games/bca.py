@@ -31,7 +31,7 @@ from ..geometry import ball_radius, get_table, triangle_slots
 from ..seats import next_in_order
 from .common import spot_into
 
-__all__ = ["BCAConfig", "BCAGame", "ShotOutcome", "triangle_rack", "APEX_SLOT", "CENTRE_SLOT", "RIGHT_CORNER_SLOT",
+__all__ = ["BCAConfig", "BCAGame", "ShotOutcome", "replace_extra", "triangle_rack", "APEX_SLOT", "CENTRE_SLOT", "RIGHT_CORNER_SLOT",
            "LEFT_CORNER_SLOT", "OBJECT_BALLS"]
 
 APEX_SLOT = 0          # on the foot spot (G-3.2)
@@ -132,6 +132,20 @@ def _plain_fields(cls) -> frozenset:
     if not all(f.init for f in fields):
         return frozenset()
     return frozenset(f.name for f in fields)
+
+
+def replace_extra(extra, **changes):
+    """``dataclasses.replace(extra, **changes)``; for a frozen dataclass without
+    ``__post_init__`` whose fields are all ``__init__`` arguments, built by copying its field
+    dict (the same object, without the ``__init__``: a referee builds one on every shot)."""
+    names = _plain_fields(type(extra))
+    if names and changes.keys() <= names:
+        new = object.__new__(type(extra))
+        d = extra.__dict__.copy()
+        d.update(changes)
+        object.__setattr__(new, "__dict__", d)
+        return new
+    return dataclasses.replace(extra, **changes)
 
 
 class BCAGame(DisciplineBase):
@@ -285,18 +299,8 @@ class BCAGame(DisciplineBase):
 
     @staticmethod
     def _extra(state: GameState, **changes):
-        """``dataclasses.replace(state.extra, **changes)``; for a frozen dataclass without
-        ``__post_init__`` whose fields are all ``__init__`` arguments, built by copying its
-        field dict (the same object, without the ``__init__``)."""
-        ex = state.extra
-        names = _plain_fields(type(ex))
-        if names and changes.keys() <= names:
-            new = object.__new__(type(ex))
-            d = ex.__dict__.copy()
-            d.update(changes)
-            object.__setattr__(new, "__dict__", d)
-            return new
-        return dataclasses.replace(ex, **changes)
+        """``dataclasses.replace(state.extra, **changes)`` (:func:`replace_extra`)."""
+        return replace_extra(state.extra, **changes)
 
     # ------------------------------------------------------------------ options
     def apply_option(self, state: GameState, option: Option):

@@ -40,7 +40,7 @@ from .. import serialize
 from ..core import CueBallPlacement, EventType, Foul, FoulKind, GameState, Phase, SeatEvent, Verdict
 from ..general import add_foul, clear_fouls
 from ..seats import SeatView, draw_from, draw_with, order_of, view_of
-from .bca import BCAConfig, BCAGame, triangle_rack
+from .bca import BCAConfig, BCAGame, replace_extra, triangle_rack
 
 __all__ = ["CardBall", "CardBallConfig", "CardBallExtra", "Hand", "Deck", "rank", "HAND_SIZE"]
 
@@ -112,14 +112,6 @@ class CardBallExtra:
 
     card_counts: tuple = ()
     set_aside: tuple = ()
-
-    @classmethod
-    def _fast(cls, card_counts: tuple, set_aside: tuple) -> "CardBallExtra":
-        """``CardBallExtra(card_counts, set_aside)`` without the frozen-dataclass ``__init__``
-        (the same object; it has no ``__post_init__``): built on every shot."""
-        obj = object.__new__(cls)
-        object.__setattr__(obj, "__dict__", {"card_counts": card_counts, "set_aside": set_aside})
-        return obj
 
 
 serialize.register(CardBallConfig, Hand, Deck, CardBallExtra)
@@ -289,7 +281,7 @@ class CardBall(BCAGame):
         counts = tuple([len(h.cards) for h in hands])
         fields = {"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": (),
                   "private": hands, "cue_placed": False,
-                  "extra": CardBallExtra._fast(counts, state.extra.set_aside)}
+                  "extra": replace_extra(state.extra, card_counts=counts)}
         # CB-5 / CB-8.7: an empty hand wins
         out_seats = [k for k in range(n) if counts[k] == 0] if 0 in counts else []
         if out_seats:
@@ -308,7 +300,7 @@ class CardBall(BCAGame):
                               rule_refs=tuple(refs) + ("CB-5", "CB-1"), events=tuple(events))
         # CB-9 / CB-10 / CB-11: the penalty draw
         if cards_due:
-            fields.update(self._penalty(state.rng, state.hidden.cards, hands, counts, state.extra.set_aside, on,
+            fields.update(self._penalty(state.rng, state.hidden.cards, hands, counts, state.extra, on,
                                         seat, cards_due, events))
             refs += ["CB-9"] + (["CB-10"] if cards_due and (fouls[0] is not F_NO_CARD) else []) + \
                 (["CB-11"] if wrong else [])
@@ -331,14 +323,14 @@ class CardBall(BCAGame):
                                 rule_refs=tuple(dict.fromkeys(refs)), events=tuple(events))
 
     @staticmethod
-    def _penalty(rng: tuple, deck: tuple, hands: tuple, counts: tuple, set_aside: tuple, on: tuple, seat: int,
+    def _penalty(rng: tuple, deck: tuple, hands: tuple, counts: tuple, extra: CardBallExtra, on: tuple, seat: int,
                  k: int, events: list) -> dict:
         """CB-9: ``seat`` draws ``k`` cards from ``deck`` with the RNG tuple ``rng``; a card
         whose ball is off the table (``on``) is set aside and the next one drawn. An empty
         deck ends the draw. Appends the draw's events to ``events``; returns the state
         changes (``rng``, ``hidden``, ``private``, ``extra``)."""
         hand = list(hands[seat].cards)
-        aside = list(set_aside)
+        aside = list(extra.set_aside)
         got = 0
         while got < k and deck:
             (c,), deck, rng = draw_with(rng, deck, 1)
@@ -354,7 +346,7 @@ class CardBall(BCAGame):
         cnt = list(counts)
         cnt[seat] = len(hand)
         return {"rng": rng, "private": tuple(priv), "hidden": Deck(deck),
-                "extra": CardBallExtra._fast(tuple(cnt), tuple(aside))}
+                "extra": replace_extra(extra, card_counts=tuple(cnt), set_aside=tuple(aside))}
 
     def _payments(self, state: GameState, winner: int) -> tuple:
         """CB-1 / C-29: each loser pays card_value per card left to the winner."""
