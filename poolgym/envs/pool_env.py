@@ -88,6 +88,28 @@ def make_config(disc, rules, table, players=None):
     return cfg
 
 
+#: the config objects handed out by `shared_config`, by type and repr (bounded: cleared when full)
+_SHARED_CONFIGS: dict = {}
+
+
+def shared_config(cfg):
+    """One object for every equal discipline config: ``cfg``, or the first config of the same
+    type and the same field values (compared by ``repr``: every field's exact value, -0.0
+    and 0.0 apart) handed out before. The configs are frozen, so sharing one changes nothing
+    an env computes; it lets the rules' per-config memos -- `DisciplineBase.legal_actions`'s
+    ActionSpecs, keyed by the config object -- serve every table of a vector env instead of
+    one memo entry per table and state kind (256 tables of nine-ball overflowed the memo
+    every few steps and rebuilt ~200 specs a step)."""
+    key = (type(cfg), repr(cfg))
+    got = _SHARED_CONFIGS.get(key)
+    if got is not None:
+        return got
+    if len(_SHARED_CONFIGS) >= 256:
+        _SHARED_CONFIGS.clear()
+    _SHARED_CONFIGS[key] = cfg
+    return cfg
+
+
 def weighted_reward(weights: dict, comps: dict) -> float:
     """The step's reward: ``weights[k] * comps[k]`` summed in the components' order from 0.0,
     one addition after the other (not the builtin ``sum``, which compensates from Python
@@ -378,6 +400,7 @@ class PoolEnv(gym.Env):
             if start == "lag" and self.config.n_players != 2:
                 raise ValueError(f"start='lag' needs two players (G-3.6), got {self.config.n_players}")
             self.config = dataclasses.replace(self.config, lag=start == "lag")
+        self.config = shared_config(self.config)
         from poolgym.rules.geometry import ball_radius, get_table
 
         self.table = get_table(self.config.table)

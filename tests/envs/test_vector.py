@@ -199,3 +199,24 @@ def test_every_id_native_vector_matches_single_envs(env_id):
     """Every registered id: the native vector env equals N single envs over seeded random
     episodes (observations, rewards, end flags step by step, autoresets included)."""
     assert_vector_matches_single(env_id, {"max_shots": 6}, n=3, seed=5, steps=10)
+
+
+def test_tables_share_one_config_object_and_unequal_configs_stay_apart():
+    """`pool_env.shared_config`: equal discipline configs are one object (the rules' spec memo
+    is keyed by it), configs differing in any field value -- also -0.0 against 0.0 -- are not."""
+    from poolgym.envs.pool_env import PoolEnv
+    from poolgym.envs.vector import PoolVectorEnv
+    from poolgym.rules.game import get_discipline
+
+    env = PoolVectorEnv("nine_ball", num_envs=3)
+    assert len({id(e.config) for e in env.envs} | {id(e.session.config) for e in env.envs}) == 1
+    env.reset(seed=0)
+    assert all(e.session.state.config is env.envs[0].config for e in env.envs)
+    env.close()
+    cfg = get_discipline("nine_ball").config_cls
+    assert PoolEnv("nine_ball", rules={"double_hit_gap": 0.0}).config is PoolEnv(
+        "nine_ball", rules=cfg(double_hit_gap=0.0)).config
+    a = PoolEnv("nine_ball", rules={"double_hit_gap": 0.0}).config
+    b = PoolEnv("nine_ball", rules={"double_hit_gap": -0.0}).config
+    c = PoolEnv("nine_ball", rules={"three_foul_loss": False}).config
+    assert a is not b and a is not c and not c.three_foul_loss
