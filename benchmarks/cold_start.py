@@ -16,8 +16,10 @@ CPU seconds spent compiling it (compilation is single-threaded): ``incl`` includ
 callees), ``self`` excludes them. The bar is <= 15 s wall cold and <= 2 s warm; on a shared
 machine compare the CPU seconds.
 
-At a cold cache the env starts a compiling child process (`poolgym.envs.prewarm`): the cold
-run's compilations are this process's, and the child's CPU seconds are printed on their own.
+At a cold cache the env starts a compiling child process (`poolgym.envs.prewarm`) and, inside
+``make``, compiles the physics table loop and stroke, then waits for the child: ``make`` holds
+the cold start, ``reset`` and ``step`` load from the cache. The cold run's compilations are
+this process's, and the child's CPU seconds are printed on their own.
 ``--serial`` first runs one more cold process without the child (``POOLGYM_PREWARM=0``), for a
 same-run comparison. The load average is printed: wall times mean little above 2.
 """

@@ -82,10 +82,11 @@ def cmd_demo(args) -> int:
 
         # the rules' and the geometric player's kernels compile in a second process meanwhile
         prewarm.start("nine_ball")
-        print("[poolgym] compiling physics kernels (first run only, ~20 s)...", flush=True)
+        print("[poolgym] compiling the physics, rules and player kernels (first run only, ~15 s)...", flush=True)
         t = time.perf_counter()
         compile_cache.warm_up()
-        print(f"[poolgym] compiled in {time.perf_counter() - t:.0f} s; the rules and the agents compile as "
+        prewarm.wait()
+        print(f"[poolgym] compiled in {time.perf_counter() - t:.0f} s; the learning agents compile as "
               "they are first used", flush=True)
     data = tomllib.loads(demo_config_text())
     if args.quick:

@@ -38,7 +38,7 @@ P_THETA_STEEP = 0.25
 FREE, CUSHION, JAW, TOUCH = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _fits(rvw, k, n, x, y, R, segs, normals, jaws, pockets, w, l, cw):
     """True if a ball at (x, y) is on the bed and clear of balls 0..n-1 of table k (the
     validator's tests, ``physics.simulate._layout_problem``, with its tolerance)."""
@@ -67,7 +67,7 @@ def _fits(rvw, k, n, x, y, R, segs, normals, jaws, pockets, w, l, cw):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _layouts(seed, B, N, R, segs, normals, jaws, pockets, w, l, cw):
     np.random.seed(seed)
     rvw = np.zeros((B, N, 3, 3))
@@ -118,7 +118,7 @@ def random_layouts(seed: int, B: int, table, R: float, n_max: int = 16):
                     float(table.specs.cushion_width))
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _shots(seed, B, miscue):
     np.random.seed(seed)
     out = np.empty((B, 5))
@@ -145,7 +145,7 @@ def random_shots(seed: int, B: int, miscue_limit: float = 0.5) -> np.ndarray:
     return _shots(int(seed), int(B), float(miscue_limit))
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _check(rvw, s, R, segs, normals, jaws, pockets, w, l, cw, out):
     for k in range(rvw.shape[0]):
         code, _, _, _ = _layout_problem(rvw[k:k + 1], s[k:k + 1], R, segs, normals, jaws, pockets,

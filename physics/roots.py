@@ -26,7 +26,7 @@ from numba import njit
 _MAXIT = 80
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
 def _eval4(a, b, c, d, e, x):
     """Value and derivative of a t^4 + b t^3 + c t^2 + d t + e at x (Horner)."""
     f = (((a * x + b) * x + c) * x + d) * x + e
@@ -34,7 +34,7 @@ def _eval4(a, b, c, d, e, x):
     return f, df
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
 def _refine(a, b, c, d, e, x0, x1, f0, f1):
     """Root of the (monotone on [x0, x1]) quartic with f0 = f(x0), f1 = f(x1) of opposite sign."""
     if f0 == 0.0:
@@ -65,7 +65,7 @@ def _refine(a, b, c, d, e, x0, x1, f0, f1):
     return x
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
 def quadratic_roots(a, b, c):
     """Real roots (r1 <= r2) of a x^2 + b x + c; (nan, nan) if none; linear if a == 0.
 
@@ -90,7 +90,7 @@ def quadratic_roots(a, b, c):
     return r1, r2
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
 def _quadratic_roots_in(qa, qb, qc, lo, hi):
     """``(k, r1, r2)``: the ``k`` distinct real roots of ``qa t^2 + qb t + qc`` strictly inside
     (lo, hi), ascending; the unused entries are ``hi``."""
@@ -110,7 +110,7 @@ def _quadratic_roots_in(qa, qb, qc, lo, hi):
     return k, r1, r2
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
 def _breakpoints(a, b, c, d, e, lo, hi):
     """Split [lo, hi] into pieces on which the quartic (a..e) is monotone.
 
@@ -150,7 +150,7 @@ def _breakpoints(a, b, c, d, e, lo, hi):
     return m + 2, (lo, x1, x2, x3, hi)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
 def first_down_crossing4(a, b, c, d, e, lo, hi):
     """Smallest t in (lo, hi] where the quartic crosses from > 0 to <= 0, else inf.
 
@@ -212,7 +212,7 @@ def first_down_crossing4(a, b, c, d, e, lo, hi):
     return math.inf
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
 def real_roots4(a, b, c, d, e, lo, hi, out):
     """All real roots of the quartic in [lo, hi] (ascending) written to ``out`` (len >= 4).
 
@@ -242,7 +242,7 @@ def real_roots4(a, b, c, d, e, lo, hi, out):
     return m
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
 def smallest_positive_root4(a, b, c, d, e, hi):
     """Smallest real root of the quartic in (0, hi], or inf."""
     out = np.empty(4)
@@ -257,7 +257,7 @@ def smallest_positive_root4(a, b, c, d, e, hi):
 DEG_MAX = 8
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
 def _horner(c, j, n, x):
     """Value at x of the degree-n polynomial in row j of ``c`` (highest power first)."""
     f = c[j, 0]
@@ -266,7 +266,7 @@ def _horner(c, j, n, x):
     return f
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
 def _refine_row(c, j, n, x0, x1, f0, f1):
     """Root of the degree-n polynomial in row j of ``c``, monotone on [x0, x1] with f0, f1 of
     opposite signs: regula falsi with the Illinois modification (a bracket that always
@@ -299,7 +299,7 @@ def _refine_row(c, j, n, x0, x1, f0, f1):
     return x
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
 def first_down_crossing(coef, lo, hi):
     """:func:`first_down_crossing4` for a polynomial of any degree up to ``DEG_MAX``:
     ``coef`` (n + 1,) from the highest power down. The same monotone bracketing: the real

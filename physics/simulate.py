@@ -115,7 +115,7 @@ class BatchResult:
 # ----------------------------------------------------------------------------------------
 # validation helpers
 # ----------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _layout_problem(rvw, s, R, segs, normals, jaws, pockets, w, l, cw):
     """(code, table, ball, other): 0 ok, 1 off the bed, 2 overlap.
 
@@ -228,14 +228,10 @@ def _prepare(table, rvw, shots, cue_ball, s, ball_params, cue, ball_ball, cushio
             raise ValueError("rng: a numpy.random.Generator is required when noise is given")
         shots = noise.apply(shots, rng, miscue_limit=cue.miscue_limit)
 
-    R = ball_params.R
     rvw0 = np.empty_like(rvw)
     s0 = np.empty_like(s)
-    code, k, i, j = _check_and_strike(rvw, s, shots, cue_ball, R, cue.miscue_limit, table.segments,
-                                      table.segment_normals, table.jaws, table.pockets, table.w,
-                                      table.l, table.specs.cushion_width, rvw0, s0, ball_params.m,
-                                      cue.M, cue.squirt, cue.end_mass, bool(airborne),
-                                      ball_params.e_t, ball_params.u_s)
+    code, k, i, j = _check_and_strike(*_check_args(table, rvw, s, shots, cue_ball, ball_params, cue),
+                                      rvw0, s0, *_strike_params(ball_params, cue, airborne))
     if code:
         raise ValueError(_ERRORS[code].format(k=k, i=i, j=j, col=SHOT_COLUMNS[j] if 0 <= j < len(SHOT_COLUMNS) else j,
                                               lim=cue.miscue_limit))
@@ -259,7 +255,18 @@ _ERRORS = {
 }
 
 
-@njit(cache=True)
+def _check_args(table, rvw, s, shots, cue_ball, ball_params, cue):
+    """The arguments of :func:`_check_inputs` (the first ones of :func:`_check_and_strike`)."""
+    return (rvw, s, shots, cue_ball, ball_params.R, cue.miscue_limit, table.segments, table.segment_normals,
+            table.jaws, table.pockets, table.w, table.l, table.specs.cushion_width)
+
+
+def _strike_params(ball_params, cue, airborne):
+    """The parameters of the stroke in :func:`_check_and_strike` after rvw0, s0."""
+    return (ball_params.m, cue.M, cue.squirt, cue.end_mass, bool(airborne), ball_params.e_t, ball_params.u_s)
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
 def _check_inputs(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws, pockets, w, l, cw):
     """(code, table, i, j): 0 if the inputs are valid, else an ``_ERRORS`` key."""
     B, N = s.shape
@@ -296,7 +303,7 @@ def _check_inputs(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws, pocke
     return code, k, i, j
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _check_and_strike(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws, pockets, w, l, cw,
                       rvw0, s0, m, M, squirt, end_mass, airborne, e_t, u_s):
     """Validate (see :func:`_check_inputs`); if valid, keep the initial state in rvw0/s0 and
@@ -316,7 +323,7 @@ def _check_and_strike(rvw, s, shots, cue_ball, R, miscue, segs, normals, jaws, p
     return code, k, i, j
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _apply_strike(rvw, s, shots, cue_ball, m, R, M, squirt, end_mass, airborne, e_t, u_s):
     """Set the cue ball's post-strike velocity and spin (``physics.strike`` formula); with
     ``airborne`` an elevated stroke also bounces the ball off the slate and may make it jump

@@ -65,7 +65,7 @@ def _clear_and_simulate(bb_model: int, cu_model: int, air3d: bool = True):
     GIL between the two. Called without the two model arguments; ``air3d`` as there."""
     bb_model, cu_model, air3d = int(bb_model), int(cu_model), bool(air3d)
 
-    @njit(cache=True, nogil=True)
+    @njit(cache=True, no_cfunc_wrapper=True, nogil=True)
     def clear_and_simulate(rvw, s, pocket, cue, P, segs, normals, jaws, pockets, cushion_h, drop,
                            ev_t, ev_kind, ev_i, ev_j, n_events, status, max_iter, t_final,
                            progress):

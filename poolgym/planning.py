@@ -290,7 +290,7 @@ def segment_clear(a: np.ndarray, b: np.ndarray, balls: np.ndarray, clearance: fl
     return bool(_segment_clear(float(a[0]), float(a[1]), float(b[0]), float(b[1]), balls, float(clearance)))
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _segment_clear(ax, ay, bx, by, balls, clearance):
     for k in range(balls.shape[0]):
         if _seg_dist(ax, ay, bx, by, balls[k, 0], balls[k, 1]) < clearance:
@@ -298,13 +298,13 @@ def _segment_clear(ax, ay, bx, by, balls, clearance):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _phi_to(sx, sy, dx, dy):
     """`phi_deg` from (sx, sy) towards (dx, dy), compiled."""
     return math.degrees(math.atan2(dy - sy, dx - sx)) % 360.0
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _rail_distance(px, py, dx, dy, w, l, R):
     """Distance from (px, py) along the direction (dx, dy) to the first cushion line (ball-
     centre frame: x in [R, w - R], y in [R, l - R]); 0.5 for a zero direction, never below 0."""
@@ -327,7 +327,7 @@ def _rail_distance(px, py, dx, dy, w, l, R):
     return max(t, 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _kick_point(cx, cy, ox, oy, axis, wall):
     """(ok, x, y): the cushion contact point (ball-centre frame) of a one-rail kick from
     (cx, cy) to (ox, oy) off the cushion line ``axis`` = ``wall`` (mirror image of the object
@@ -367,7 +367,7 @@ def best_pocket(geom: TableGeom, obj: np.ndarray) -> int:
 
 
 # ----------------------------------------------------------------------------- speeds
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _launch_speed(dist, v_end, u_s, u_r, g):
     """Smallest sliding launch speed that still has speed ``v_end`` after ``dist`` (slide
     then roll, closed form): rolling reached before ``dist`` when ``dist`` >= the sliding
@@ -382,7 +382,7 @@ def _launch_speed(dist, v_end, u_s, u_r, g):
     return math.sqrt(v_end ** 2 + 2 * a_s * dist)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _v0_for_pot(d1, d2, cut, v_arrive, e_b, m, M, u_s, u_r, g, v0_min, v0_max):
     v_obj = _launch_speed(d2, v_arrive, u_s, u_r, g)
     v_contact = v_obj / (0.5 * (1.0 + e_b) * max(math.cos(cut), 0.08))
@@ -434,7 +434,7 @@ def v0_for_pot(d1: float, d2: float, cut: float, v_arrive: float = ARRIVAL_SPEED
 
 
 # ----------------------------------------------------------------------------- pot table
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _erf(x):
     """erf for x >= 0 (Abramowitz & Stegun 7.1.26, |error| < 1.5e-7)."""
     t = 1.0 / (1.0 + 0.3275911 * x)
@@ -443,7 +443,7 @@ def _erf(x):
     return y if x >= 0 else -y
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _seg_dist(px, py, qx, qy, x, y):
     """Distance from (x, y) to the segment (px, py) -> (qx, qy)."""
     dx = qx - px
@@ -456,7 +456,7 @@ def _seg_dist(px, py, qx, qy, x, y):
     return math.sqrt(ex * ex + ey * ey)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _p_make(sig, d1, R, cc, h_eff, d2):
     """Make probability of a pot (module docstring: error propagation): aim noise ``sig``
     (rad), cue travel ``d1``, cosine of the cut ``cc``, effective mouth half-width ``h_eff``,
@@ -465,7 +465,7 @@ def _p_make(sig, d1, R, cc, h_eff, d2):
     return _erf(h_eff / (max(d2, 1e-3) * sig_obj * math.sqrt(2.0)))
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, out, ghost, p_only):
     """Fill the (Q, T, 6) outputs of `pot_table` (``out`` = p, phi, cut, d1, d2, V0) for target
     rows ``tg`` (T,), obstacle rows ``obst`` (every ball on the table but the cue ball) with
@@ -606,7 +606,7 @@ def _run_pot_kernel(geom: TableGeom, balls, on_table, Q: np.ndarray, targets, si
                     Q, bool(p_only))
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _pot_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, danger, danger_clearance, Q, p_only):
     """`_pot_kernel` over cue positions Q (nq, 2): (ok, out (6, nq, T, 6), target rows (T,),
     ghost (T, 6, 2)). The target rows are ``targets`` on the table other than ``cue_row``, in
@@ -715,7 +715,7 @@ def placements_valid(geom: TableGeom, xy: np.ndarray, balls: np.ndarray, on_tabl
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _placements_ok(xy, P, on, cue_row, kitchen, gap, w, l, hs, pockets, segs, jaws, R, out):
     m = R + gap
     for q in range(xy.shape[0]):
@@ -786,7 +786,7 @@ def best_straight_in_placement(geom: TableGeom, balls: np.ndarray, on_table: np.
     return (x, y) if found else None
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _best_placement(consts, aims, axes, half, limit, P, on, targets, cue_row, kitchen, danger, cos_a, sin_a, dist,
                     hs, pockets, segs, jaws, max_points):
     """(found, x, y) of `best_straight_in_placement` (``consts`` as `pot_consts`)."""
@@ -830,7 +830,7 @@ def _best_placement(consts, aims, axes, half, limit, P, on, targets, cue_row, ki
     return True, pts[q, 0], pts[q, 1]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _valid_straight_in_points(obj, aims, R, cos_a, sin_a, dist, P, on, cue_row, kitchen, gap, w, l, hs, pockets,
                               segs, jaws):
     """The `_straight_in_points` that `_placements_ok` accepts, in candidate order (k, 2)."""
@@ -847,7 +847,7 @@ def _valid_straight_in_points(obj, aims, R, cos_a, sin_a, dist, P, on, cue_row, 
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _straight_in_points(obj, aims, R, cos_a, sin_a, dist):
     """The candidate points of `straight_in_placements`, angle-major, then distance, then
     (target, pocket)."""

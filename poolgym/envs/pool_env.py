@@ -468,7 +468,7 @@ class PoolEnv(gym.Env):
         self._window = None
         # a cold numba cache: the referee's and opponent's kernels compile in a second process
         # while this one compiles the physics (once per process; `poolgym.envs.prewarm`)
-        prewarm.start(discipline, opponent, opponent_kwargs)
+        prewarm.start(discipline, opponent, opponent_kwargs, self.models)
 
     # ------------------------------------------------------------------ gym API
     @property

@@ -34,10 +34,12 @@ import threading
 
 import numpy as np
 
-__all__ = ["ENV_VAR", "child", "start", "still_batch"]
+__all__ = ["ENV_VAR", "WAIT_S", "child", "start", "still_batch", "wait"]
 
 #: ``0`` disables the child (set in the child itself, so it starts no other)
 ENV_VAR = "POOLGYM_PREWARM"
+#: the longest :func:`wait` for the child (seconds; it needs about 15 CPU s)
+WAIT_S = 120.0
 
 _checked = False  # start() decided once per process
 _child: subprocess.Popen | None = None
@@ -78,10 +80,13 @@ def _lock_file():
     return f
 
 
-def start(discipline, opponent="geometric", opponent_kwargs=None) -> subprocess.Popen | None:
+def start(discipline, opponent="geometric", opponent_kwargs=None, models=None) -> subprocess.Popen | None:
     """Start the compiling child for an env of ``discipline`` against ``opponent`` (as given to
     `PoolEnv`; an opponent that is not a name: the geometric one) on the first call of this
-    process, if numba's cache is cold; returns it, or None (later calls: always None)."""
+    process, if numba's cache is cold; returns it, or None (later calls: always None). With
+    ``models`` (the env's `poolgym.envs.physics_io.PhysicsModels`) and a child started, this
+    process then compiles the physics table loop of those models at once
+    (`physics.compile_cache.warm_up`), while the child compiles the rest."""
     global _checked, _child
     with _lock:
         if _checked:
@@ -111,7 +116,22 @@ def start(discipline, opponent="geometric", opponent_kwargs=None) -> subprocess.
                 lock.close()
         atexit.register(_stop, proc)
         _child = proc
-        return proc
+    if models is not None:
+        from physics import compile_cache
+
+        compile_cache.warm_up(models.ball_ball, models.cushion)
+        wait()
+    return proc
+
+
+def wait(timeout: float = WAIT_S) -> None:
+    """Wait until the child this process started has exited (at most ``timeout`` s): what
+    this process would compile meanwhile, the child is compiling, so it then loads it."""
+    if _child is not None:
+        try:
+            _child.wait(timeout)
+        except subprocess.TimeoutExpired:
+            pass
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -126,7 +146,10 @@ def _stop(proc: subprocess.Popen) -> None:
 
 def still_batch(table, rvw, shots, cue_ball, *, s=None, max_events=2000, **_ignored):
     """A stand-in for `physics.simulate_batch`: every table's stroke is logged (STRIKE of its
-    cue ball at t = 0) and nothing moves; arrays of the physics' types and shapes."""
+    cue ball at t = 0), then a contact of the cue ball with the nearest ball on the table
+    (BALL_BALL at t = 0.01 s, so the referee's contact and rail facts are computed too), and
+    nothing moves; arrays of the physics' types and shapes."""
+    from physics.enums import EventKind
     from physics.simulate import BatchResult, _outputs
 
     rvw = np.array(rvw, np.float64)
@@ -134,9 +157,21 @@ def still_batch(table, rvw, shots, cue_ball, *, s=None, max_events=2000, **_igno
     s = np.zeros((B, N), np.int8) if s is None else np.array(s, np.int8).reshape(B, N)
     cue_ball = np.asarray(cue_ball, np.int64)
     pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status = _outputs(B, N, max_events)
+    pocket[:] = -1
+    ev_kind[:, 0] = int(EventKind.STRIKE)
     ev_i[:, 0] = cue_ball
     ev_j[:, 0] = -1
     n_events[:] = 1
+    on = (s == 0) | (s == 2)  # on the bed (stationary, or struck)
+    for k in range(B if max_events > 1 else 0):
+        c = int(cue_ball[k])
+        d = np.hypot(*(rvw[k, :, 0, :2] - rvw[k, c, 0, :2]).T)
+        d[c] = np.inf
+        d[~on[k]] = np.inf
+        j = int(np.argmin(d))
+        if np.isfinite(d[j]):
+            ev_t[k, 1], ev_kind[k, 1], ev_i[k, 1], ev_j[k, 1] = 0.01, int(EventKind.BALL_BALL), c, j
+            n_events[k] = 2
     return BatchResult(rvw.copy(), s.copy(), rvw, s, pocket, ev_t, ev_kind, ev_i, ev_j, n_events, status,
                        np.array(shots, np.float64).reshape(B, 5), cue_ball)
 
@@ -156,19 +191,15 @@ def _warm(spec: dict, steps: int = 3) -> None:
     in, after its reset), then play ``steps`` learner steps of the env ``spec`` with
     `still_batch` as the physics."""
     import physics
+    from physics import compile_cache
     from poolgym.envs.pool_env import PoolEnv
 
     kw = {"opponent": spec.get("opponent", "geometric")}
     if spec.get("opponent_kwargs"):
         kw["opponent_kwargs"] = spec["opponent_kwargs"]
     env = PoolEnv(spec["discipline"], **kw)
-    # two balls on one spot: the input check (compiled first) refuses the overlap, so the
-    # physics' table loop is not reached
-    args = (env.table, np.zeros((1, 2, 3, 3)), np.ones((1, 5)), np.zeros(1, np.int64))
-    try:
-        physics.simulate_batch(*args, s=np.zeros((1, 2), np.int8), grow_log=True, **env.models.kwargs())
-    except ValueError:
-        pass
+    compile_cache.compile_loop_parts()  # callees that the parent's table loop reaches late
+    compile_cache.compile_input_check()  # the parent compiles the rest of the stroke's kernel
     physics.simulate_batch = still_batch  # this process only: it computes nothing for anyone
     env.reset(seed=0)
     env.action_space.seed(0)

@@ -46,7 +46,7 @@ _NO_TOUCH = np.bool_(False)
 _CUE0 = np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _clear_side(dx, dy, r):
     """+1 when ``hypot(dx, dy)`` is certainly above ``r``, -1 when certainly below (the squared
     distance clear of r**2 by far more than rounding), 0 near the boundary."""
@@ -59,7 +59,7 @@ def _clear_side(dx, dy, r):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def hypot_lt(dx, dy, r):
     """``math.hypot(dx, dy) < r`` (the same answer), deciding by the squared distance when it is
     clear of r**2 by far more than rounding; ``math.hypot`` only near the boundary."""
@@ -69,7 +69,7 @@ def hypot_lt(dx, dy, r):
     return math.hypot(dx, dy) < r
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def hypot_le(dx, dy, r):
     """``math.hypot(dx, dy) <= r`` (the same answer; see `hypot_lt`)."""
     side = _clear_side(dx, dy, r)
@@ -78,7 +78,7 @@ def hypot_le(dx, dy, r):
     return math.hypot(dx, dy) <= r
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def rests_on_bed(x, y, pockets, segs, jaws, R, tol):
     """A ball centred at (x, y) rests on the bed: outside every pocket circle, at least
     R - ``tol`` from every cushion segment and R + r - ``tol`` from every jaw circle."""
@@ -112,7 +112,7 @@ class PlacementCode:
     CUSHION = 6  # touches a cushion segment, a jaw or a pocket opening
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def placement_code(x, y, pos, on, kitchen, may_touch, cue_ball, w, l, head_y, pockets, segs, jaws, R, touch_eps,
                    tol):
     """(code :class:`PlacementCode`, nearest object ball or -1) for a cue ball placed at
@@ -146,7 +146,7 @@ def placement_code(x, y, pos, on, kitchen, may_touch, cue_ball, w, l, head_y, po
     return 0, near
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def placement_codes(xs, ys, pos, on, kitchen, may_touch, cue_ball, w, l, head_y, pockets, segs, jaws, R,
                     touch_eps, tol):
     """`placement_code` for B placements: xs, ys (B,), pos (B, N, 2), on (B, N), kitchen /
@@ -259,7 +259,7 @@ def bed_obstacles(w: float, l: float, segs, jaws) -> tuple:
     return np.ascontiguousarray(sg[~beyond]), np.ascontiguousarray(jw[~jaw_beyond])
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _clear_of_balls(x, y, pos, on, cue_ball, dist):
     """Every object ball on the table is more than ``dist`` from (x, y)."""
     d2 = dist * dist
@@ -272,7 +272,7 @@ def _clear_of_balls(x, y, pos, on, cue_ball, dist):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _spot_ok(x, y, pos, on, kitchen, w, l, head_y, pockets, segs, jaws, R, clearance, xlo, xhi, ylo, yhi):
     if x < xlo or x > xhi or y < ylo or y > yhi:
         return False
@@ -282,7 +282,7 @@ def _spot_ok(x, y, pos, on, kitchen, w, l, head_y, pockets, segs, jaws, R, clear
     return code == 0
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def nearest_legal_spot(x, y, pos, on, kitchen, w, l, head_y, pockets, segs, jaws, R, clearance, margin, step,
                        max_rings):
     """(found, x, y): the spot nearest (x, y) where the referee's :func:`placement_code`
@@ -312,7 +312,7 @@ def nearest_legal_spot(x, y, pos, on, kitchen, w, l, head_y, pockets, segs, jaws
     return False, x, y
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def nearest_legal_spots(xs, ys, pos, on, kitchen, w, l, head_y, pockets, segs, jaws, R, clearance, margin, step,
                         max_rings):
     """:func:`nearest_legal_spot` for B tables in one call: xs, ys (B,) wanted spots,

@@ -148,7 +148,7 @@ def rail_lut(table) -> tuple:
 
 
 # ----------------------------------------------------------------------------- frozen
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def frozen_rail_bits(x, y, w, l, lim):
     """Bitmask of the rails (bit :class:`Rail`) a ball centred at (x, y) is frozen to:
     its centre within ``lim = R + eps`` of the cushion-nose line (G-3.38 *Sim*, C-08)."""
@@ -164,7 +164,7 @@ def frozen_rail_bits(x, y, w, l, lim):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _frozen_masks(P, on, w, l, lim):
     n = P.shape[0]
     out = np.zeros(n, np.uint8)
@@ -196,7 +196,7 @@ def near_rail_bits(x: float, y: float, table, R: float, eps: float) -> int:
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def contact_is_new(frozen_bits, rail, ball, cue, t, kind, ei, ej, et, bb):
     """Whether a cushion contact of ``ball`` on ``rail`` at time ``t`` counts as the ball
     being driven to that rail (G-3.38, last paragraph): always when the ball was not frozen
@@ -213,7 +213,7 @@ def contact_is_new(frozen_bits, rail, ball, cue, t, kind, ei, ej, et, bb):
     return cnt >= need
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def rail_facts(pos0, cue, first, t0, w, l, R, eps, frozen_enabled, ct, cb, cr, kind, ei, ej, et, bb):
     """G-3.19(b) / G-3.38 facts of a shot whose first object ball is ``first`` (hit at
     ``t0``): (rails, to_cue, new_contact).

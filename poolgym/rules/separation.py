@@ -18,7 +18,7 @@ from numba import njit
 __all__ = ["separate_pairs", "separate_overlaps", "separate_overlaps_batch"]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def separate_pairs(P, idx, R, max_fix, trigger, target, max_iter):
     """In place on the centres P (N, >= 2): up to ``max_iter`` sweeps; each sweep finds the
     pairs of the rows ``idx`` (i < j, row-major order) whose gap (centre distance - 2R) is
@@ -83,7 +83,7 @@ def separate_overlaps(pos: np.ndarray, on: np.ndarray, R: float, max_fix: float 
     return P
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _separate_batch(rvw, s, R, max_fix, trigger, target, max_iter):
     for k in range(rvw.shape[0]):
         idx = np.flatnonzero(s[k] == 0)

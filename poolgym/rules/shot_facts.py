@@ -67,7 +67,7 @@ class ShotFacts:
         return set(self.cush_ball[self.cush_ball != cue_ball].tolist())
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _scan(kind, ei, ej, et, n, cue, legal_mask, use_legal, split_eps, lut, n_seg, bb, bc, bj, ct, cb, cr):
     """The scan of the first ``n`` events behind :func:`scan_events` (writes the cushion
     contacts into ct / cb / cr): (first, t0, first_raw, t0_raw, count)."""
@@ -107,7 +107,7 @@ def _scan(kind, ei, ej, et, n, cue, legal_mask, use_legal, split_eps, lut, n_seg
     return first, t0, first, t0, m
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def scan_events(kind, ei, ej, et, cue, legal_mask, use_legal, split_eps, lut, n_seg, bb, bc, bj):
     """(first, t0, ct, cb, cr): ``first`` object ball contacted by ball ``cue`` (-1 if none)
     and its time (inf); with ``use_legal`` a legal ball (``legal_mask``) contacted within
@@ -184,7 +184,7 @@ def shot_facts(rec: ShotRecord, table, legal: Optional[Sequence[int]] = None, sp
     return f
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def shot_facts_batch(n_events, ev_t, ev_kind, ev_i, ev_j, pocket, s1, cue_ball, legal, use_legal, split_eps,
                      lut, n_seg, bb, bc, bj, off_code):
     """:func:`scan_events` of B shots in one compiled call (the same scan, table by table).
@@ -257,7 +257,7 @@ def shot_facts_batch(n_events, ev_t, ev_kind, ev_i, ev_j, pocket, s1, cue_ball, 
         to_rail
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def rest_mask_and_gap(on0, pocket, s1, pos1, R, pocketed_code, off_code):
     """(on (N,) bool, min_gap): balls on the bed after the stroke (in play before, not
     pocketed, not jumped) and the smallest centre distance minus 2R between two of them
@@ -290,7 +290,7 @@ def rest_mask_and_gap(on0, pocket, s1, pos1, R, pocketed_code, off_code):
 
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def rest_batch(on0, pocket, s1, pos1, R, pocketed_code, off_code):
     """`rest_mask_and_gap` of every table: (on (B, N) bool, gap (B,))."""
     B, N = on0.shape

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import physics
-from poolgym.envs import prewarm
+from poolgym.envs import physics_io, prewarm
 from poolgym.rules.geometry import get_table
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -49,8 +49,11 @@ def test_still_batch_has_the_physics_arrays():
         a, b = getattr(real, f), getattr(still, f)
         assert (a.dtype, a.shape) == (b.dtype, b.shape), f
     assert np.array_equal(still.rvw, rvw) and np.array_equal(still.rvw0, rvw)
-    assert list(still.n_events) == [1, 1] and list(still.ev_i[:, 0]) == [0, 1]
-    assert still[1].events() == [(0.0, physics.EventKind.STRIKE, 1, -1)]
+    assert list(still.n_events) == [2, 2] and list(still.ev_i[:, 0]) == [0, 1]
+    assert still[1].events() == [(0.0, physics.EventKind.STRIKE, 1, -1), (0.01, physics.EventKind.BALL_BALL, 1, 0)]
+    assert (still.pocket == -1).all()
+    alone = prewarm.still_batch(table, rvw[:1, :1], shots[:1], cue[:1], max_events=50)  # no ball to touch
+    assert list(alone.n_events) == [1]
 
 
 def test_no_child_when_disabled_warm_or_already_decided(fresh, monkeypatch):
@@ -79,6 +82,38 @@ def test_child_compiles_quietly_and_exits(fresh, monkeypatch):
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0 and out == b"" and err == b"", err.decode()[-2000:]
     assert started[0][1:3] == ["-m", "poolgym.envs.prewarm"]
+
+
+def test_with_models_this_process_compiles_the_physics_then_waits_for_the_child(fresh, monkeypatch):
+    from physics import compile_cache
+
+    calls = []
+
+    class Child:
+        def poll(self):
+            return None
+
+        def wait(self, timeout=None):
+            calls.append(("wait", timeout))
+            raise subprocess.TimeoutExpired("child", timeout)  # a slow child is not waited for longer
+
+    monkeypatch.setattr(prewarm.subprocess, "Popen", lambda *a, **kw: Child())
+    monkeypatch.setattr(prewarm, "_lock_file", lambda: False)
+    monkeypatch.setattr(prewarm.atexit, "register", lambda *a: None)
+    monkeypatch.setattr(compile_cache, "warm_up", lambda bb, cu: calls.append(("warm_up", bb, cu)))
+    models = physics_io.PhysicsModels(cushion="mathavan_2010")
+    assert isinstance(prewarm.start("nine_ball", models=models), Child)
+    assert calls == [("warm_up", "frictional_inelastic", "mathavan_2010"), ("wait", prewarm.WAIT_S)]
+    monkeypatch.setattr(prewarm, "_child", None)
+    prewarm.wait()  # no child: returns at once
+
+
+def test_the_childs_parts_of_the_physics_compile():
+    from physics import compile_cache, kernel
+
+    compile_cache.compile_loop_parts()
+    compile_cache.compile_input_check()
+    assert kernel._kiss_line.signatures and kernel._kiss_circle.signatures
 
 
 def test_child_ends_without_its_parent():

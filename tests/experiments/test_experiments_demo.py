@@ -114,5 +114,5 @@ def test_demo_says_it_compiles_only_when_the_cache_is_cold(tmp_path, capsys, mon
         monkeypatch.setattr(compile_cache, "is_cold", lambda cold=cold: cold)
         assert main(["demo", "--quick", "--out", str(tmp_path / str(cold)), "--no-progress"]) == 0
         out = capsys.readouterr().out
-        assert ("compiling physics kernels (first run only" in out) is cold
+        assert ("compiling the physics, rules and player kernels (first run only" in out) is cold
     assert warmed == [True]

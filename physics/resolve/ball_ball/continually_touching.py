@@ -27,7 +27,7 @@ SPEED_THRESHOLD = 0.01
 ALIGNMENT_THRESHOLD = 0.9
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def resolve(rvw1, rvw2):
     """Apply the separation rule in place (see module docstring); returns nothing."""
     v1x, v1y, v1z = rvw1[1, 0], rvw1[1, 1], rvw1[1, 2]

@@ -43,13 +43,13 @@ from numba import njit
 EPS_SLIP = 2.220446049250313e-14
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def alciatore_friction(s, fa, fb, fc):
     """Alciatore TP A-14 ball-ball friction coefficient ``fa + fb * exp(-fc * s)`` at slip ``s``."""
     return fa + fb * math.exp(-fc * s)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def resolve(rvw1, rvw2, R, m, e_b, fa, fb, fc):
     """Resolve a frictional inelastic ball-ball collision, updating both ``rvw`` in place.
 

@@ -23,7 +23,7 @@ import math
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def resolve(rvw1, rvw2):
     """Resolve an elastic frictionless collision, updating ``rvw1`` and ``rvw2`` in place.
 

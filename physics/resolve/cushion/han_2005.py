@@ -39,7 +39,7 @@ import math
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def resolve(rvw, nx, ny, R, m, h, e_c, f_c):
     """Resolve a ball-cushion collision with Han's model, updating ``rvw`` in place.
 

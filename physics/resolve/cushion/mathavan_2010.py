@@ -72,7 +72,7 @@ _STUCK = 1
 _SATURATED = 2
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _friction(vx, vy, wx, wy, wz, oIx, oIy, oCx, oCy, R, s, c, mu_s, mu_w, tol):
     """Friction per unit normal impulse at I: (a_x, a_y, b_x, b_y, state_I, state_C).
 
@@ -138,7 +138,7 @@ def _friction(vx, vy, wx, wy, wz, oIx, oIy, oCx, oCy, R, s, c, mu_s, mu_w, tol):
     return ax, ay, mu_s * N * ucx, mu_s * N * ucy, stateI, stateC
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _rates(vx, vy, wx, wy, wz, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_w, tol):
     """d(vx, vy, wx, wy, wz)/dP and the signed work rate v_y cos(theta)."""
     ax, ay, bx, by, _, _ = _friction(vx, vy, wx, wy, wz, oIx, oIy, oCx, oCy,
@@ -152,7 +152,7 @@ def _rates(vx, vy, wx, wy, wz, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_w, tol):
             vy * c)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _rk4(vx, vy, wx, wy, wz, E, h, k1, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_w, tol):
     """One classical RK4 step of size h in P for the state (v, w, E); k1 = rates at the start."""
     hh = 0.5 * h
@@ -171,7 +171,7 @@ def _rk4(vx, vy, wx, wy, wz, E, h, k1, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_
             E + h6 * (k1[5] + 2.0 * k2[5] + 2.0 * k3[5] + k4[5]))
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _landing(sx, sy, dsx, dsy, tol, stiff):
     """Step limit set by a contact's slip (inf if it does not limit the step).
 
@@ -198,7 +198,7 @@ def _landing(sx, sy, dsx, dsy, tol, stiff):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _advance(vx, vy, wx, wy, wz, E, oIx, oIy, oCx, oCy, h_nom, phase, E_end,
              M, R, s, c, mu_s, mu_w, tol, cap):
     """One step of the event-landing integrator; returns the new state and offsets.
@@ -253,7 +253,7 @@ def _advance(vx, vy, wx, wy, wz, E, oIx, oIy, oCx, oCy, h_nom, phase, E_end,
     return vx, vy, wx, wy, wz, E, oIx, oIy, oCx, oCy
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def solve_frame(vx, vy, wx, wy, wz, M, R, h, ee, mu_s, mu_w):
     """Integrate the impact in the cushion frame; returns (vx, vy, wx, wy, wz) after it.
 
@@ -301,7 +301,7 @@ def solve_frame(vx, vy, wx, wy, wz, M, R, h, ee, mu_s, mu_w):
     return vx, vy, wx, wy, wz
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def resolve(rvw, nx, ny, R, m, h, e_c, f_c, u_s, g):
     """Resolve a ball-cushion collision with the Mathavan 2010 model, updating ``rvw`` in place.
 
