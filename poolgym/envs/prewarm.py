@@ -120,8 +120,27 @@ def start(discipline, opponent="geometric", opponent_kwargs=None, models=None) -
         from physics import compile_cache
 
         compile_cache.warm_up(models.ball_ball, models.cushion)
+        _compile_rail_facts()
         wait()
     return proc
+
+
+def _rail_facts_signature() -> tuple:
+    """The argument types of the referee's `poolgym.rules.rails.rail_facts` call."""
+    from numba import types
+
+    f, i = types.float64, types.int64
+    return (types.Array(f, 2, "A"), i, i, f, f, f, f, f, types.boolean, f[::1], i[::1], i[::1],
+            types.int8[::1], types.int16[::1], types.int16[::1], f[::1], i)
+
+
+def _compile_rail_facts() -> None:
+    """Compile (or load) `poolgym.rules.rails.rail_facts` for the referee's call: the last
+    kernel the child reaches, taken over by this process while the child compiles the
+    opponent's. Compiled without running; were the signature stale, it would cost only this time."""
+    from poolgym.rules import rails
+
+    rails.rail_facts.compile(_rail_facts_signature())
 
 
 def wait(timeout: float = WAIT_S) -> None:

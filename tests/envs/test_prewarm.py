@@ -101,11 +101,39 @@ def test_with_models_this_process_compiles_the_physics_then_waits_for_the_child(
     monkeypatch.setattr(prewarm, "_lock_file", lambda: False)
     monkeypatch.setattr(prewarm.atexit, "register", lambda *a: None)
     monkeypatch.setattr(compile_cache, "warm_up", lambda bb, cu: calls.append(("warm_up", bb, cu)))
+    monkeypatch.setattr(prewarm, "_compile_rail_facts", lambda: calls.append(("rail_facts",)))
     models = physics_io.PhysicsModels(cushion="mathavan_2010")
     assert isinstance(prewarm.start("nine_ball", models=models), Child)
-    assert calls == [("warm_up", "frictional_inelastic", "mathavan_2010"), ("wait", prewarm.WAIT_S)]
+    assert calls == [("warm_up", "frictional_inelastic", "mathavan_2010"), ("rail_facts",), ("wait", prewarm.WAIT_S)]
     monkeypatch.setattr(prewarm, "_child", None)
     prewarm.wait()  # no child: returns at once
+
+
+def test_rail_facts_is_compiled_for_the_referees_call(monkeypatch):
+    import numba
+
+    from poolgym.envs.pool_env import PoolEnv
+    from poolgym.rules import general
+
+    seen = []
+    real = general.rail_facts
+
+    def spy(*args):
+        seen.append(tuple(numba.typeof(a) for a in args))
+        return real(*args)
+
+    monkeypatch.setattr(general, "rail_facts", spy)
+    env = PoolEnv("nine_ball", opponent="geometric")
+    env.reset(seed=0)
+    env.action_space.seed(0)
+    for _ in range(40):
+        _, _, term, trunc, _ = env.step(env.action_space.sample())
+        if term or trunc:
+            env.reset()
+        if seen:
+            break
+    assert seen and set(seen) == {prewarm._rail_facts_signature()}
+    prewarm._compile_rail_facts()
 
 
 def test_the_childs_parts_of_the_physics_compile():
