@@ -85,6 +85,17 @@ class GeometricOpponent(PlayerOpponent):
                                         shot.called_ball, shot.called_pocket, shot.safety, shot.push_out)
         return acts
 
+    def placements_checked(self) -> bool:
+        """Every decision of `decide_batch` had its `PlaceCueBall` steps found legal by the
+        rules on the states it was given (`poolgym.players.batch.decide_all` checks each
+        round's placements with `DisciplineBase.placement_errors` and applies an illegal one
+        with `DisciplineBase.apply`, which raises; the one-table path applies them with
+        `apply`): the native vector env then does not check them again. False for a
+        subclass that decides otherwise."""
+        cls = type(self)
+        return (cls.__call__ is GeometricOpponent.__call__ and cls.decide_batch is GeometricOpponent.decide_batch
+                and cls._noisy is GeometricOpponent._noisy)
+
     def decide_batch(self, states, specs, rngs) -> list:
         """Decisions for several tables, equal to one call per table: the geometric player's
         geometry for all tables in one compiled call per round (`poolgym.players.batch.decide_all`);

@@ -228,11 +228,17 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         views = [s.acting_view() for s in sessions] if sessions[0].seated else states
         opp = sessions[0].opponent
         batch = getattr(opp, "decide_batch", None)
+        checked = False  # the opponent checked its placements with the rules itself
         if batch is not None and all(s.opponent is opp for s in sessions):
             decisions = batch(views, specs, rngs)
+            checked = bool(getattr(opp, "placements_checked", lambda: False)())
         else:
             decisions = [s.opponent(st, sp, r) for s, st, sp, r in zip(sessions, views, specs, rngs)]
         self.timer.other += time.perf_counter() - t0
+        if checked:
+            for s, acts, spec in zip(sessions, decisions, specs):
+                s.opponent_act(acts, spec, placement_checked=True)
+            return
         # as the learner's: a placement found illegal is applied unchecked, so that
         # `DisciplineBase.apply` raises exactly as in a single env
         errs = self._placement_errors(sessions[0].disc, states, decisions)

@@ -112,3 +112,35 @@ def test_batched_placement_check_agrees_with_apply_G_3_16_G_3_22_9B_5_10():
             continue
         assert d.place_checked(st, a) == d.apply(st, a)[0]
     assert 50 < refused < 290  # both outcomes are exercised
+
+
+def test_batched_geometric_placements_are_checked_by_the_rules_once(monkeypatch):
+    """`GeometricOpponent.placements_checked`: its batched decisions' placements were checked
+    by the rules (G-3.16, G-3.22, 9B-5.10), so the native vector env does not check them a
+    second time; a subclass deciding otherwise is checked by the env as before."""
+    import poolgym.rules.game as game
+    from poolgym.envs.vector import PoolVectorEnv
+
+    class Shaky(GeometricOpponent):
+        def __call__(self, state, spec, rng):
+            return super().__call__(state, spec, rng)
+
+    assert GeometricOpponent().placements_checked() and not Shaky().placements_checked()
+    calls = []
+    real = game.DisciplineBase.placement_errors
+    monkeypatch.setattr(game.DisciplineBase, "placement_errors",
+                        lambda self, states, actions: calls.append(len(states)) or real(self, states, actions))
+    env = PoolVectorEnv("nine_ball", num_envs=4, opponent="geometric", physics={"overlap": False})
+    env.reset(seed=3)
+    seen = []
+    real_round = PoolVectorEnv._placement_errors
+    monkeypatch.setattr(PoolVectorEnv, "_placement_errors",
+                        lambda self, disc, states, decisions: seen.append(len(states)) or real_round(
+                            self, disc, states, decisions))
+    for _ in range(12):  # a scratching learner hands the opponent ball in hand
+        env.step(np.tile(np.array([[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0] + [0.0] * (
+            env.single_action_space.shape[0] - 7)], np.float32), (4, 1)))
+    assert calls  # the opponent's own checks (and the learner's)
+    n_learner = 12  # `_decode_all` checks the learner's placements once a step (when any)
+    assert len(seen) <= n_learner  # the opponent's rounds add none
+    env.close()
