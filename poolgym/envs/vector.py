@@ -15,6 +15,10 @@ from one compiled pass over the batch's event arrays (`poolgym.rules.shot_facts.
 the referee through `queries.shot_facts`), cue-ball placements are checked by the compiled
 `poolgym.rules.placement.placement_code`, and observations are built together
 (`Codec.encode_batch`). What remains per table is the referee's own adjudication.
+The tables share one discipline config object (`pool_env.shared_config`), so the rules'
+memo of legal-action specs serves them all, and the geometric opponent's placements,
+checked by the rules inside its batched decision, are not checked again
+(`GeometricOpponent.placements_checked`).
 
 Overlap (`PhysicsModels.overlap`, default on; batches of >= `physics_io.OVERLAP_MIN_BATCH`
 tables): the batched physics call runs its compiled kernel on a worker thread without the GIL
