@@ -1,16 +1,21 @@
 """A cold start compiled on two cores: the referee's and the opponent's kernels in a second
 process while this one compiles the physics.
 
-The first step of a fresh installation compiles every numba kernel it reaches: the cue strike
-and the physics table loop (about 18 CPU s), then the referee's shot facts and the geometric
-opponent's batched decision (about 11 CPU s). Numba compiles under a per-process lock, so a
-process uses one core for all of it. When an env is created and numba's on-disk cache holds no
-physics table loop (`physics.compile_cache.is_cold`), :func:`start` launches one child process
-(``python -m poolgym.envs.prewarm``) that plays the first steps of the same discipline against
-the same opponent with the physics replaced by a stand-in (:func:`still_batch`: the stroke is
-logged, nothing moves), so it compiles the referee's and opponent's kernels and never the
-physics. They land in the on-disk cache, from where this process loads each one it reaches
-after the child wrote it; any other it compiles itself, as without the child.
+The first step of a fresh installation compiles every numba kernel it reaches: the physics
+table loop and cue strike (about 14 CPU s), the rules' reset, shot-fact and rail kernels and
+the geometric opponent's batched decision (about 13 CPU s). Numba compiles under a per-process
+lock, so a process uses one core for all of it. When an env is created and numba's on-disk
+cache holds no physics table loop (`physics.compile_cache.is_cold`), :func:`start` launches
+one child process (``python -m poolgym.envs.prewarm``) and, given the env's physics models,
+compiles in this process at once the table loop and the stroke (`physics.compile_cache.warm_up`)
+and the referee's rail facts, then waits for the child (:func:`wait`). The child compiles the
+parts of the physics this process reaches last (`physics.compile_cache.compile_loop_parts`,
+`compile_input_check`), then plays the first steps of the same discipline against the same
+opponent with the physics replaced by a stand-in (:func:`still_batch`: the stroke and one
+contact are logged, nothing moves), so it compiles the referee's and opponent's kernels. They
+land in the on-disk cache, from where this process loads each one it reaches after the child
+wrote it; any other it compiles itself, as without the child. The split keeps both processes
+busy for about the same time.
 
 What the env computes never depends on the child: it only fills the cache with the code this
 process would compile (numba writes each entry whole, with a rename). The child prints nothing,
