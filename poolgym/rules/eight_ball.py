@@ -313,7 +313,8 @@ def legal_object_balls(state: GameState, seat: Optional[int] = None) -> tuple:
     if g == Group.OPEN:
         rest = tuple(b for b in on if b != EIGHT)
         return rest if rest else tuple(b for b in on if b == EIGHT)
-    own = tuple(b for b in on if b in _balls_of(g))
+    mine = _balls_of(g)
+    own = tuple(b for b in on if b in mine)
     if own:
         return own
     if group_cleared(state, seat) and state.on_table[EIGHT]:
