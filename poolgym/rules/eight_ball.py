@@ -368,6 +368,19 @@ class EightBall(DisciplineBase):
             "safety_allowed": True,
         }
 
+    def spec_key(self, state: GameState):
+        """`legal_actions` at the break and in play depends on the phase, the seat, the cue
+        ball's placement, the legal object balls (8B-4.11, `legal_object_balls`, which also
+        decide the call on the 8, 8B-4.20) and the 8B-4.21 stalemate offer; no key in the
+        other phases, with the GW-5 kitchen spot request possible (it depends on the
+        positions), nor for a subclass (it may compute its spec from more)."""
+        ph = state.phase
+        if type(self) is not EightBall or (ph is not Phase.PLAY and ph is not Phase.BREAK) or (
+                state.config.kitchen_spot_request and state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN):
+            return None
+        return (id(state.config), ph, state.seat_to_act, state.cue_ball, state.cue_placed, legal_object_balls(state),
+                self._may_offer_stalemate(state))
+
     def extra_options(self, state: GameState) -> tuple:
         """GW-5 kitchen spot request (base) and the 8B-4.21 stalemate offer."""
         out = super().extra_options(state)

@@ -144,3 +144,34 @@ def test_batched_geometric_placements_are_checked_by_the_rules_once(monkeypatch)
     n_learner = 12  # `_decode_all` checks the learner's placements once a step (when any)
     assert len(seen) <= n_learner  # the opponent's rounds add none
     env.close()
+
+
+@pytest.mark.parametrize("rules", [{}, {"stalemate_offer_innings": 1}, {"kitchen_spot_request": True}])
+def test_eight_ball_spec_memo_equals_the_computed_spec(rules):
+    """`EightBall.spec_key`: the memoised `legal_actions` equals the spec computed afresh on
+    every state of random games against the geometric opponent (8B-4.11 legal balls, the
+    8B-4.20 call on the 8, the 8B-4.21 stalemate offer, GW-5 kitchen spot request)."""
+    from poolgym.rules.core import Option
+    from poolgym.rules.game import get_discipline
+
+    d = get_discipline("eight_ball")
+    d.__dict__.pop("_spec_cache", None)
+    env = PoolEnv("eight_ball", opponent="geometric", rules=rules, max_shots=60)
+    rng = np.random.default_rng(5)
+    env.reset(seed=5)
+    keyed = offers = 0
+    for _ in range(150):
+        st = env.session.state
+        for s in (st, st.replace(seat_to_act=1 - st.seat_to_act)):
+            spec = d.legal_actions(s)
+            assert spec == d._legal_actions(s)
+            if d.spec_key(s) is not None:
+                keyed += 1
+                assert d.legal_actions(s) is spec
+            offers += Option.OFFER_STALEMATE in spec.options
+        _, _, term, trunc, _ = env.step(rng.uniform(-1, 1, env.action_space.shape).astype(np.float32))
+        if term or trunc:
+            env.reset()
+    assert keyed > 100
+    if rules.get("stalemate_offer_innings") == 1:
+        assert offers > 0
