@@ -239,15 +239,11 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         else:
             decisions = [s.opponent(st, sp, r) for s, st, sp, r in zip(sessions, views, specs, rngs)]
         self.timer.other += time.perf_counter() - t0
-        if checked:
-            for s, acts, spec in zip(sessions, decisions, specs):
-                s.opponent_act(acts, spec, placement_checked=True)
-            return
         # as the learner's: a placement found illegal is applied unchecked, so that
         # `DisciplineBase.apply` raises exactly as in a single env
-        errs = self._placement_errors(sessions[0].disc, states, decisions)
+        errs = {} if checked else self._placement_errors(sessions[0].disc, states, decisions)
         for k, (s, acts, spec) in enumerate(zip(sessions, decisions, specs)):
-            s.opponent_act(acts, spec, placement_checked=k in errs and errs[k] is None)
+            s.opponent_act(acts, spec, placement_checked=checked or (k in errs and errs[k] is None))
 
     def _placement_errors(self, disc, states, decisions) -> dict:
         """{k: why the leading `PlaceCueBall` of ``decisions[k]`` is illegal on ``states[k]``,
