@@ -9,7 +9,8 @@ microsecond of the step is on one clock); with the overlap on, the kernel's time
 worker thread and the rest is the same work. Each stage is timed by wrapping its function
 (inclusive of what it calls; results are unchanged; the wrappers add about 1% of their own); the compiled kernels are listed as
 their own lines: the physics (``physics.simulate_batch``), the geometric opponent's decisions
-(``decide_tables``) and the referee's batched shot facts (``shot_facts_batch``). The best of
+(``decide_tables``), the referee's batched shot facts (``shot_facts_batch``) and nine-ball's
+batched referee (``nine_ball_batch.outcomes``; "table by table" is the referee's per-table path). The best of
 ``--repeat`` runs of the same seeded steps is printed, in microseconds per learner step and
 as a share of the step. Issue 16's bars ask the native env for >= 15,000 steps/s with the
 opponent (<= 133 us of CPU per step on two cores) and >= 25,000 self-play (<= 80 us).
@@ -40,23 +41,29 @@ STAGES = [
     ("physics", "simulate_batch", "  physics.simulate_batch"),
     ("poolgym.envs.physics_io", "_records", "  shot records + batched facts"),
     ("poolgym.rules.shot_facts", "shot_facts_batch", "    shot_facts_batch kernel"),
-    ("poolgym.envs.session", "Session.resolve", "  referee (resolve)"),
-    ("poolgym.rules.game", "DisciplineBase._adjudicate", "    adjudicate"),
+    ("poolgym.envs.session", "Session.resolve_all", "  referee (resolve)"),
+    ("poolgym.rules.game", "DisciplineBase.adjudicate_batch", "    adjudicate"),
+    ("poolgym.rules.nine_ball", "NineBall.adjudicate_batch", "    adjudicate"),
+    ("poolgym.rules.nine_ball_batch", "outcomes", "      nine-ball outcomes kernel"),
+    ("poolgym.rules.game", "DisciplineBase._adjudicate", "      table by table"),
     ("poolgym.envs.vector", "PoolVectorEnv._encode", "  observations"),
     ("poolgym.envs.session", "Session.finish_step", "  finish (rewards, flags)"),
     ("poolgym.envs.vector", "PoolVectorEnv._infos", "  infos"),
 ]
 
 
+_DEPTHS: dict = {}
+
+
 def _wrap(acc: Counter, module: str, path: str, label: str) -> None:
     """Replace ``module.path`` by a wrapper adding its CPU time to ``acc[label]`` (the outer
-    call only, when the function recurses)."""
+    call only, when the function recurses or calls another function of the same label)."""
     obj = importlib.import_module(module)
     *owners, name = path.split(".")
     for o in owners:
         obj = getattr(obj, o)
     f = getattr(obj, name)
-    depth = [0]
+    depth = _DEPTHS.setdefault(label, [0])
 
     @functools.wraps(f)
     def timed(*a, **k):
@@ -109,11 +116,12 @@ def main(argv=None):
     total = best["step (all)"]
     print(f"{args.discipline}{'' if args.players is None else f'/{args.players}'}, opponent={args.opponent}, N={N}, {args.steps} steps, best of {args.repeat}: "
           f"CPU per learner step (inclusive), share of the step")
-    for _, _, label in STAGES:
+    for label in dict.fromkeys(lbl for _, _, lbl in STAGES):
         if label in best:
             print(f"{label:40s} {best[label] * per:8.1f} us  {100 * best[label] / total:5.1f}%")
     kernels = sum(best[k] for k in best if k.strip() in ("physics.simulate_batch", "decide_tables kernel",
-                                                         "shot_facts_batch kernel"))
+                                                         "shot_facts_batch kernel",
+                                                         "nine-ball outcomes kernel"))
     print(f"{'Python outside the compiled kernels':40s} {(total - kernels) * per:8.1f} us  "
           f"{100 * (total - kernels) / total:5.1f}%")
     with open("/proc/loadavg") as fh:

@@ -264,6 +264,7 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
         if background is not None:
             background()
         return
+    from poolgym.envs.session import Session
     from poolgym.rules.game import batch_physics_inputs
 
     if any(np.ndim(ses.pending[4]) == 2 for ses in sessions):
@@ -295,9 +296,8 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
     legal = [ses.pending_legal for ses in sessions]
     if models.overlap and not models.parallel and len(jobs) >= OVERLAP_MIN_BATCH:
         def consume(lo, recs):
-            for k, rec in enumerate(recs, lo):
-                r, sv = views[k]
-                sessions[k].resolve(rec, r, sv)
+            hi = lo + len(recs)
+            Session.resolve_all(sessions[lo:hi], recs, views[lo:hi])
             if resolved is not None:
                 resolved(lo, lo + len(recs))
 
@@ -307,7 +307,6 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
     if background is not None:
         background()
     recs = simulate_records(table, rvw, s, shots, models, timer, legal=legal, split_eps=split_eps)
-    for ses, rec, (r, sv) in zip(sessions, recs, views):
-        ses.resolve(rec, r, sv)
+    Session.resolve_all(sessions, recs, views)
     if resolved is not None:
         resolved(0, len(sessions))

@@ -7,12 +7,15 @@ the geometric opponent's batched decision (about 13 CPU s). Numba compiles under
 lock, so a process uses one core for all of it. When an env is created and numba's on-disk
 cache holds no physics table loop (`physics.compile_cache.is_cold`), :func:`start` launches
 one child process (``python -m poolgym.envs.prewarm``) and, given the env's physics models,
-compiles in this process at once the table loop and the stroke (`physics.compile_cache.warm_up`)
-and the referee's rail facts, then waits for the child (:func:`wait`). The child compiles the
+compiles in this process at once the table loop and the stroke (`physics.compile_cache.warm_up`),
+the discipline's batched referee (`DisciplineBase.compile_batch`, e.g. nine-ball's
+`poolgym.rules.nine_ball_batch`) and the referee's rail facts, then waits for the child
+(:func:`wait`). The child compiles the
 parts of the physics this process reaches last (`physics.compile_cache.compile_loop_parts`,
 `compile_input_check`), then plays the first steps of the same discipline against the same
 opponent with the physics replaced by a stand-in (:func:`still_batch`: the stroke and one
-contact are logged, nothing moves), so it compiles the referee's and opponent's kernels. They
+contact are logged, nothing moves; its shots ruled table by table), so it compiles the
+referee's and opponent's kernels. They
 land in the on-disk cache, from where this process loads each one it reaches after the child
 wrote it; any other it compiles itself, as without the child. The split keeps both processes
 busy for about the same time.
@@ -125,6 +128,7 @@ def start(discipline, opponent="geometric", opponent_kwargs=None, models=None) -
         from physics import compile_cache
 
         compile_cache.warm_up(models.ball_ball, models.cushion)
+        _compile_batch_referee(discipline)
         _compile_rail_facts()
         wait()
     return proc
@@ -137,6 +141,19 @@ def _rail_facts_signature() -> tuple:
     f, i = types.float64, types.int64
     return (types.Array(f, 2, "A"), i, i, f, f, f, f, f, types.boolean, f[::1], i[::1], i[::1],
             types.int8[::1], types.int16[::1], types.int16[::1], f[::1], i)
+
+
+def _compile_batch_referee(discipline: str) -> None:
+    """Compile (or load) the kernel of ``discipline``'s batched referee
+    (`DisciplineBase.compile_batch`), which the child leaves to this process (it rules its
+    shots table by table)."""
+    from poolgym.rules.game import get_discipline
+
+    try:
+        disc = get_discipline(discipline)
+    except KeyError:
+        return
+    disc.compile_batch()
 
 
 def _compile_rail_facts() -> None:
@@ -217,6 +234,7 @@ def _warm(spec: dict, steps: int = 3) -> None:
     import physics
     from physics import compile_cache
     from poolgym.envs.pool_env import PoolEnv
+    from poolgym.rules.game import DisciplineBase
 
     kw = {"opponent": spec.get("opponent", "geometric")}
     if spec.get("opponent_kwargs"):
@@ -225,6 +243,9 @@ def _warm(spec: dict, steps: int = 3) -> None:
     compile_cache.compile_loop_parts()  # callees that the parent's table loop reaches late
     compile_cache.compile_input_check()  # the parent compiles the rest of the stroke's kernel
     physics.simulate_batch = still_batch  # this process only: it computes nothing for anyone
+    # the batched referee's kernel is the parent's (`_compile_batch_referee`): here the shots are
+    # ruled table by table, which compiles the referee's other kernels
+    type(env.disc).adjudicate_batch = DisciplineBase.adjudicate_batch
     env.reset(seed=0)
     env.action_space.seed(0)
     for _ in range(steps):

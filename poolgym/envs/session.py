@@ -258,17 +258,56 @@ class Session:
     def resolve(self, rec, rvw=None, s=None) -> None:
         """Adjudicate the pending shot with its physics record (``rvw``, ``s``: the inputs
         it was simulated from, when the owner built them), then continue play."""
-        seat, a, rvw0, s0, row = self.pending
-        self.log.shots.append((seat, rvw0 if rvw0 is not None else rvw, s0 if s0 is not None else s, row))
-        self.pending = None
+        seat, a = self._take_pending(rvw, s)
         t0 = time.perf_counter()
         # validated by `shot_inputs` on this same state when the shot became pending
-        self.state, v = self.disc.adjudicate_validated(self.state, a, rec)
-        self.shots += 1
-        self._record(seat, v)
+        st, v = self.disc.adjudicate_validated(self.state, a, rec)
+        self._ruled(seat, st, v)
         if self.timer is not None:
             self.timer.rules += time.perf_counter() - t0
         self._advance()
+
+    def _take_pending(self, rvw, s) -> tuple:
+        """Log the pending shot as simulated and clear it: (seat, ShotAction)."""
+        seat, a, rvw0, s0, row = self.pending
+        self.log.shots.append((seat, rvw0 if rvw0 is not None else rvw, s0 if s0 is not None else s, row))
+        self.pending = None
+        return seat, a
+
+    def _ruled(self, seat: int, state: GameState, v: Verdict) -> None:
+        """Take the referee's ruling on ``seat``'s shot."""
+        self.state = state
+        self.shots += 1
+        self._record(seat, v)
+
+    @staticmethod
+    def resolve_all(sessions, recs, views=None) -> None:
+        """`resolve` of every session in ``sessions`` with its record (``views``: per session
+        the (rvw, s) passed to `resolve`, or None). When they all play one discipline, their
+        shots are adjudicated in one `DisciplineBase.adjudicate_batch` call (the same states
+        and verdicts as one by one), then each session continues play in order."""
+        if not sessions:
+            return
+        disc = sessions[0].disc
+        if any(ses.disc is not disc for ses in sessions):
+            for k, (ses, rec) in enumerate(zip(sessions, recs)):
+                ses.resolve(rec, *(views[k] if views is not None else (None, None)))
+            return
+        t0 = time.perf_counter()
+        seats, states, actions = [], [], []
+        for k, ses in enumerate(sessions):
+            seat, a = ses._take_pending(*(views[k] if views is not None else (None, None)))
+            seats.append(seat)
+            states.append(ses.state)
+            actions.append(a)
+        ruled = disc.adjudicate_batch(states, actions, recs)
+        for ses, seat, (st, v) in zip(sessions, seats, ruled):
+            ses._ruled(seat, st, v)
+        timer = sessions[0].timer
+        if timer is not None:
+            timer.rules += time.perf_counter() - t0
+        for ses in sessions:
+            ses._advance()
 
     def opponent_to_act(self) -> bool:
         """The opponent's seat is to act (game running, shot limit not reached)."""

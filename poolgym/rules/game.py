@@ -462,6 +462,18 @@ class DisciplineBase:
             return self._lag_shot(state, action, rec)
         return self._adjudicate(state, action, rec)
 
+    def adjudicate_batch(self, states, actions, recs) -> list:
+        """`adjudicate_validated` of B shots, each validated by `shot_inputs` on its state and
+        simulated in one batch (``recs``, one `ShotRecord` per table): [(state, Verdict)] in
+        table order. Default: table by table; a discipline may decide its common cases for
+        the whole batch in one compiled call (the vector envs resolve their tables here)."""
+        return [self.adjudicate_validated(st, a, rec) for st, a, rec in zip(states, actions, recs)]
+
+    def compile_batch(self) -> None:
+        """Compile (or load from numba's cache) the kernels `adjudicate_batch` calls, without
+        running them (a cold start compiles them ahead of the first batch, `poolgym.envs.prewarm`).
+        Default: none."""
+
     @staticmethod
     def lag_pending(state: GameState) -> bool:
         """A lag stroke now is the second of the two simultaneous ones: it needs the physics

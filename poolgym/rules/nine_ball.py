@@ -38,11 +38,13 @@ from enum import Enum
 
 import numpy as np
 
-from . import general, queries as q, serialize
+from . import general, nine_ball_batch as _nb, queries as q, serialize
 from .core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                    ShotAction, Verdict)
+from .core import _VERDICT_DEFAULTS
 from .game import DisciplineBase
 from .geometry import ball_radius, diamond_slots
+from .shot_record import EventKind, _BatchRecord
 
 __all__ = ["NineBall", "NineBallConfig", "NineBallExtra", "NineOnPushOut"]
 
@@ -103,6 +105,9 @@ F_OBJ_OFF = Foul(FoulKind.OBJECT_BALL_OFF_TABLE, "G-3.28")
 F_THIRD = Foul(FoulKind.THIRD_CONSECUTIVE_FOUL, "9B-5.13")
 
 NINE = 9
+_BB = int(EventKind.BALL_BALL)
+_BC = int(EventKind.BALL_CUSHION)
+_BJ = int(EventKind.BALL_JAW)
 # shared immutable extras (frozen, compared by value: the same as fresh instances)
 _EXTRA_NONE = NineBallExtra()
 _EXTRA_PUSH = NineBallExtra(push_out_available=True)
@@ -111,6 +116,62 @@ _EXTRA_PUSH = NineBallExtra(push_out_available=True)
 _NINE_ON = np.ones(10, bool)
 _NINE_ON[0] = False  # the cue ball starts in hand (9B-5.3)
 _NINE_ON.setflags(write=False)
+
+
+# The verdict fields an outcome of `nine_ball_batch.outcomes` fixes (then completed per table),
+# every Verdict field in declaration order; indexed by "the shot is a break" + 2 * "an object
+# ball left the table" (9B-5.11 is cited, except for a win).
+def _verdict_templates(tail, win=False, **fixed) -> tuple:
+    return tuple(dict(_VERDICT_DEFAULTS, points=(0, 0), rule_refs=("9B-5.4",) * brk + ("9B-5.11",) * (jmp and not win)
+                      + tail[brk], **fixed) for jmp in (0, 1) for brk in (0, 1))
+
+
+_V_WIN = _verdict_templates((("9B-5.14",),) * 2, win=True, game_over=True)
+_V_THIRD = _verdict_templates((("9B-5.7", "9B-5.13"),) * 2, game_over=True)
+_V_FOUL = _verdict_templates((("9B-5.7", "9B-5.10"),) * 2, cue_ball=CueBallPlacement.IN_HAND_ANYWHERE)
+_V_POT = _verdict_templates((("9B-5.1",), ("9B-5.5",)), turn_continues=True)
+_V_MISS = _verdict_templates((("G-3.5",),) * 2)
+
+
+def _verdict(template: dict, **fields) -> Verdict:
+    """A Verdict of ``template``'s fields updated by ``fields`` (as ``Verdict._fast``)."""
+    obj = object.__new__(Verdict)
+    d = obj.__dict__
+    d.update(template)
+    d.update(fields)
+    return obj
+
+
+# the foul of each `nine_ball_batch` foul bit, in bit order (as `general.standard_fouls` lists them):
+# (bit, foul, foul on the break)
+_FOUL_BITS = ((_nb.MISCUE, general.G_MISCUE, general.G_MISCUE),
+              (_nb.ILLEGAL_JUMP, general.G_ILLEGAL_JUMP, general.G_ILLEGAL_JUMP),
+              (_nb.SCRATCH, general.G_SCRATCH, general.G_SCRATCH),
+              (_nb.CUE_OFF, general.G_CUE_OFF, general.G_CUE_OFF),
+              (_nb.KITCHEN, general.G_KITCHEN, general.G_KITCHEN),
+              (_nb.NO_HIT, F_NO_HIT, F_BREAK_NO_HIT), (_nb.BAD_HIT, F_BAD_HIT, F_BREAK_BAD_HIT),
+              (_nb.NO_RAIL, F_NO_RAIL, F_NO_RAIL), (_nb.OBJ_OFF, F_OBJ_OFF, F_BREAK_OBJ_OFF),
+              (_nb.BAD_BREAK, F_BREAK, F_BREAK))
+_FOUL_TUPLES: dict = {}
+_BALL_TUPLES: dict = {0: ()}
+
+
+def _fouls(is_break: bool, fbits: int) -> tuple:
+    """The fouls tuple of foul bits ``fbits`` (cached per (is_break, fbits))."""
+    fbits &= _nb.JUMPED - 1
+    key = (is_break, fbits)
+    got = _FOUL_TUPLES.get(key)
+    if got is None:
+        got = _FOUL_TUPLES[key] = tuple((brk if is_break else plain) for bit, plain, brk in _FOUL_BITS if fbits & bit)
+    return got
+
+
+def _ball_tuple(mask: int) -> tuple:
+    """The balls of bit mask ``mask``, ascending (cached)."""
+    got = _BALL_TUPLES.get(mask)
+    if got is None:
+        got = _BALL_TUPLES[mask] = tuple(b for b in range(mask.bit_length()) if mask >> b & 1)
+    return got
 
 
 class NineBall(DisciplineBase):
@@ -303,6 +364,137 @@ class NineBall(DisciplineBase):
                     cue_placed=False, inning=state.inning + 1, extra=extra)
         return state._evolve(base), Verdict._fast(points=zeros, next_seat=opp, spotted=spotted,
                                                   rule_refs=tuple(refs))
+
+    def adjudicate_batch(self, states, actions, recs) -> list:
+        """`adjudicate_validated` of a batch of shots: the fouls and outcome of every table in
+        one compiled call (`poolgym.rules.nine_ball_batch.outcomes`), then each table's state
+        and verdict built as :meth:`adjudicate` and `_post` build them; the cases that call
+        leaves open (push-outs, balls off the table, a spotted 9, G-3.38, G-3.39, ...) and
+        records without their batch's facts are ruled by :meth:`adjudicate` itself."""
+        ruled = self._batch_outcomes(states, actions, recs)
+        if ruled is None:
+            return super().adjudicate_batch(states, actions, recs)
+        code, bits, pmask = ruled
+        bf = recs[0].facts[0]
+        R = ball_radius()
+        cfg = states[0].config
+        stalemate, max_shots = cfg.stalemate_innings, cfg.max_shots
+        out = []
+        for k, (st, c) in enumerate(zip(states, code)):
+            if c == _nb.FALLBACK:
+                out.append(self.adjudicate_validated(st, actions[k], recs[k]))
+                continue
+            pos, on, gap = bf.rest(k, R)
+            if gap < 1e-9:
+                pos, on = general.after_shot(st, recs[k])  # rounding overlaps separated
+            seat = st.seat_to_act
+            opp = 1 - seat
+            brk = st.phase is Phase.BREAK
+            fb = bits[k]
+            var = brk + (2 if fb & _nb.JUMPED else 0)
+            pk = _ball_tuple(pmask[k])
+            cf = list(st.consecutive_fouls)
+            if c == _nb.WIN:  # 9B-5.14 (9B-5.5 on the break)
+                cf[seat] = 0
+                out.append((st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
+                                        "phase": Phase.GAME_OVER, "winner": seat, "consecutive_fouls": tuple(cf),
+                                        "extra": NineBallExtra()}),
+                            _verdict(_V_WIN[var], legal_pocketed=pk, pocketed=pk, next_seat=seat, winner=seat)))
+                continue
+            if c == _nb.THIRD_FOUL:  # 9B-5.13
+                cf[seat] += 1
+                out.append((st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
+                                        "phase": Phase.GAME_OVER, "winner": opp, "consecutive_fouls": tuple(cf),
+                                        "extra": NineBallExtra()}),
+                            _verdict(_V_THIRD[var], fouls=_fouls(brk, fb) + (F_THIRD,), pocketed=pk,
+                                     next_seat=opp, winner=opp)))
+                continue
+            # GW-12 stand-in counter (DisciplineBase._post): innings without a ball pocketed
+            stall = 0 if pk else st.stall_innings + (c != _nb.POT)
+            if c == _nb.FOUL:  # 9B-5.7, in hand anywhere 9B-5.10
+                cf[seat] += 1
+                new = st._evolve({"pos": pos, "on_table": (False,) + on[1:], "shot_number": st.shot_number + 1,
+                                  "options": (), "consecutive_fouls": tuple(cf), "seat_to_act": opp,
+                                  "phase": Phase.PLAY, "cue_ball": CueBallPlacement.IN_HAND_ANYWHERE,
+                                  "cue_placed": False, "inning": st.inning + 1, "extra": _EXTRA_NONE,
+                                  "stall_innings": stall})
+                v = _verdict(_V_FOUL[var], fouls=_fouls(brk, fb), pocketed=pk, next_seat=opp)
+            elif c == _nb.POT:  # 9B-5.1 (9B-5.5: the next shot may be a push-out)
+                cf[seat] = 0
+                new = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
+                                  "consecutive_fouls": tuple(cf), "seat_to_act": seat, "phase": Phase.PLAY,
+                                  "cue_ball": CueBallPlacement.IN_POSITION, "cue_placed": False,
+                                  "extra": _EXTRA_PUSH if brk else _EXTRA_NONE, "stall_innings": stall})
+                v = _verdict(_V_POT[var], legal_pocketed=pk, pocketed=pk, next_seat=seat)
+            else:  # MISS, G-3.5
+                cf[seat] = 0
+                new = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
+                                  "consecutive_fouls": tuple(cf), "seat_to_act": opp, "phase": Phase.PLAY,
+                                  "cue_ball": CueBallPlacement.IN_POSITION, "cue_placed": False,
+                                  "inning": st.inning + 1, "extra": _EXTRA_PUSH if brk else _EXTRA_NONE,
+                                  "stall_innings": stall})
+                v = _verdict(_V_MISS[var], next_seat=opp)
+            if (stalemate and stall >= stalemate) or (max_shots and new.shot_number >= max_shots):
+                new.__dict__["stall_innings"] = st.stall_innings  # (fresh state) _post counts it
+                new, v = self._post(st, new, v)
+            out.append((new, v))
+        return out
+
+    def compile_batch(self) -> None:
+        _nb.outcomes.compile(_nb.signature())
+
+    def _batch_outcomes(self, states, actions, recs):
+        """(code, foul bits, pocketed-ball bits) lists of `nine_ball_batch.outcomes` for the
+        tables, or None when the batch cannot be read there (records not from one `BatchFacts`
+        in table order, mixed configs, another table, an overridden :meth:`adjudicate` or
+        `_post`, a double-hit gap)."""
+        if type(self).adjudicate is not NineBall.adjudicate or type(self)._post is not DisciplineBase._post or \
+                not recs:
+            return None
+        r0 = recs[0]
+        pre = r0.facts if type(r0) is _BatchRecord else None
+        if pre is None:
+            return None
+        bf = pre[0]
+        B = len(recs)
+        if len(bf) != B or bf.pocketed.shape[1] != self.n_balls:
+            return None
+        for k, r in enumerate(recs):
+            if type(r) is not _BatchRecord or r.facts is None or r.facts[0] is not bf or r.facts[1] != k:
+                return None
+        cfg = states[0].config
+        if cfg.double_hit_gap > 0 or bf.table is not self.table(states[0]):
+            return None
+        legal = bf.legal if bf.legal is not None and bf.split_eps == cfg.split_hit_eps else None
+        tab = []
+        stroke = []
+        kitchen = CueBallPlacement.IN_HAND_KITCHEN
+        brk_phase, play = Phase.BREAK, Phase.PLAY
+        for k, (st, a) in enumerate(zip(states, actions)):
+            if st.config is not cfg:
+                return None
+            ph = st.phase
+            low = -1
+            if ph is play or ph is brk_phase:
+                try:
+                    low = st.on_table.index(True, 1)  # 9B-5.1 the lowest ball on the table
+                except ValueError:
+                    pass
+            brk = ph is brk_phase
+            tab.append((brk, st.cue_ball is kitchen, bool(a.push_out) and not brk,
+                        st.consecutive_fouls[st.seat_to_act], low, legal is not None and legal[k] == (low,)))
+            stroke.append((a.theta, a.a, a.b))
+        table = bf.table
+        c = np.array([cfg.miscue_limit, cfg.dig_under_theta, cfg.break_min_rail_balls, cfg.three_foul_loss,
+                      cfg.frozen_eps, cfg.frozen_rule_enabled, table.w, table.l, ball_radius(),
+                      table.head_string_y, cfg.jumped_ball_is_foul], np.float64)
+        b = bf._batch
+        seg_y, jaw_y = q._segment_jaw_y(table)
+        code, bits, pmask = _nb.outcomes(np.array(tab, np.int64), np.array(stroke, np.float64), c, bf.first, bf.t0,
+                                         bf.first_raw, bf.t0_raw, bf.cue_pocketed, bf.pocketed, bf.jumped, bf.start,
+                                         bf.ct, bf.cb, bf.cr, bf.to_rail, bf.cue_ball, b.rvw0, b.rvw, b.n_events,
+                                         b.ev_kind, b.ev_i, b.ev_j, b.ev_t, seg_y, jaw_y, _BB, _BC, _BJ)
+        return code.tolist(), bits.tolist(), pmask.tolist()
 
     # ------------------------------------------------------------------ options
     def apply_option(self, state: GameState, option: Option):

@@ -102,9 +102,11 @@ def test_with_models_this_process_compiles_the_physics_then_waits_for_the_child(
     monkeypatch.setattr(prewarm.atexit, "register", lambda *a: None)
     monkeypatch.setattr(compile_cache, "warm_up", lambda bb, cu: calls.append(("warm_up", bb, cu)))
     monkeypatch.setattr(prewarm, "_compile_rail_facts", lambda: calls.append(("rail_facts",)))
+    monkeypatch.setattr(prewarm, "_compile_batch_referee", lambda d: calls.append(("batch_referee", d)))
     models = physics_io.PhysicsModels(cushion="mathavan_2010")
     assert isinstance(prewarm.start("nine_ball", models=models), Child)
-    assert calls == [("warm_up", "frictional_inelastic", "mathavan_2010"), ("rail_facts",), ("wait", prewarm.WAIT_S)]
+    assert calls == [("warm_up", "frictional_inelastic", "mathavan_2010"), ("batch_referee", "nine_ball"),
+                     ("rail_facts",), ("wait", prewarm.WAIT_S)]
     monkeypatch.setattr(prewarm, "_child", None)
     prewarm.wait()  # no child: returns at once
 
@@ -123,7 +125,8 @@ def test_rail_facts_is_compiled_for_the_referees_call(monkeypatch):
         return real(*args)
 
     monkeypatch.setattr(general, "rail_facts", spy)
-    env = PoolEnv("nine_ball", opponent="geometric")
+    # (eight-ball: nine-ball's common shots are ruled by its batched kernel, poolgym.rules.nine_ball_batch)
+    env = PoolEnv("eight_ball", opponent="geometric")
     env.reset(seed=0)
     env.action_space.seed(0)
     for _ in range(40):
