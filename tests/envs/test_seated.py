@@ -438,7 +438,8 @@ _SIX = [("card_ball", 6, None), ("card_ball", 3, {"public_hands": True}), ("fort
 def test_fast_views_and_memoised_specs_equal_the_plain_ones(discipline, n, rules):
     """The envs' hot path gives what the plain API gives, on states of seeded games: a
     seat's view (`DisciplineBase.view`) is `observe`'s state and secret (JSON byte for
-    byte); the memoised `legal_actions` (BCA `spec_key`) equals the spec computed afresh;
+    byte); the memoised `legal_actions` (BCA `spec_key`) equals the spec computed afresh,
+    also where it is derived from another seat's spec (`spec_key_seat`);
     the batched score block equals the per-table one."""
     from poolgym.envs.pool_env import PoolEnv
     from poolgym.rules.game import get_discipline, observe
@@ -451,6 +452,10 @@ def test_fast_views_and_memoised_specs_equal_the_plain_ones(discipline, n, rules
     for st in states:
         assert d.legal_actions(st) == d._legal_actions(st)
         assert d.legal_actions(st) == d._legal_actions(st)  # the memo hit, too
+        for other in range(n):  # the spec derived for another seat in the same position
+            moved = st.replace(seat_to_act=other)
+            d.__dict__.pop("_spec_cache", None)
+            assert d.legal_actions(moved) == d._legal_actions(moved)
         for seat in range(n):
             view, own = d.view(st, seat)
             v = observe(st, seat)

@@ -202,6 +202,14 @@ class BCAGame(DisciplineBase):
         return (id(state.config), ph, state.seat_to_act, state.cue_ball, state.cue_placed, tgt,
                 self.declarations(state))
 
+    @property
+    def spec_key_seat(self):
+        """2 (the key's seat) for `spec_key` as written here: the seat enters the spec only
+        as its ``seat`` field, the key's phase, placement, first-contact balls and
+        declarations are what the other fields are built from; None for a game with its own
+        key."""
+        return 2 if type(self).spec_key is BCAGame.spec_key else None
+
     def validate_shot(self, state: GameState, action: ShotAction) -> None:
         """No push-outs; no safety declaration (PP-9.2 / OB-8.2 forbid safety-and-spot, the
         other games have none); calls are not required and are ignored."""
