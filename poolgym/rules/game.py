@@ -161,6 +161,19 @@ def _spec(fields: dict) -> ActionSpec:
     return obj
 
 
+_STATE_DEFAULTS = {f.name: None if f.default is dataclasses.MISSING else f.default for f in dataclasses.fields(GameState)}
+
+
+def _state(fields: dict) -> GameState:
+    """``GameState(**fields)`` without the frozen-dataclass ``__init__`` (GameState has no
+    ``__post_init__`` and no default factories; every reset of a vector env's table)."""
+    obj = object.__new__(GameState)
+    d = obj.__dict__
+    d.update(_STATE_DEFAULTS)
+    d.update(fields)
+    return obj
+
+
 def _with_seat(spec: ActionSpec, seat: int) -> ActionSpec:
     """``dataclasses.replace(spec, seat=seat)`` without the frozen-dataclass ``__init__``."""
     obj = object.__new__(ActionSpec)
@@ -237,16 +250,16 @@ class DisciplineBase:
         on = np.asarray(on, dtype=bool).reshape(self.n_balls)
         do_lag = config.lag if lag is None else lag
         b = config.first_breaker if breaker is None else int(breaker)
-        st = GameState(
-            discipline=self.name, config=config,
-            pos=tuple(pos.reshape(-1).tolist()), on_table=tuple(on.tolist()),
-            seat_to_act=0 if do_lag else b,
-            phase=Phase.LAG if do_lag else Phase.BREAK,
-            cue_ball=CueBallPlacement.IN_HAND_KITCHEN, cue_placed=False,
-            scores=(0,) * n, consecutive_fouls=(0,) * n, groups=(0,) * n,
-            breaker=b, extra=self.initial_extra(config), rng=(int(seed), int(rng_counter) + 1),
-            game_number=game_number, games_won=tuple(games_won) if games_won is not None else (0,) * n,
-        )
+        st = _state({
+            "discipline": self.name, "config": config,
+            "pos": tuple(pos.reshape(-1).tolist()), "on_table": tuple(on.tolist()),
+            "seat_to_act": 0 if do_lag else b,
+            "phase": Phase.LAG if do_lag else Phase.BREAK,
+            "cue_ball": CueBallPlacement.IN_HAND_KITCHEN, "cue_placed": False,
+            "scores": (0,) * n, "consecutive_fouls": (0,) * n, "groups": (0,) * n,
+            "breaker": b, "extra": self.initial_extra(config), "rng": (int(seed), int(rng_counter) + 1),
+            "game_number": game_number, "games_won": tuple(games_won) if games_won is not None else (0,) * n,
+        })
         return self.setup_seats(st)
 
     def setup_seats(self, state: GameState) -> GameState:

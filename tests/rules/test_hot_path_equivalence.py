@@ -162,3 +162,25 @@ def test_memoised_legal_actions_equal_the_computed_spec(kitchen_spot_request):
             st, _ = d.apply(st, ShotAction(float(rng.uniform(1, 7)), float(rng.uniform(0, 360)),
                                            push_out=bool(spec.push_out_allowed and rng.random() < 0.5)))
     assert len(seen) >= 4
+
+
+@pytest.mark.parametrize("discipline, n", [("nine_ball", 2), ("eight_ball", 2), ("straight_pool", 2), ("card_ball", 6)])
+def test_initial_state_is_the_dataclass_state(discipline, n):
+    """`DisciplineBase.initial_state` (built without the dataclass ``__init__``) is the
+    ``GameState(**fields)`` of its fields: equal, same field order, same JSON and pickle."""
+    import dataclasses
+    import pickle
+
+    from poolgym.rules.core import GameState
+    from poolgym.rules.game import _state, get_discipline
+
+    d = get_discipline(discipline)
+    cfg = d.config_cls(n_players=n)
+    for seed in range(5):
+        st = d.initial_state(cfg, seed)
+        fields = {f.name: getattr(st, f.name) for f in dataclasses.fields(GameState)}
+        ref = GameState(**fields)
+        fast = _state(fields)
+        for s in (st, fast):
+            assert s == ref and list(vars(s)) == list(vars(ref))
+            assert s.to_json() == ref.to_json() and pickle.dumps(s) == pickle.dumps(ref)
