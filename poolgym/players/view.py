@@ -114,6 +114,9 @@ class SpecView:
 
 _SPEC_VIEWS: dict = {}
 _SPEC_VALUES: dict = {}
+#: entries of each memo of `spec_view` before it is emptied (a six-seat BCA game on 256 tables
+#: meets some 600 new spec values a step: its first-contact balls are the balls on the table)
+SPEC_MEMO_SIZE = 16384
 
 
 def spec_view(spec) -> SpecView:
@@ -133,10 +136,10 @@ def spec_view(spec) -> SpecView:
         return _spec_view(spec)
     if sv is None:
         sv = _spec_view(spec)
-        if len(_SPEC_VALUES) > 4096:
+        if len(_SPEC_VALUES) > SPEC_MEMO_SIZE:
             _SPEC_VALUES.clear()
         _SPEC_VALUES[key] = sv
-    if len(_SPEC_VIEWS) > 4096:
+    if len(_SPEC_VIEWS) > SPEC_MEMO_SIZE:
         _SPEC_VIEWS.clear()
     _SPEC_VIEWS[id(spec)] = (spec, sv)  # the spec is kept alive: its id stays unique
     return sv
