@@ -60,6 +60,23 @@ def test_useful_balls_card_ball_own_ranks_and_14_15_CB_11():
     assert list(d.useful_balls(st, 1)) == want
 
 
+def test_useful_balls_card_ball_on_any_table():
+    """CB-11's useful balls (own ranks and the 14 and 15, on the table) for every seat of
+    six-seat deals with random balls off the table: the memoised set gives the plain one."""
+    import numpy as np
+
+    from poolgym.rules.games.card_ball import AUX_BALLS
+
+    d = get_discipline("card_ball")
+    rng = np.random.default_rng(0)
+    for seed in range(40):
+        st = d.initial_state(d.config_cls(n_players=6), seed)
+        st = st.replace(on_table=(True,) + tuple(bool(x) for x in rng.random(15) < 0.6))
+        for seat in range(6):
+            want = set(d.secret_balls(st.private[seat])) | set(AUX_BALLS)
+            assert d.useful_balls(st, seat) == tuple(b for b in st.balls_on_table() if b in want)
+
+
 def test_useful_balls_is_answered_from_the_seats_own_view():
     """The query reads the public state and the seat's own secret: its view gives the same."""
     from poolgym.rules.seats import observe

@@ -64,6 +64,12 @@ def _ball_set(cards: tuple) -> frozenset:
     return frozenset(c // 4 + 1 for c in cards)
 
 
+@functools.lru_cache(maxsize=4096)
+def _useful_set(cards: tuple) -> frozenset:
+    """The balls of the ranks in ``cards`` and the 14 and 15 (memoised: hands recur)."""
+    return _ball_set(cards) | frozenset(AUX_BALLS)
+
+
 def _hand_ball_set(cards) -> frozenset:
     """The balls of the ranks in ``cards`` as a frozenset (memoised for a tuple of cards)."""
     return _ball_set(cards) if type(cards) is tuple else frozenset(c // 4 + 1 for c in cards)
@@ -142,8 +148,12 @@ class CardBall(BCAGame):
     def useful_balls(self, state: GameState, seat: int) -> tuple:
         """CB-8.1 / CB-8.4 / CB-8.6 / CB-11: the balls of the seat's own cards and the 14 and
         15 (the ones it may pocket without a penalty card), on the table."""
-        want = set(self.secret_balls(state.private[seat])) | set(AUX_BALLS)
-        return tuple(b for b in state.balls_on_table() if b in want)
+        private = state.private[seat]
+        if private is not None and type(private.cards) is tuple and type(self).secret_balls is CardBall.secret_balls:
+            want = _useful_set(private.cards)
+        else:
+            want = set(self.secret_balls(private)) | set(AUX_BALLS)
+        return tuple(filter(want.__contains__, state.balls_on_table()))
 
     def secret_balls(self, private) -> tuple:
         """CB-6: the balls of the ranks in a hand (ascending, each once) -- what the seat
