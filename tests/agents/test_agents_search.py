@@ -307,8 +307,9 @@ def test_push_out_candidates_only_on_the_shot_after_the_break_9b_5_6():
 
 @pytest.mark.rule("9B-5.6")
 def test_search_replies_to_a_push_out_9b_5_6():
-    """Offered the table after a push-out (9B-5.6): the search accepts a hanging 9 (a sure win)
-    and hands back a table where the 1 is hidden."""
+    """Offered the table after a push-out (9B-5.6): the search accepts a hanging 9 (a sure win);
+    it hands the table back exactly when its best shot from there is worth less than 1/2 (the
+    hidden-1 table, searched value pinned on either side of 1/2)."""
     import agents
     from poolgym.rules.core import ChooseOption, Option, Phase
     from poolgym.rules.nine_ball import NineBallExtra
@@ -324,7 +325,10 @@ def test_search_replies_to_a_push_out_9b_5_6():
     assert set(obs.spec.options) == {Option.ACCEPT_TABLE, Option.PASS_BACK}
     assert agents.make("search", seed=0).act(obs) == ChooseOption(Option.ACCEPT_TABLE)
     d, cfg, st = offered(_snookered_layout())
-    assert agents.make("search", seed=0).act(_obs(d, cfg, st)) == ChooseOption(Option.PASS_BACK)
+    for val, reply in ((0.45, Option.PASS_BACK), (0.55, Option.ACCEPT_TABLE)):
+        a = agents.make("search", seed=0)
+        a.search_shot = lambda obs, v, return_value=False, val=val: (None, val)
+        assert a.act(_obs(d, cfg, st)) == ChooseOption(reply)
 
 
 # ----------------------------------------------------------------------------- aim sweep
@@ -373,3 +377,27 @@ def test_search_pockets_the_thrown_cut():
     act = agents.make("search", seed=3).act(_obs(d, cfg, st))
     new, verdict = d.apply(st, act)
     assert 1 in verdict.legal_pocketed and not verdict.fouls and new.seat_to_act == 0
+
+
+def test_search_sample_allocation():
+    """Stage 1 gives every candidate ``S = max(3, min(samples, budget // C))`` common draws;
+    stage 2 gives the `refine_k` best `refine_samples` more (only those, a stroke moved by
+    the aim sweep keeping only its stage-2 draws)."""
+    from agents.search import SearchAgent
+    from agents.view import view_of
+
+    seen = {}
+
+    class Probe(SearchAgent):
+        def searched(self, v, acts, values, counts):
+            seen["C"], seen["counts"] = len(acts), np.asarray(counts)
+
+    d, cfg, st = _nine_state({0: (0.5, 0.7), 1: (0.7, 1.4), 2: (0.3, 1.9), 9: (1.0, 2.1)})
+    a = Probe(seed=3)
+    obs = _obs(d, cfg, st)
+    a.search_shot(obs, view_of(obs))
+    C, counts = seen["C"], seen["counts"]
+    S = max(3, min(a.samples, a.budget // C))
+    refined = counts[counts != S]
+    assert len(refined) == min(a.refine_k, C)
+    assert set(refined) <= {S + a.refine_samples, a.refine_samples}
