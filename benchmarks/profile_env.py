@@ -9,8 +9,9 @@ microsecond of the step is on one clock); with the overlap on, the kernel's time
 worker thread and the rest is the same work. Each stage is timed by wrapping its function
 (inclusive of what it calls; results are unchanged; the wrappers add about 1% of their own); the compiled kernels are listed as
 their own lines: the physics (``physics.simulate_batch``), the geometric opponent's decisions
-(``decide_tables``), the referee's batched shot facts (``shot_facts_batch``) and nine-ball's
-batched referee (``nine_ball_batch.outcomes``; "table by table" is the referee's per-table path). The best of
+(``decide_tables``), the referee's batched shot facts (``shot_facts_batch``) and nine-ball's and eight-ball's
+batched referees (``nine_ball_batch.outcomes``, ``eight_ball_batch.outcomes``; "table by table" is
+the referee's per-table path). The best of
 ``--repeat`` runs of the same seeded steps is printed, in microseconds per learner step and
 as a share of the step. Issue 16's bars ask the native env for >= 15,000 steps/s with the
 opponent (<= 133 us of CPU per step on two cores) and >= 25,000 self-play (<= 80 us).
@@ -45,6 +46,8 @@ STAGES = [
     ("poolgym.rules.game", "DisciplineBase.adjudicate_batch", "    adjudicate"),
     ("poolgym.rules.nine_ball", "NineBall.adjudicate_batch", "    adjudicate"),
     ("poolgym.rules.nine_ball_batch", "outcomes", "      nine-ball outcomes kernel"),
+    ("poolgym.rules.eight_ball", "EightBall.adjudicate_batch", "    adjudicate"),
+    ("poolgym.rules.eight_ball_batch", "outcomes", "      eight-ball outcomes kernel"),
     ("poolgym.rules.game", "DisciplineBase._adjudicate", "      table by table"),
     ("poolgym.envs.vector", "PoolVectorEnv._encode", "  observations"),
     ("poolgym.envs.session", "Session.finish_step", "  finish (rewards, flags)"),
@@ -121,7 +124,7 @@ def main(argv=None):
             print(f"{label:40s} {best[label] * per:8.1f} us  {100 * best[label] / total:5.1f}%")
     kernels = sum(best[k] for k in best if k.strip() in ("physics.simulate_batch", "decide_tables kernel",
                                                          "shot_facts_batch kernel",
-                                                         "nine-ball outcomes kernel"))
+                                                         "nine-ball outcomes kernel", "eight-ball outcomes kernel"))
     print(f"{'Python outside the compiled kernels':40s} {(total - kernels) * per:8.1f} us  "
           f"{100 * (total - kernels) / total:5.1f}%")
     with open("/proc/loadavg") as fh:

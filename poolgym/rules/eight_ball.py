@@ -72,11 +72,12 @@ from typing import Optional
 
 import numpy as np
 
-from . import general, queries as q, serialize
+from . import eight_ball_batch as _eb, general, nine_ball_batch as _nb, queries as q, serialize
 from .core import (ChooseOption, CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option,
                    Phase, RulesConfig, ShotAction, Verdict)
 from .game import DisciplineBase, draw_rng
 from .geometry import ball_radius, get_table, triangle_slots
+from .shot_record import EventKind
 
 __all__ = [
     "EightBall", "EightBallConfig", "EightBallExtra", "Group", "EightOnBreak", "JumpedObjectBalls",
@@ -273,6 +274,27 @@ F_BREAK_OBJ_OFF = Foul(FoulKind.OBJECT_BALL_OFF_TABLE, "8B-4.7")
 F_THIRD = Foul(FoulKind.THIRD_CONSECUTIVE_FOUL, "C-04")  # option only: 8B-4.21 note says no loss
 
 _ZEROS = (0, 0)
+_BB = int(EventKind.BALL_BALL)
+_BC = int(EventKind.BALL_CUSHION)
+_BJ = int(EventKind.BALL_JAW)
+_GROUP_BITS = (0, sum(1 << b for b in range(1, 8)), sum(1 << b for b in range(9, 16)))
+# the foul of each `nine_ball_batch` foul bit `eight_ball_batch.outcomes` sets, in the order
+# `general.standard_fouls` lists them; the bad hit's foul depends on the ball and the table
+_FOUL_BITS = ((_nb.MISCUE, general.G_MISCUE), (_nb.ILLEGAL_JUMP, general.G_ILLEGAL_JUMP),
+              (_nb.SCRATCH, general.G_SCRATCH), (_nb.CUE_OFF, general.G_CUE_OFF), (_nb.KITCHEN, general.G_KITCHEN),
+              (_nb.NO_HIT, F_NO_HIT), (_nb.BAD_HIT, None), (_nb.NO_RAIL, F_NO_RAIL))
+_FOUL_TUPLES: dict = {}
+
+
+def _fouls(fbits: int, open_table: bool) -> tuple:
+    """The fouls tuple of `eight_ball_batch` foul bits ``fbits`` on an open table or not
+    (cached)."""
+    key = (fbits, open_table)
+    got = _FOUL_TUPLES.get(key)
+    if got is None:
+        bad = (F_EIGHT_FIRST_OPEN if open_table else F_EIGHT_FIRST) if fbits & _eb.EIGHT_FIRST else F_BAD_HIT
+        got = _FOUL_TUPLES[key] = tuple(bad if foul is None else foul for bit, foul in _FOUL_BITS if fbits & bit)
+    return got
 
 
 # ----------------------------------------------------------------------------- pure helpers
@@ -653,6 +675,107 @@ class EightBall(DisciplineBase):
         s = s.replace(seat_to_act=opp, inning=state.inning + 1)
         refs = ("G-3.5",) + (("8B-4.16",) if pocketed else ())
         return s, Verdict(pocketed=pocketed, points=_ZEROS, next_seat=opp, spotted=spotted, rule_refs=refs)
+
+    def adjudicate_batch(self, states, actions, recs) -> list:
+        """`adjudicate_validated` of a batch of shots: the fouls and outcome of every shot in
+        play in one compiled call (`poolgym.rules.eight_ball_batch.outcomes`), then each
+        table's state and verdict built as :meth:`_adjudicate_play` and `_post` build them;
+        the cases that call leaves open (the break, the 8 pocketed, balls off the table,
+        G-3.38, G-3.39, ...) and records without their batch's facts are ruled by
+        :meth:`adjudicate` itself."""
+        ruled = self._batch_outcomes(states, actions, recs)
+        if ruled is None:
+            return super().adjudicate_batch(states, actions, recs)
+        code, bits, pmask = ruled
+        bf = recs[0].facts[0]
+        anywhere, in_position, play = CueBallPlacement.IN_HAND_ANYWHERE, CueBallPlacement.IN_POSITION, Phase.PLAY
+        out = []
+        for k, (st, c) in enumerate(zip(states, code)):
+            if c == _eb.FALLBACK:
+                out.append(self.adjudicate_validated(st, actions[k], recs[k]))
+                continue
+            pos, on = self._batch_rest(bf, k, st, recs[k])
+            seat = st.seat_to_act
+            opp = 1 - seat
+            pk = general.ball_tuple(pmask[k])
+            cf = list(st.consecutive_fouls)
+            if c == _eb.FOUL:  # 8B-4.14; balls stay down (8B-4.16)
+                cf[seat] += 1
+                new = st._evolve({"pos": pos, "on_table": (False,) + on[1:], "shot_number": st.shot_number + 1,
+                                  "options": (), "seat_to_act": opp, "phase": play, "cue_ball": anywhere,
+                                  "cue_placed": False, "consecutive_fouls": tuple(cf), "inning": st.inning + 1})
+                v = Verdict._fast(fouls=_fouls(bits[k], st.groups[seat] == Group.OPEN), pocketed=pk, points=_ZEROS,
+                                  next_seat=opp, cue_ball=anywhere, spotted=(),
+                                  rule_refs=("8B-4.14", "8B-4.16") if pk else ("8B-4.14",))
+            else:
+                cf[seat] = 0
+                fields = {"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
+                          "consecutive_fouls": tuple(cf), "cue_ball": in_position, "cue_placed": False,
+                          "phase": play}
+                if c == _eb.POT:  # 8B-4.13 (8B-4.10: the group of the called ball on an open table)
+                    refs = []
+                    group = st.groups[seat]
+                    if group == Group.OPEN:
+                        group = group_of(int(actions[k].called_ball))
+                        fields["groups"] = _assign(seat, group)
+                        refs.append("8B-4.10")
+                    refs.append("8B-4.13")
+                    counted = general.ball_tuple(pmask[k] & _GROUP_BITS[group])
+                    if len(counted) < len(pk):
+                        refs.append("8B-4.16")
+                    fields["seat_to_act"] = seat
+                    v = Verdict._fast(legal_pocketed=counted, pocketed=pk, points=_ZEROS, next_seat=seat, spotted=(),
+                                      turn_continues=True, rule_refs=tuple(refs))
+                else:  # SAFETY (8B-4.12) or MISS (G-3.5)
+                    fields["seat_to_act"] = opp
+                    fields["inning"] = st.inning + 1
+                    ref = "8B-4.12" if c == _eb.SAFETY else "G-3.5"
+                    v = Verdict._fast(pocketed=pk, points=_ZEROS, next_seat=opp, spotted=(),
+                                      rule_refs=(ref, "8B-4.16") if pk else (ref,))
+                new = st._evolve(fields)
+            out.append(self._batch_post(st, new, v, c != _eb.POT))
+        return out
+
+    def compile_batch(self) -> None:
+        _eb.outcomes.compile(_eb.signature())
+
+    def _batch_outcomes(self, states, actions, recs):
+        """(code, foul bits, pocketed-ball bits) lists of `eight_ball_batch.outcomes` for the
+        tables, or None when the batch cannot be read there (records not from one `BatchFacts`
+        in table order, mixed configs, another table, a subclass, a double-hit gap)."""
+        bf = self._batch_facts(states, recs) if type(self) is EightBall else None
+        if bf is None:
+            return None
+        cfg = states[0].config
+        bl = bf.legal if bf.split_eps == cfg.split_hit_eps else None
+        tab = []
+        stroke = []
+        kitchen = CueBallPlacement.IN_HAND_KITCHEN
+        play = Phase.PLAY
+        for k, (st, a) in enumerate(zip(states, actions)):
+            stroke.append((a.theta, a.a, a.b))
+            called = a.called_ball
+            if st.phase is not play or (called is None and not a.safety):
+                tab.append((1, 0, 0, 0, 0, 0, -1, -1))
+                continue
+            seat = st.seat_to_act
+            legal = legal_object_balls(st, seat)
+            m = 0
+            for b in legal:
+                m |= 1 << b
+            tab.append((0, st.cue_ball is kitchen, st.consecutive_fouls[seat], m,
+                        bl is not None and bl[k] == legal, bool(a.safety), -1 if called is None else int(called),
+                        -1 if called is None else int(a.called_pocket)))
+        table = bf.table
+        c = np.array([cfg.miscue_limit, cfg.dig_under_theta, 0.0, cfg.three_foul_loss, cfg.frozen_eps,
+                      cfg.frozen_rule_enabled, table.w, table.l, ball_radius(), table.head_string_y, 1.0], np.float64)
+        b = bf._batch
+        seg_y, jaw_y = q._segment_jaw_y(table)
+        code, bits, pmask = _eb.outcomes(np.array(tab, np.int64), np.array(stroke, np.float64), c, bf.first, bf.t0,
+                                         bf.first_raw, bf.t0_raw, bf.cue_pocketed, bf.pocketed, bf.jumped, bf.start,
+                                         bf.ct, bf.cb, bf.cr, bf.cue_ball, b.pocket, b.rvw0, b.rvw, b.n_events,
+                                         b.ev_kind, b.ev_i, b.ev_j, b.ev_t, seg_y, jaw_y, _BB, _BC, _BJ)
+        return code.tolist(), bits.tolist(), pmask.tolist()
 
     def _call(self, action: ShotAction, rec, table, legal: tuple, first: Optional[int]):
         """The (ball, pocket) call of this shot: declared, or -- with

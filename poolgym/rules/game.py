@@ -41,7 +41,7 @@ from .geometry import ball_radius, get_table, in_kitchen
 from .seats import active_seats, next_in_order, team_of, teammates
 from .seats import observe as seat_view, view_of
 from .seeding import seeded_generator
-from .shot_record import Motion, ShotRecord
+from .shot_record import Motion, ShotRecord, _BatchRecord
 
 __all__ = [
     "DisciplineBase", "DISCIPLINES", "get_discipline", "legal_actions", "apply", "apply_shot_record",
@@ -522,6 +522,50 @@ class DisciplineBase:
         """Compile (or load from numba's cache) the kernels `adjudicate_batch` calls, without
         running them (a cold start compiles them ahead of the first batch, `poolgym.envs.prewarm`).
         Default: none."""
+
+    def _batch_facts(self, states, recs):
+        """The `shot_facts.BatchFacts` that every record of ``recs`` reads (table k its row k),
+        for a batched referee's compiled call; None when the batch cannot be read there: records
+        not from one `BatchFacts` in table order, another ball count or table, states of mixed
+        configs, a double-hit gap (R-2.20 reads the record)."""
+        if not recs:
+            return None
+        r0 = recs[0]
+        pre = r0.facts if type(r0) is _BatchRecord else None
+        if pre is None:
+            return None
+        bf = pre[0]
+        if len(bf) != len(recs) or bf.pocketed.shape[1] != self.n_balls:
+            return None
+        for k, r in enumerate(recs):
+            if type(r) is not _BatchRecord or r.facts is None or r.facts[0] is not bf or r.facts[1] != k:
+                return None
+        cfg = states[0].config
+        if cfg.double_hit_gap > 0 or bf.table is not self.table(states[0]) or \
+                any(st.config is not cfg for st in states):
+            return None
+        return bf
+
+    @staticmethod
+    def _batch_rest(bf, k: int, state: GameState, rec) -> tuple:
+        """(pos, on_table) after table k's shot, as `general.after_shot` gives them, from the
+        batch's facts ``bf``."""
+        pos, on, gap = bf.rest(k, ball_radius())
+        if gap < 1e-9:
+            return general.after_shot(state, rec)  # rounding overlaps separated
+        return pos, on
+
+    def _batch_post(self, old: GameState, new: GameState, verdict: Verdict, inning_ended: bool):
+        """`_post` of a batched referee's fresh ``new`` state (not GAME_OVER; its
+        ``stall_innings`` still ``old``'s): the GW-12 stand-in counter set in place, `_post`
+        itself where the stalemate or the max_shots cap applies."""
+        stall = 0 if verdict.pocketed else old.stall_innings + inning_ended
+        cfg = old.config
+        if (cfg.stalemate_innings and stall >= cfg.stalemate_innings) or \
+                (cfg.max_shots and new.shot_number >= cfg.max_shots):
+            return self._post(old, new, verdict)
+        new.__dict__["stall_innings"] = stall
+        return new, verdict
 
     @staticmethod
     def lag_pending(state: GameState) -> bool:

@@ -35,7 +35,7 @@ from .shot_facts import rest_mask_and_gap
 from .shot_record import EventKind, Motion, ShotRecord
 
 __all__ = [
-    "stroke_fouls", "is_miscue", "standard_fouls", "after_shot", "spot", "add_foul", "clear_fouls", "next_breaker",
+    "stroke_fouls", "is_miscue", "standard_fouls", "after_shot", "ball_tuple", "spot", "add_foul", "clear_fouls", "next_breaker",
     "lag_outcome", "lag_winner", "lag_start_position", "stall_update", "next_seat",
     "cue_ball_fouls", "G_SCRATCH", "G_CUE_OFF", "G_OBJ_OFF", "G_NO_HIT", "G_BAD_HIT", "G_NO_RAIL",
     "G_FROZEN", "G_KITCHEN", "G_DOUBLE_HIT", "G_ILLEGAL_JUMP", "G_MISCUE", "double_hit",
@@ -186,6 +186,17 @@ def double_hit(rec: ShotRecord, first: int, R: float, gap: float) -> bool:
     u = d / dist
     travel = float(np.dot(rec.pos1[c] - rec.pos0[c], u))
     return travel > (dist - 2 * R) + R
+
+
+_BALL_TUPLES: dict = {0: ()}
+
+
+def ball_tuple(mask: int) -> tuple:
+    """The balls of bit mask ``mask`` (bit b = ball b), ascending (cached)."""
+    got = _BALL_TUPLES.get(mask)
+    if got is None:
+        got = _BALL_TUPLES[mask] = tuple(b for b in range(mask.bit_length()) if mask >> b & 1)
+    return got
 
 
 def after_shot(state: GameState, rec: ShotRecord):

@@ -44,7 +44,7 @@ from .core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionErr
 from .core import _VERDICT_DEFAULTS
 from .game import DisciplineBase
 from .geometry import ball_radius, diamond_slots
-from .shot_record import EventKind, _BatchRecord
+from .shot_record import EventKind
 
 __all__ = ["NineBall", "NineBallConfig", "NineBallExtra", "NineOnPushOut"]
 
@@ -153,7 +153,6 @@ _FOUL_BITS = ((_nb.MISCUE, general.G_MISCUE, general.G_MISCUE),
               (_nb.NO_RAIL, F_NO_RAIL, F_NO_RAIL), (_nb.OBJ_OFF, F_OBJ_OFF, F_BREAK_OBJ_OFF),
               (_nb.BAD_BREAK, F_BREAK, F_BREAK))
 _FOUL_TUPLES: dict = {}
-_BALL_TUPLES: dict = {0: ()}
 
 
 def _fouls(is_break: bool, fbits: int) -> tuple:
@@ -163,14 +162,6 @@ def _fouls(is_break: bool, fbits: int) -> tuple:
     got = _FOUL_TUPLES.get(key)
     if got is None:
         got = _FOUL_TUPLES[key] = tuple((brk if is_break else plain) for bit, plain, brk in _FOUL_BITS if fbits & bit)
-    return got
-
-
-def _ball_tuple(mask: int) -> tuple:
-    """The balls of bit mask ``mask``, ascending (cached)."""
-    got = _BALL_TUPLES.get(mask)
-    if got is None:
-        got = _BALL_TUPLES[mask] = tuple(b for b in range(mask.bit_length()) if mask >> b & 1)
     return got
 
 
@@ -376,23 +367,18 @@ class NineBall(DisciplineBase):
             return super().adjudicate_batch(states, actions, recs)
         code, bits, pmask = ruled
         bf = recs[0].facts[0]
-        R = ball_radius()
-        cfg = states[0].config
-        stalemate, max_shots = cfg.stalemate_innings, cfg.max_shots
         out = []
         for k, (st, c) in enumerate(zip(states, code)):
             if c == _nb.FALLBACK:
                 out.append(self.adjudicate_validated(st, actions[k], recs[k]))
                 continue
-            pos, on, gap = bf.rest(k, R)
-            if gap < 1e-9:
-                pos, on = general.after_shot(st, recs[k])  # rounding overlaps separated
+            pos, on = self._batch_rest(bf, k, st, recs[k])
             seat = st.seat_to_act
             opp = 1 - seat
             brk = st.phase is Phase.BREAK
             fb = bits[k]
             var = brk + (2 if fb & _nb.JUMPED else 0)
-            pk = _ball_tuple(pmask[k])
+            pk = general.ball_tuple(pmask[k])
             cf = list(st.consecutive_fouls)
             if c == _nb.WIN:  # 9B-5.14 (9B-5.5 on the break)
                 cf[seat] = 0
@@ -409,35 +395,28 @@ class NineBall(DisciplineBase):
                             _verdict(_V_THIRD[var], fouls=_fouls(brk, fb) + (F_THIRD,), pocketed=pk,
                                      next_seat=opp, winner=opp)))
                 continue
-            # GW-12 stand-in counter (DisciplineBase._post): innings without a ball pocketed
-            stall = 0 if pk else st.stall_innings + (c != _nb.POT)
             if c == _nb.FOUL:  # 9B-5.7, in hand anywhere 9B-5.10
                 cf[seat] += 1
                 new = st._evolve({"pos": pos, "on_table": (False,) + on[1:], "shot_number": st.shot_number + 1,
                                   "options": (), "consecutive_fouls": tuple(cf), "seat_to_act": opp,
                                   "phase": Phase.PLAY, "cue_ball": CueBallPlacement.IN_HAND_ANYWHERE,
-                                  "cue_placed": False, "inning": st.inning + 1, "extra": _EXTRA_NONE,
-                                  "stall_innings": stall})
+                                  "cue_placed": False, "inning": st.inning + 1, "extra": _EXTRA_NONE})
                 v = _verdict(_V_FOUL[var], fouls=_fouls(brk, fb), pocketed=pk, next_seat=opp)
             elif c == _nb.POT:  # 9B-5.1 (9B-5.5: the next shot may be a push-out)
                 cf[seat] = 0
                 new = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
                                   "consecutive_fouls": tuple(cf), "seat_to_act": seat, "phase": Phase.PLAY,
                                   "cue_ball": CueBallPlacement.IN_POSITION, "cue_placed": False,
-                                  "extra": _EXTRA_PUSH if brk else _EXTRA_NONE, "stall_innings": stall})
+                                  "extra": _EXTRA_PUSH if brk else _EXTRA_NONE})
                 v = _verdict(_V_POT[var], legal_pocketed=pk, pocketed=pk, next_seat=seat)
             else:  # MISS, G-3.5
                 cf[seat] = 0
                 new = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
                                   "consecutive_fouls": tuple(cf), "seat_to_act": opp, "phase": Phase.PLAY,
                                   "cue_ball": CueBallPlacement.IN_POSITION, "cue_placed": False,
-                                  "inning": st.inning + 1, "extra": _EXTRA_PUSH if brk else _EXTRA_NONE,
-                                  "stall_innings": stall})
+                                  "inning": st.inning + 1, "extra": _EXTRA_PUSH if brk else _EXTRA_NONE})
                 v = _verdict(_V_MISS[var], next_seat=opp)
-            if (stalemate and stall >= stalemate) or (max_shots and new.shot_number >= max_shots):
-                new.__dict__["stall_innings"] = st.stall_innings  # (fresh state) _post counts it
-                new, v = self._post(st, new, v)
-            out.append((new, v))
+            out.append(self._batch_post(st, new, v, c != _nb.POT))
         return out
 
     def compile_batch(self) -> None:
@@ -448,31 +427,18 @@ class NineBall(DisciplineBase):
         tables, or None when the batch cannot be read there (records not from one `BatchFacts`
         in table order, mixed configs, another table, an overridden :meth:`adjudicate` or
         `_post`, a double-hit gap)."""
-        if type(self).adjudicate is not NineBall.adjudicate or type(self)._post is not DisciplineBase._post or \
-                not recs:
+        if type(self).adjudicate is not NineBall.adjudicate or type(self)._post is not DisciplineBase._post:
             return None
-        r0 = recs[0]
-        pre = r0.facts if type(r0) is _BatchRecord else None
-        if pre is None:
+        bf = self._batch_facts(states, recs)
+        if bf is None:
             return None
-        bf = pre[0]
-        B = len(recs)
-        if len(bf) != B or bf.pocketed.shape[1] != self.n_balls:
-            return None
-        for k, r in enumerate(recs):
-            if type(r) is not _BatchRecord or r.facts is None or r.facts[0] is not bf or r.facts[1] != k:
-                return None
         cfg = states[0].config
-        if cfg.double_hit_gap > 0 or bf.table is not self.table(states[0]):
-            return None
         legal = bf.legal if bf.legal is not None and bf.split_eps == cfg.split_hit_eps else None
         tab = []
         stroke = []
         kitchen = CueBallPlacement.IN_HAND_KITCHEN
         brk_phase, play = Phase.BREAK, Phase.PLAY
         for k, (st, a) in enumerate(zip(states, actions)):
-            if st.config is not cfg:
-                return None
             ph = st.phase
             low = -1
             if ph is play or ph is brk_phase:

@@ -35,7 +35,7 @@ from .rails import rail_facts
 
 __all__ = ["FALLBACK", "WIN", "FOUL", "THIRD_FOUL", "POT", "MISS", "MISCUE", "ILLEGAL_JUMP", "SCRATCH",
            "CUE_OFF", "KITCHEN", "NO_HIT", "BAD_HIT", "NO_RAIL", "OBJ_OFF", "BAD_BREAK", "JUMPED", "outcomes",
-           "signature"]
+           "first_contact", "shot_fouls", "signature"]
 
 #: outcome codes
 FALLBACK, WIN, FOUL, THIRD_FOUL, POT, MISS = 0, 1, 2, 3, 4, 5
@@ -74,7 +74,6 @@ def outcomes(tab, stroke, cfg, first, t0, first_raw, t0_raw, cue_pocketed, pocke
     code = np.zeros(B, np.int64)
     bits = np.zeros(B, np.int64)
     pmask = np.zeros(B, np.int64)
-    lim = cfg[C_MISCUE]
     for k in range(B):
         low = tab[k, T_LOWEST]
         is_break = tab[k, T_BREAK] != 0
@@ -87,79 +86,20 @@ def outcomes(tab, stroke, cfg, first, t0, first_raw, t0_raw, cue_pocketed, pocke
         for b in range(1, N):
             if jumped[k, b]:
                 obj_off = True
-        if tab[k, T_RESOLVED] != 0:
-            f = first[k]
-            tf = t0[k]
-        else:
-            f = first_raw[k]
-            tf = t0_raw[k]
-            if f >= 0 and f != low:
-                continue  # a split hit to resolve (T-1.16.4)
-        kitchen_foul = False
-        if tab[k, T_KITCHEN] != 0:
-            hs = cfg[C_HEAD]
-            if f >= 0:
-                if rvw0[k, f, 0, 1] < hs:
-                    continue  # G-3.39: the cue ball's path before the contact decides
-            elif rvw1[k, cue, 0, 1] < hs:
-                # G-3.10 / GW-P4 with no ball hit: a cushion contact wholly beyond the head
-                # string proves the crossing (the shot is a foul anyway: no path re-simulated)
-                crossed = False
-                odd = False  # a cushion or jaw index outside the table's: left to the referee
-                for e in range(n_events[k]):
-                    if ev_i[k, e] != cue:
-                        continue
-                    kk = ev_kind[k, e]
-                    j = ev_j[k, e]
-                    if kk == bc:
-                        if j < 0 or j >= seg_y.shape[0]:
-                            odd = True
-                        elif seg_y[j] >= hs:
-                            crossed = True
-                    elif kk == bj:
-                        if j < 0 or j >= jaw_y.shape[0]:
-                            odd = True
-                        elif jaw_y[j] >= hs:
-                            crossed = True
-                if odd:
-                    continue
-                kitchen_foul = not crossed
+        f, tf = first_contact(k, tab[k, T_RESOLVED] != 0, 1 << low, first, t0, first_raw, t0_raw)
+        if f < -1:
+            continue  # a split hit to resolve (T-1.16.4)
         pm = 0
         for b in range(N):
             if pocketed[k, b]:
                 pm |= 1 << b
         pmask[k] = pm
         any_pk = pm != 0
-        fb = 0
-        th = stroke[k, 0]
-        a = stroke[k, 1]
-        bs = stroke[k, 2]
-        if th > 0.0:
-            if a * a + bs * bs > lim * lim:
-                fb |= MISCUE
-            if bs < 0.0 and th > cfg[C_DIG]:
-                fb |= ILLEGAL_JUMP
-        if cue_pocketed[k]:
-            fb |= SCRATCH
-        if jumped[k, cue]:
-            fb |= CUE_OFF
-        if kitchen_foul:
-            fb |= KITCHEN
-        if f < 0:
-            fb |= NO_HIT
-        elif f != low:
-            fb |= BAD_HIT
-        if not is_break and f >= 0 and not any_pk:
-            n = n_events[k]
-            lo = start[k]
-            hi = start[k + 1]
-            rails0, to_cue, new_contact = rail_facts(
-                rvw0[k, :, 0, :2], cue, f, tf, cfg[C_W], cfg[C_L], cfg[C_R], cfg[C_EPS], cfg[C_FROZEN] != 0.0,
-                ct[lo:hi], cb[lo:hi], cr[lo:hi], ev_kind[k, :n], ev_i[k, :n], ev_j[k, :n], ev_t[k, :n], bb)
-            if rails0 != 0 or to_cue:
-                continue  # G-3.38
-            if not new_contact:
-                fb |= NO_RAIL
+        fb = shot_fouls(k, f, tf, 1 << low, tab[k, T_KITCHEN] != 0, not is_break and not any_pk, stroke, cfg,
+                        cue_pocketed, jumped, start, ct, cb, cr, cue, rvw0, rvw1, n_events, ev_kind, ev_i, ev_j,
+                        ev_t, seg_y, jaw_y, bb, bc, bj)
+        if fb < 0:
+            continue  # G-3.39 or G-3.38
         if obj_off and (is_break or cfg[C_JUMP_FOUL] != 0.0):
             fb |= OBJ_OFF
         if is_break and not any_pk:
@@ -179,6 +119,90 @@ def outcomes(tab, stroke, cfg, first, t0, first_raw, t0_raw, cue_pocketed, pocke
             code[k] = THIRD_FOUL if third else FOUL
         bits[k] = fb | (JUMPED if obj_off else 0)
     return code, bits, pmask
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def first_contact(k, resolved, legal, first, t0, first_raw, t0_raw):
+    """(first object ball hit, time) of table k: the facts' split hit resolved for the legal
+    balls (bit b of ``legal`` for ball b) when ``resolved``, else the plain first contact;
+    (-1, t) for none, (-2, t) for an illegal plain first contact (a split hit the facts were
+    not resolved for, T-1.16.4)."""
+    if resolved:
+        return first[k], t0[k]
+    f = first_raw[k]
+    if f >= 0 and not (legal >> f) & 1:
+        return -2, t0_raw[k]
+    return f, t0_raw[k]
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def shot_fouls(k, f, tf, legal, kitchen, rail_check, stroke, cfg, cue_pocketed, jumped, start, ct, cb, cr, cue, rvw0,
+               rvw1, n_events, ev_kind, ev_i, ev_j, ev_t, seg_y, jaw_y, bb, bc, bj):
+    """Foul bits (:data:`MISCUE` ... :data:`NO_RAIL`) of table k's stroke (`general.standard_fouls`
+    without the object balls off the table), or -1 for a shot left to the Python referee.
+
+    f / tf: the first object ball hit (-1 none) and the time; legal: bit b set when ball b
+    may be hit first (else :data:`BAD_HIT`); kitchen: the cue ball was in hand behind the head
+    string (G-3.10 / GW-P4; -1 when the first ball's base is behind the head string, G-3.39);
+    rail_check: the shot needs a cushion after the contact (-1 for a first ball frozen to a
+    rail or to the cue ball, G-3.38); cue: the cue ball's row. The other arguments are
+    :func:`outcomes`'."""
+    fb = 0
+    if kitchen:
+        hs = cfg[C_HEAD]
+        if f >= 0:
+            if rvw0[k, f, 0, 1] < hs:
+                return -1  # G-3.39: the cue ball's path before the contact decides
+        elif rvw1[k, cue, 0, 1] < hs:
+            # G-3.10 / GW-P4 with no ball hit: a cushion contact wholly beyond the head
+            # string proves the crossing (the shot is a foul anyway: no path re-simulated)
+            crossed = False
+            for e in range(n_events[k]):
+                if ev_i[k, e] != cue:
+                    continue
+                kk = ev_kind[k, e]
+                j = ev_j[k, e]
+                if kk == bc:
+                    if j < 0 or j >= seg_y.shape[0]:
+                        return -1  # a cushion or jaw index outside the table's
+                    if seg_y[j] >= hs:
+                        crossed = True
+                elif kk == bj:
+                    if j < 0 or j >= jaw_y.shape[0]:
+                        return -1
+                    if jaw_y[j] >= hs:
+                        crossed = True
+            if not crossed:
+                fb |= KITCHEN
+    th = stroke[k, 0]
+    a = stroke[k, 1]
+    bs = stroke[k, 2]
+    if th > 0.0:
+        lim = cfg[C_MISCUE]
+        if a * a + bs * bs > lim * lim:
+            fb |= MISCUE
+        if bs < 0.0 and th > cfg[C_DIG]:
+            fb |= ILLEGAL_JUMP
+    if cue_pocketed[k]:
+        fb |= SCRATCH
+    if jumped[k, cue]:
+        fb |= CUE_OFF
+    if f < 0:
+        fb |= NO_HIT
+    elif not (legal >> f) & 1:
+        fb |= BAD_HIT
+    if rail_check and f >= 0:
+        n = n_events[k]
+        lo = start[k]
+        hi = start[k + 1]
+        rails0, to_cue, new_contact = rail_facts(
+            rvw0[k, :, 0, :2], cue, f, tf, cfg[C_W], cfg[C_L], cfg[C_R], cfg[C_EPS], cfg[C_FROZEN] != 0.0,
+            ct[lo:hi], cb[lo:hi], cr[lo:hi], ev_kind[k, :n], ev_i[k, :n], ev_j[k, :n], ev_t[k, :n], bb)
+        if rails0 != 0 or to_cue:
+            return -1  # G-3.38
+        if not new_contact:
+            fb |= NO_RAIL
+    return fb
 
 
 def signature() -> tuple:

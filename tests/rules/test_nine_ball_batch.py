@@ -2,54 +2,22 @@
 rules every shot as `adjudicate_validated` does, table by table, and decides most of them in
 its compiled call."""
 
-from collections import Counter
-
 import gymnasium as gym
 import pytest
 
-import poolgym  # noqa: F401  (registers the env ids)
 from poolgym.rules import nine_ball_batch as nb
 from poolgym.rules.nine_ball import NineBall
+from tests.rules.batch_check import compiled_signatures, play_checked
 
 
 def _play_checked(monkeypatch, kwargs, n, steps, seed):
-    """Play seeded random Box actions in the native vector env with every batch ruled by
-    `adjudicate_batch` and by `adjudicate_validated` one by one; both rulings must be equal
-    (state as JSON, verdict as repr). Returns the counts of the compiled call's outcome codes
-    and of its foul bits."""
-    codes, bits = Counter(), Counter()
-    batched = NineBall.adjudicate_batch
-
-    def checked(self, states, actions, recs):
-        got = batched(self, states, actions, recs)
-        want = [self.adjudicate_validated(st, a, rec) for st, a, rec in zip(states, actions, recs)]
-        assert len(got) == len(want)
-        for (s1, v1), (s2, v2) in zip(got, want):
-            assert s1 == s2 and s1.to_json() == s2.to_json()
-            assert v1 == v2 and repr(v1) == repr(v2)
-        ruled = self._batch_outcomes(states, actions, recs)
-        if ruled is None:
-            codes["no batch"] += len(recs)
-        else:
-            codes.update(ruled[0])
-            codes["GW-12"] += sum("GW-12" in v.rule_refs for c, (_, v) in zip(ruled[0], got) if c != nb.FALLBACK)
-            bits.update(b for fb in ruled[1] for b in (1 << i for i in range(11)) if fb & b)
-        return got
-
-    monkeypatch.setattr(NineBall, "adjudicate_batch", checked)
-    env = gym.make_vec("poolgym/NineBall-v0", num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
-    env.action_space.seed(seed)
-    env.reset(seed=seed)
-    for _ in range(steps):
-        env.step(env.action_space.sample())
-    env.close()
-    return codes, bits
+    return play_checked(monkeypatch, NineBall, "poolgym/NineBall-v0", kwargs, n, steps, seed, n_bits=11)
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"opponent": None, "noise": "icga"}])
 def test_batched_referee_equals_the_referee_table_by_table(monkeypatch, kwargs):
     codes, bits = _play_checked(monkeypatch, kwargs, n=32, steps=120, seed=3)
-    total = sum(codes.values())
+    total = sum(v for c, v in codes.items() if isinstance(c, int))
     assert codes["no batch"] == 0
     # breaks, fouls, three-foul losses, pots, misses and wins all decided by the compiled call
     for c in (nb.WIN, nb.FOUL, nb.THIRD_FOUL, nb.POT, nb.MISS):
@@ -72,29 +40,13 @@ def test_batched_referee_with_jumps_stalemates_and_other_knobs(monkeypatch):
     assert codes[nb.THIRD_FOUL] == 0 and codes[nb.FOUL] > 0 and codes[nb.MISS] > 0 and codes["GW-12"] > 0
     for b in (nb.ILLEGAL_JUMP, nb.CUE_OFF, nb.OBJ_OFF, nb.JUMPED):
         assert bits[b] > 0, (b, bits)
-    assert codes[nb.FALLBACK] < 0.1 * sum(codes.values()), codes
+    assert codes[nb.FALLBACK] < 0.1 * sum(v for c, v in codes.items() if isinstance(c, int)), codes
 
 
 def test_the_compiled_signature_is_the_referees_call(monkeypatch):
     """`nine_ball_batch.signature` (compiled ahead by a cold start's `NineBall.compile_batch`)
     is the types of the call the single and the native vector env make."""
-    import numba
-
-    seen = set()
-    real = nb.outcomes
-
-    def spy(*args):
-        seen.add(tuple(numba.typeof(a) for a in args))
-        return real(*args)
-
-    monkeypatch.setattr(nb, "outcomes", spy)
-    for n in (1, 8):
-        env = gym.make_vec("poolgym/NineBall-v0", num_envs=n, vectorization_mode="vector_entry_point")
-        env.action_space.seed(0)
-        env.reset(seed=0)
-        for _ in range(3):
-            env.step(env.action_space.sample())
-        env.close()
+    seen = compiled_signatures(monkeypatch, nb, "poolgym/NineBall-v0", steps=3)
     env = gym.make("poolgym/NineBall-v0")
     env.reset(seed=0)
     env.step(env.action_space.sample())

@@ -1,0 +1,110 @@
+"""The eight-ball referee's common cases for a batch of tables, decided in one compiled call.
+
+:func:`outcomes` reads the batched shot facts (`poolgym.rules.shot_facts.BatchFacts`, the
+physics' event logs, start positions and pockets) and a few per-table state fields, and
+returns per table an outcome code and the fouls found, exactly as
+`poolgym.rules.eight_ball.EightBall.adjudicate` rules a shot in play (checklist B of
+eight_ball.md); a table it does not decide exactly gets :data:`FALLBACK` (the Python referee
+rules it). Decided here, for a shot in play on an open table or with the groups assigned:
+
+* fouls (`nine_ball_batch.shot_fouls`): G-3.27 / G-3.26 stroke fouls, G-3.20 scratch, G-3.28
+  cue ball off the table, G-3.10 / GW-P4 from the kitchen with no ball hit, 8B-4.11 no ball
+  or a ball outside the legal set hit first (:data:`EIGHT_FIRST` marks the 8 hit first,
+  8B-4.9 / 8B-4.15), 8B-4.11 no cushion after the contact;
+* outcomes: :data:`FOUL` (8B-4.14, in hand anywhere; balls stay down, 8B-4.16),
+  :data:`SAFETY` (8B-4.12), :data:`POT` (the called ball in the called pocket, 8B-4.13, the
+  group chosen on an open table, 8B-4.10), :data:`MISS` (G-3.5).
+
+Left to the Python referee (:data:`FALLBACK`): the break (checklist A), the 8 pocketed (win
+or loss, 8B-4.19 / 8B-4.20), object balls off the table (8B-4.17, C-02, C-13), no legal
+ball (C-16), a shot without call or safety (8B-4.2's obvious shots), a third foul with
+C-04 ``three_foul_loss``, a cue ball other than row 0, a first object ball frozen to a rail
+or to the cue ball (G-3.38), from the kitchen a first ball behind the head string (G-3.39),
+and a split hit the batch's facts were not resolved for.
+"""
+from __future__ import annotations
+
+import numpy as np
+import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
+from numba import njit
+
+from .nine_ball_batch import BAD_HIT, C_THREE, first_contact, shot_fouls
+
+__all__ = ["FALLBACK", "FOUL", "SAFETY", "POT", "MISS", "EIGHT_FIRST", "outcomes", "signature"]
+
+#: outcome codes
+FALLBACK, FOUL, SAFETY, POT, MISS = 0, 1, 2, 3, 4
+#: foul bit besides `nine_ball_batch`'s: the bad hit was on the 8 (8B-4.9 / 8B-4.15)
+EIGHT_FIRST = 2048
+EIGHT = 8
+
+#: columns of the per-table int rows (``tab``)
+T_SKIP, T_KITCHEN, T_FOULS, T_LEGAL, T_RESOLVED, T_SAFETY, T_CALL_BALL, T_CALL_POCKET = range(8)
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def outcomes(tab, stroke, cfg, first, t0, first_raw, t0_raw, cue_pocketed, pocketed, jumped, start, ct, cb, cr,
+             cue_ball, pocket, rvw0, rvw1, n_events, ev_kind, ev_i, ev_j, ev_t, seg_y, jaw_y, bb, bc, bj):
+    """(code (B,) int64, fouls (B,) int64 foul bits of `nine_ball_batch` and
+    :data:`EIGHT_FIRST`, pocketed (B,) int64 with bit b set when object ball b dropped) of B
+    eight-ball shots (module docstring).
+
+    tab (B, 8) int64 per table: the table is left to the referee (not a shot in play, no
+    legal ball, no call nor safety); the cue ball was in hand behind the head string; the
+    shooter's consecutive fouls before the shot; the legal object balls (bit b for ball b,
+    8B-4.11); the facts' ``first`` / ``t0`` were resolved for that set (else the plain first
+    contact is read); a safety was declared; the called ball (-1 none) and pocket. stroke and
+    cfg: as `nine_ball_batch.outcomes`' (three_foul_loss is C-04's). pocket (B, N): the
+    pocket of every ball (-1 none). The other inputs are `nine_ball_batch.outcomes`'."""
+    B = tab.shape[0]
+    N = pocketed.shape[1]
+    code = np.zeros(B, np.int64)
+    bits = np.zeros(B, np.int64)
+    pmask = np.zeros(B, np.int64)
+    for k in range(B):
+        legal = tab[k, T_LEGAL]
+        cue = cue_ball[k]
+        if tab[k, T_SKIP] != 0 or legal == 0 or cue != 0:
+            continue
+        off = False
+        for b in range(1, N):
+            if jumped[k, b]:
+                off = True
+        if off or (N > EIGHT and pocketed[k, EIGHT]):
+            continue  # 8B-4.17 / 8B-4.19 / 8B-4.20
+        f, tf = first_contact(k, tab[k, T_RESOLVED] != 0, legal, first, t0, first_raw, t0_raw)
+        if f < -1:
+            continue  # a split hit to resolve (T-1.16.4)
+        pm = 0
+        for b in range(N):
+            if pocketed[k, b]:
+                pm |= 1 << b
+        fb = shot_fouls(k, f, tf, legal, tab[k, T_KITCHEN] != 0, pm == 0, stroke, cfg, cue_pocketed, jumped, start,
+                        ct, cb, cr, cue, rvw0, rvw1, n_events, ev_kind, ev_i, ev_j, ev_t, seg_y, jaw_y, bb, bc, bj)
+        if fb < 0:
+            continue  # G-3.39 or G-3.38
+        pmask[k] = pm
+        if fb != 0:
+            if cfg[C_THREE] != 0.0 and tab[k, T_FOULS] + 1 >= 3:
+                continue  # C-04
+            code[k] = FOUL
+            if fb & BAD_HIT and f == EIGHT:
+                fb |= EIGHT_FIRST
+        elif tab[k, T_SAFETY] != 0:
+            code[k] = SAFETY
+        else:
+            c = tab[k, T_CALL_BALL]
+            code[k] = POT if 0 <= c < N and pocket[k, c] == tab[k, T_CALL_POCKET] and pocket[k, c] >= 0 else MISS
+        bits[k] = fb
+    return code, bits, pmask
+
+
+def signature() -> tuple:
+    """The argument types of `EightBall.adjudicate_batch`'s :func:`outcomes` call."""
+    from numba import types
+
+    f, i, b = types.float64, types.int64, types.boolean
+    i1, f1, b1 = i[::1], f[::1], b[::1]
+    return (i[:, ::1], f[:, ::1], f1, i1, f1, i1, f1, b1, b[:, ::1], b[:, ::1], i1, f1, i1, i1, i1, types.int8[:, ::1],
+            f[:, :, :, ::1], f[:, :, :, ::1], i1, types.int8[:, ::1], types.int16[:, ::1], types.int16[:, ::1],
+            f[:, ::1], f1, f1, i, i, i)
