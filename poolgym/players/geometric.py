@@ -307,37 +307,71 @@ def preview_pots(table, states, pots, speed_margin: float) -> list:
     """8B-4.19: pocketing the 8 with a scratch loses the game. For each table (``states``;
     ``pots``: its pots on the 8 as rows (phi, V0, pocket), best first) every pot is previewed
     with each of `PREVIEW_VARIANTS` (stick speed V0 x ``speed_margin`` x factor, clipped to
-    [0.2, V0_MAX]) by a noiseless simulation, all tables in one batched call (a table's
-    results do not depend on the batch); per table the first variant, pot by pot, that
-    pockets the 8 with the cue ball staying on the table, as (phi, V0, b, pocket), or None."""
+    [0.2, V0_MAX]) by a noiseless simulation; per table the first variant, pot by pot, that
+    pockets the 8 with the cue ball staying on the table, as (phi, V0, b, pocket), or None
+    (also for a table the physics refuses). A simulation's result does not depend on the
+    batch it is in, so the variants are simulated in two batched calls: every table's first
+    variant, then all variants after it of the tables whose first one failed."""
     import physics
     from poolgym.rules.game import physics_inputs
 
-    rows, owner, rvws, ss = [], [], [], []
-    for i, (st, E) in enumerate(zip(states, pots)):
-        if len(E) == 0:
-            continue
-        rvw, s = physics_inputs(st)
-        for phi, V0, pocket in E.tolist():
-            for f, b in PREVIEW_VARIANTS:
-                rows.append((phi, min(max(V0 * speed_margin * f, 0.2), V0_MAX), b, int(pocket)))
-                owner.append(i)
-                rvws.append(rvw)
-                ss.append(s)
+    rows, inputs = [], []
+    for st, E in zip(states, pots):
+        rows.append([(phi, min(max(V0 * speed_margin * f, 0.2), V0_MAX), b, int(pocket))
+                     for phi, V0, pocket in E.tolist() for f, b in PREVIEW_VARIANTS])
+        inputs.append(physics_inputs(st) if len(E) else None)
     out = [None] * len(states)
-    if not rows:
+    if not any(rows):
         return out
-    shots = np.array([[V0, phi, 0.0, 0.0, b] for phi, V0, b, _ in rows])
+    # a shot the physics would refuse makes the whole batch fail: previewed as one batch
+    flat = np.array([r[:3] for rs in rows for r in rs])
+    if not (np.isfinite(flat).all() and (flat[:, 1] <= 50.0).all() and (np.abs(flat[:, 2]) <= physics.CueParams().miscue_limit).all()):
+        return _preview_batch(table, inputs, rows, out)
+    todo = [i for i, rs in enumerate(rows) if rs]
+    first = [(i, rows[i][0]) for i in todo]
     try:
-        res = physics.simulate_batch(table, np.stack(rvws), shots, np.zeros(len(rows), dtype=np.int64),
-                                     s=np.stack(ss))
-    except ValueError:  # a table the physics refuses previews nothing (the others are retried alone)
-        if len(states) == 1:
+        ok = _simulate_previews(physics, table, inputs, first)
+    except ValueError:  # a table's layout the physics refuses: as one batch, tables retried alone
+        return _preview_batch(table, inputs, rows, out)
+    rest = []
+    for (i, row), good in zip(first, ok):
+        if good:
+            out[i] = row
+        else:
+            rest.extend((i, r) for r in rows[i][1:])
+    if rest:
+        for (i, row), good in zip(rest, _simulate_previews(physics, table, inputs, rest)):
+            if good and out[i] is None:
+                out[i] = row
+    return out
+
+
+def _simulate_previews(physics, table, inputs, items) -> list:
+    """For each (table index, row) of ``items``: whether the row's shot on that table's
+    ``inputs`` (rvw, s) pockets the 8 with the cue ball on the table (one batched call)."""
+    shots = np.array([[V0, phi, 0.0, 0.0, b] for _, (phi, V0, b, _) in items])
+    res = physics.simulate_batch(table, np.stack([inputs[i][0] for i, _ in items]), shots,
+                                 np.zeros(len(items), dtype=np.int64), s=np.stack([inputs[i][1] for i, _ in items]))
+    return ((res.pocket[:, 0] < 0) & (res.s[:, 0] != 4) & (res.s[:, 0] != 6) & (res.pocket[:, 8] >= 0)).tolist()
+
+
+def _preview_batch(table, inputs, rows, out) -> list:
+    """`preview_pots` with every row of every table in one batched call; when the physics
+    refuses the batch, each table alone (None for a table it refuses)."""
+    import physics
+
+    items = [(i, r) for i, rs in enumerate(rows) for r in rs]
+    try:
+        ok = _simulate_previews(physics, table, inputs, items)
+    except ValueError:
+        if sum(1 for rs in rows if rs) <= 1:
             return out
-        return [preview_pots(table, [st], [E], speed_margin)[0] for st, E in zip(states, pots)]
-    for j, (i, row) in enumerate(zip(owner, rows)):
-        if out[i] is None and int(res.pocket[j, 0]) < 0 and int(res.s[j, 0]) not in (4, 6) \
-                and int(res.pocket[j, 8]) >= 0:
+        for i, rs in enumerate(rows):
+            if rs:
+                out[i] = _preview_batch(table, [inputs[i]], [rs], [None])[0]
+        return out
+    for (i, row), good in zip(items, ok):
+        if good and out[i] is None:
             out[i] = row
     return out
 

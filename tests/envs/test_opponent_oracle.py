@@ -194,6 +194,39 @@ def test_eight_ball_preview_batched_equals_one_table_and_oracle_8B_4_19():
     assert len(seen) >= 5 and any(s is not None for s in seen)  # previews made, some of them safe
 
 
+def test_eight_ball_preview_first_variants_then_the_rest_equals_one_batch_8B_4_19():
+    """`preview_pots` (every table's first variant, then the rest of the tables whose first
+    one failed) gives per table the first variant that pockets the 8 without a scratch, as
+    one batched call of every variant does; a table whose layout the physics refuses (cue
+    ball overlapping the 8) previews nothing, the other tables are unaffected."""
+    from poolgym.players.geometric import PREVIEW_VARIANTS, V0_MAX, _preview_batch, preview_pots
+    from poolgym.rules.game import physics_inputs
+
+    pairs = _on_the_eight(120, 5)
+    table = get_table(pairs[0][0].config.table)
+    rng = np.random.default_rng(3)
+    states, pots = [], []
+    for k, (st, _) in enumerate(pairs):
+        P = np.array(st.pos, np.float64).reshape(-1, 2)
+        cue, eight = P[0], P[8]
+        phi = math.degrees(math.atan2(*(eight - cue)[::-1]))
+        E = np.array([[phi + rng.normal(0, 2), rng.uniform(0.8, 4.0), rng.integers(6)] for _ in range(k % 3)])
+        if k == 4:  # the cue ball on the 8
+            P[0] = P[8]
+            st = st.replace(pos=tuple(P.ravel().tolist()))
+        states.append(st)
+        pots.append(E.reshape(-1, 3))
+    for margin in (1.0, 1.1):
+        rows = [[(phi, min(max(V0 * margin * f, 0.2), V0_MAX), b, int(p)) for phi, V0, p in E.tolist()
+                 for f, b in PREVIEW_VARIANTS] for E in pots]
+        inputs = [physics_inputs(st) if len(E) else None for st, E in zip(states, pots)]
+        one = _preview_batch(table, inputs, rows, [None] * len(states))
+        got = preview_pots(table, states, pots, margin)
+        assert got == one
+        assert got[4] is None and any(g is not None for g in got)
+        assert any(g is not None and g != r[0] for g, r in zip(got, rows))  # some found after the first
+
+
 @pytest.mark.parametrize("env_id", ["poolgym/NineBall-v0", "poolgym/EightBall-v0", "poolgym/StraightPool-v0"])
 def test_native_vector_equals_single_envs_with_the_geometric_opponent(env_id):
     """Seeded episodes (random Box actions, autoreset) of 8 tables: the native vector env,
