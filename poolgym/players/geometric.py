@@ -348,10 +348,13 @@ def preview_pots(table, states, pots, speed_margin: float) -> list:
 
 def _simulate_previews(physics, table, inputs, items) -> list:
     """For each (table index, row) of ``items``: whether the row's shot on that table's
-    ``inputs`` (rvw, s) pockets the 8 with the cue ball on the table (one batched call)."""
+    ``inputs`` (rvw, s) pockets the 8 with the cue ball on the table (one batched call, on
+    this thread: waking numba's threads for a few shots on a busy machine costs more than it
+    saves; the results are the same)."""
     shots = np.array([[V0, phi, 0.0, 0.0, b] for _, (phi, V0, b, _) in items])
     res = physics.simulate_batch(table, np.stack([inputs[i][0] for i, _ in items]), shots,
-                                 np.zeros(len(items), dtype=np.int64), s=np.stack([inputs[i][1] for i, _ in items]))
+                                 np.zeros(len(items), dtype=np.int64), s=np.stack([inputs[i][1] for i, _ in items]),
+                                 parallel=False)
     return ((res.pocket[:, 0] < 0) & (res.s[:, 0] != 4) & (res.s[:, 0] != 6) & (res.pocket[:, 8] >= 0)).tolist()
 
 
