@@ -386,6 +386,17 @@ class StraightPool(DisciplineBase):
         return StraightPoolExtra(inning_start_scores=(0,) * config.n_players,
                                  nc_history=((0, 0),) * config.n_players)
 
+    def spec_key(self, state: GameState):
+        """`legal_actions` at the break and in play depends on the phase, the seat, the cue
+        ball's placement and the balls on the table (SP-6.7.1: any of them may be hit first
+        and called); no key in the other phases, with the GW-5 kitchen spot request possible
+        (it depends on the positions), nor for a subclass (it may compute its spec from more)."""
+        ph = state.phase
+        if type(self) is not StraightPool or (ph is not Phase.PLAY and ph is not Phase.BREAK) or (
+                state.config.kitchen_spot_request and state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN):
+            return None
+        return (id(state.config), ph, state.seat_to_act, state.cue_ball, state.cue_placed, state.on_table)
+
     def shot_spec(self, state: GameState) -> dict:
         """Any ball may be hit first and called (SP-6.7.1); a call or a safety is required
         on every shot but the opening break (SP-6.6: the call is optional there)."""

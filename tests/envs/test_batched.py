@@ -175,3 +175,30 @@ def test_eight_ball_spec_memo_equals_the_computed_spec(rules):
     assert keyed > 100
     if rules.get("stalemate_offer_innings") == 1:
         assert offers > 0
+
+
+@pytest.mark.parametrize("rules", [{}, {"kitchen_spot_request": True}])
+def test_straight_pool_spec_memo_equals_the_computed_spec(rules):
+    """`StraightPool.spec_key`: the memoised `legal_actions` equals the spec computed afresh
+    on every state of random games against the geometric opponent, for either seat
+    (SP-6.7.1 any ball, SP-6.6 the break's optional call, GW-5 kitchen spot request)."""
+    from poolgym.rules.game import get_discipline
+
+    d = get_discipline("straight_pool")
+    d.__dict__.pop("_spec_cache", None)
+    env = PoolEnv("straight_pool", opponent="geometric", rules=rules, max_shots=60)
+    rng = np.random.default_rng(6)
+    env.reset(seed=6)
+    keyed = 0
+    for _ in range(150):
+        st = env.session.state
+        for s in (st, st.replace(seat_to_act=1 - st.seat_to_act)):
+            spec = d.legal_actions(s)
+            assert spec == d._legal_actions(s)
+            if d.spec_key(s) is not None:
+                keyed += 1
+                assert d.legal_actions(s) is spec
+        _, _, term, trunc, _ = env.step(rng.uniform(-1, 1, env.action_space.shape).astype(np.float32))
+        if term or trunc:
+            env.reset()
+    assert keyed > 100
