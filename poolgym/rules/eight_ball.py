@@ -680,9 +680,8 @@ class EightBall(DisciplineBase):
         """`adjudicate_validated` of a batch of shots: the fouls and outcome of every shot in
         play in one compiled call (`poolgym.rules.eight_ball_batch.outcomes`), then each
         table's state and verdict built as :meth:`_adjudicate_play` and `_post` build them;
-        the cases that call leaves open (the break, the 8 pocketed, balls off the table,
-        G-3.38, G-3.39, ...) and records without their batch's facts are ruled by
-        :meth:`adjudicate` itself."""
+        the cases that call leaves open (the break, balls off the table, G-3.38, G-3.39, ...)
+        and records without their batch's facts are ruled by :meth:`adjudicate` itself."""
         ruled = self._batch_outcomes(states, actions, recs)
         if ruled is None:
             return super().adjudicate_batch(states, actions, recs)
@@ -699,6 +698,26 @@ class EightBall(DisciplineBase):
             opp = 1 - seat
             pk = general.ball_tuple(pmask[k])
             cf = list(st.consecutive_fouls)
+            if c >= _eb.WIN:  # the 8 pocketed (8B-4.19, 8B-4.20)
+                s = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": ()})
+                if c == _eb.WIN:
+                    cf[seat] = 0
+                    s.__dict__.update(phase=Phase.GAME_OVER, winner=seat, consecutive_fouls=tuple(cf))
+                    out.append((s, Verdict._fast(legal_pocketed=(EIGHT,), pocketed=pk, points=_ZEROS, next_seat=seat,
+                                                 spotted=(), game_over=True, winner=seat,
+                                                 rule_refs=("8B-4.1", "8B-4.19"))))
+                elif c == _eb.LOSS_FOUL:
+                    out.append(self._lose(s, seat, LossReason.FOUL_POCKETING_EIGHT,
+                                          _fouls(bits[k], st.groups[seat] == Group.OPEN), pk, (),
+                                          ("8B-4.19", "8B-4.20")))
+                elif c == _eb.LOSS_EARLY:
+                    own = _GROUP_BITS[st.groups[seat]]
+                    last = bool(pmask[k] & own) and not any(on[b] for b in _balls_of(st.groups[seat]))
+                    reason = LossReason.EIGHT_WITH_LAST_OF_GROUP if last else LossReason.EIGHT_NOT_LEGAL_OBJECT
+                    out.append(self._lose(s, seat, reason, (), pk, (), ("8B-4.20",)))
+                else:
+                    out.append(self._lose(s, seat, LossReason.EIGHT_WRONG_POCKET, (), pk, (), ("8B-4.20",)))
+                continue
             if c == _eb.FOUL:  # 8B-4.14; balls stay down (8B-4.16)
                 cf[seat] += 1
                 new = st._evolve({"pos": pos, "on_table": (False,) + on[1:], "shot_number": st.shot_number + 1,

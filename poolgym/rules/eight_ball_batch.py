@@ -13,10 +13,14 @@ rules it). Decided here, for a shot in play on an open table or with the groups 
   8B-4.9 / 8B-4.15), 8B-4.11 no cushion after the contact;
 * outcomes: :data:`FOUL` (8B-4.14, in hand anywhere; balls stay down, 8B-4.16),
   :data:`SAFETY` (8B-4.12), :data:`POT` (the called ball in the called pocket, 8B-4.13, the
-  group chosen on an open table, 8B-4.10), :data:`MISS` (G-3.5).
+  group chosen on an open table, 8B-4.10), :data:`MISS` (G-3.5); the 8 pocketed (8B-4.20 in
+  the checklist's order): :data:`LOSS_FOUL` (on a foul, 8B-4.20(1)), :data:`LOSS_EARLY`
+  (not the legal object ball: with the last ball of the group, 8B-4.20(2), or before,
+  8B-4.20(5)), :data:`WIN` (called, in the called pocket, 8B-4.19), :data:`LOSS_POCKET`
+  (8B-4.20(4)).
 
-Left to the Python referee (:data:`FALLBACK`): the break (checklist A), the 8 pocketed (win
-or loss, 8B-4.19 / 8B-4.20), object balls off the table (8B-4.17, C-02, C-13), no legal
+Left to the Python referee (:data:`FALLBACK`): the break (checklist A), object balls off
+the table (8B-4.17, C-02, the 8 off the table 8B-4.20(3)), no legal
 ball (C-16), a shot without call or safety (8B-4.2's obvious shots), a third foul with
 C-04 ``three_foul_loss``, a cue ball other than row 0, a first object ball frozen to a rail
 or to the cue ball (G-3.38), from the kitchen a first ball behind the head string (G-3.39),
@@ -30,10 +34,10 @@ from numba import njit
 
 from .nine_ball_batch import BAD_HIT, C_THREE, first_contact, shot_fouls
 
-__all__ = ["FALLBACK", "FOUL", "SAFETY", "POT", "MISS", "EIGHT_FIRST", "outcomes", "signature"]
+__all__ = ["FALLBACK", "FOUL", "SAFETY", "POT", "MISS", "WIN", "LOSS_FOUL", "LOSS_EARLY", "LOSS_POCKET", "EIGHT_FIRST", "outcomes", "signature"]
 
 #: outcome codes
-FALLBACK, FOUL, SAFETY, POT, MISS = 0, 1, 2, 3, 4
+FALLBACK, FOUL, SAFETY, POT, MISS, WIN, LOSS_FOUL, LOSS_EARLY, LOSS_POCKET = range(9)
 #: foul bit besides `nine_ball_batch`'s: the bad hit was on the 8 (8B-4.9 / 8B-4.15)
 EIGHT_FIRST = 2048
 EIGHT = 8
@@ -70,8 +74,8 @@ def outcomes(tab, stroke, cfg, first, t0, first_raw, t0_raw, cue_pocketed, pocke
         for b in range(1, N):
             if jumped[k, b]:
                 off = True
-        if off or (N > EIGHT and pocketed[k, EIGHT]):
-            continue  # 8B-4.17 / 8B-4.19 / 8B-4.20
+        if off:
+            continue  # 8B-4.17, C-02, the 8 jumped (8B-4.20(3))
         f, tf = first_contact(k, tab[k, T_RESOLVED] != 0, legal, first, t0, first_raw, t0_raw)
         if f < -1:
             continue  # a split hit to resolve (T-1.16.4)
@@ -84,17 +88,26 @@ def outcomes(tab, stroke, cfg, first, t0, first_raw, t0_raw, cue_pocketed, pocke
         if fb < 0:
             continue  # G-3.39 or G-3.38
         pmask[k] = pm
-        if fb != 0:
+        if N > EIGHT and pocketed[k, EIGHT]:  # 8B-4.19 / 8B-4.20 in the checklist's order
+            if fb != 0:
+                code[k] = LOSS_FOUL
+            elif legal != 1 << EIGHT:
+                code[k] = LOSS_EARLY
+            elif tab[k, T_SAFETY] == 0 and tab[k, T_CALL_BALL] == EIGHT and pocket[k, EIGHT] == tab[k, T_CALL_POCKET]:
+                code[k] = WIN
+            else:
+                code[k] = LOSS_POCKET
+        elif fb != 0:
             if cfg[C_THREE] != 0.0 and tab[k, T_FOULS] + 1 >= 3:
                 continue  # C-04
             code[k] = FOUL
-            if fb & BAD_HIT and f == EIGHT:
-                fb |= EIGHT_FIRST
         elif tab[k, T_SAFETY] != 0:
             code[k] = SAFETY
         else:
             c = tab[k, T_CALL_BALL]
             code[k] = POT if 0 <= c < N and pocket[k, c] == tab[k, T_CALL_POCKET] and pocket[k, c] >= 0 else MISS
+        if fb & BAD_HIT and f == EIGHT:
+            fb |= EIGHT_FIRST
         bits[k] = fb
     return code, bits, pmask
 
