@@ -80,6 +80,9 @@ def _wrap(acc: Counter, module: str, path: str, label: str) -> None:
             acc[label] += time.thread_time() - t0
             depth[0] -= 1
 
+    for attr in ("compile", "signatures", "py_func"):   # a compiled kernel stays compilable
+        if hasattr(f, attr):
+            setattr(timed, attr, getattr(f, attr))
     setattr(obj, name, timed)
 
 
