@@ -328,20 +328,33 @@ def legal_object_balls(state: GameState, seat: Optional[int] = None) -> tuple:
     any ball except the 8 (8B-4.9); if only the 8 is left, the 8. Group assigned: own
     group balls on the table; group cleared: the 8 (8B-4.13, 8B-4.19)."""
     seat = state.seat_to_act if seat is None else seat
-    on = state.balls_on_table()
     if state.phase is Phase.BREAK:
-        return on
+        return state.balls_on_table()
     g = state.groups[seat]
+    key = (g, state.on_table)
+    got = _LEGAL_MEMO.get(key)
+    if got is not None:
+        return got
+    on = state.balls_on_table()
     if g == Group.OPEN:
         rest = tuple(b for b in on if b != EIGHT)
-        return rest if rest else tuple(b for b in on if b == EIGHT)
-    mine = _balls_of(g)
-    own = tuple(b for b in on if b in mine)
-    if own:
-        return own
-    if group_cleared(state, seat) and state.on_table[EIGHT]:
-        return (EIGHT,)
-    return ()
+        legal = rest if rest else tuple(b for b in on if b == EIGHT)
+    else:
+        mine = _balls_of(g)
+        legal = tuple(b for b in on if b in mine)
+        if not legal:  # depends on more than the key (C-16): not memoised
+            return (EIGHT,) if group_cleared(state, seat) and state.on_table[EIGHT] else ()
+    if len(_LEGAL_MEMO) > _LEGAL_MEMO_SIZE:
+        _LEGAL_MEMO.clear()
+    _LEGAL_MEMO[key] = legal
+    return legal
+
+
+#: `legal_object_balls` in play by (group, balls on the table), when the seat's group has a
+#: ball on the table or is open (then nothing else decides it); emptied when it grows past
+#: `_LEGAL_MEMO_SIZE` entries
+_LEGAL_MEMO: dict = {}
+_LEGAL_MEMO_SIZE = 16384
 
 
 def _other(seat: int) -> int:

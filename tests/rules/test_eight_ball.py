@@ -840,3 +840,29 @@ def test_wrong_discipline_state_rejected():
     with pytest.raises(IllegalActionError):
         D.apply(s, PlaceCueBall(0.5, 0.5))  # cue ball is in position, not in hand
     assert snapshot(s) == before
+
+
+@pytest.mark.rule("8B-4.11")
+def test_legal_object_balls_memo_equals_the_rule():
+    """8B-4.11 / 8B-4.9 / 8B-4.13 / C-16: the legal object balls, asked twice (the second
+    answer from the memo) for random layouts, groups, seats and jumped balls under both C-16
+    settings, equal the rule computed from the state."""
+    rng = np.random.default_rng(5)
+    for cfg in (CFG, EightBallConfig(jumped_group_ball_counts_as_pocketed=False)):
+        for _ in range(300):
+            on = [k for k in range(1, 16) if rng.random() < 0.3]
+            s = play({k: POS[k] for k in on}, groups=tuple(int(g) for g in rng.choice(3, 2)), config=cfg,
+                     extra=EightBallExtra(jumped=tuple(int(b) for b in rng.choice(15, rng.integers(3)) + 1
+                                                       if b + 1 not in on)))
+            for seat in (0, 1):
+                g = s.groups[seat]
+                mine = () if g == Group.OPEN else (tuple(range(1, 8)) if g == Group.SOLIDS else tuple(range(9, 16)))
+                if g == Group.OPEN:
+                    want = tuple(b for b in on if b != EIGHT) or tuple(b for b in on if b == EIGHT)
+                else:
+                    want = tuple(b for b in on if b in mine)
+                    jumped_bar = not cfg.jumped_group_ball_counts_as_pocketed and any(b in mine for b in s.extra.jumped)
+                    if not want:
+                        want = (EIGHT,) if EIGHT in on and not jumped_bar else ()
+                assert legal_object_balls(s, seat) == want
+                assert legal_object_balls(s, seat) == want
