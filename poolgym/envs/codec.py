@@ -125,6 +125,17 @@ N_PUSH = 8
 N_BREAK = 3
 
 
+class _NoTargets(dict):
+    """N -> (N,) all-False mask (the rows `decode_box_batch` decodes one by one)."""
+
+    def __missing__(self, n):
+        m = self[n] = np.zeros(n, np.bool_)
+        return m
+
+
+_NO_TARGETS = _NoTargets()
+
+
 def box_action(action, shape: tuple, *, batched: bool = False) -> np.ndarray:
     """``action`` for a ``Box(-1, 1, shape, float32)`` space as a float64 array clipped to
     [-1, 1], or ``ValueError`` saying what is wrong. Accepted: what Gymnasium's
@@ -312,6 +323,8 @@ class Codec:
         self.macro_decl0 = self.n_macro - n_decl
         #: id(spec) -> `_mask_entries` (`encode_batch`)
         self._mask_cache: dict = {}
+        #: id(spec) -> (spec, `_spec_kind`) (`decode_box_batch`)
+        self._kind_cache: dict = {}
 
     # ------------------------------------------------------------------ observation
     def encode(self, state: GameState, spec: ActionSpec | None, seat: int, shots: int = 0,
@@ -524,33 +537,133 @@ class Codec:
         u = self._clean_box(arr)[0].tolist()
         return self._decode_u(u, state, spec, None)
 
-    def decode_box_batch(self, actions, states, specs) -> list:
+    def decode_box_batch(self, actions, states, specs, pos=None, on=None) -> list:
         """`decode_box` for B tables at once (same results): the Box rows are checked and
-        clipped together and every cue-ball placement is moved to its nearest legal spot by
-        ONE call of `poolgym.rules.placement.nearest_legal_spots`."""
+        clipped together, every cue-ball placement is moved to its nearest legal spot by
+        ONE call of `poolgym.rules.placement.nearest_legal_spots`, and the shots of the rows
+        whose spec only asks for a shot (no declaration, option or multiple call open) are
+        computed with array operations (speed, elevation, tip offset, the direction's base:
+        the nearest legal target ball); the others are decoded row by row. ``pos`` (B, N, 2)
+        and ``on`` (B, N): the states' ball arrays, if the caller has them."""
         from poolgym.rules.placement import nearest_legal_spots, table_arrays
 
         B = len(states)
+        N = self.N
         arr = np.asarray(actions, dtype=np.float64).reshape(B, -1)
-        rows = self._clean_box(arr).tolist()
-        req = [self._placement_request(u, st, sp) for u, st, sp in zip(rows, states, specs)]
+        U = self._clean_box(arr)
+        rows = U.tolist()
+        kinds = [self._spec_kind(sp) for sp in specs]
+        if pos is None:
+            pos = np.array([st.pos for st in states], np.float64).reshape(B, N, 2)
+        if on is None:
+            on = np.array([st.on_table for st in states], np.bool_).reshape(B, N)
+        # cue-ball placement wanted (`_placement_request`): the plain rows with the ball in hand
+        R = self.R
+        req = [None] * B
+        for k, (kind, st) in enumerate(zip(kinds, states)):
+            if kind is None:
+                req[k] = self._placement_request(rows[k], st, specs[k])
+            elif kind[0] is not None and (kind[1] or not st.cue_placed):
+                req[k] = kind[0]  # kitchen (bool): x, y filled in below
         ks = [k for k, r in enumerate(req) if r is not None]
         placed = [None] * B
+        px = py = None
         if ks:
             M = len(ks)
-            R = self.R
-            pos = np.array([states[k].pos for k in ks], np.float64).reshape(M, self.N, 2)
-            on = np.array([states[k].on_table for k in ks], np.bool_).reshape(M, self.N)
-            xs = np.array([req[k][0] for k in ks])
-            ys = np.array([req[k][1] for k in ks])
-            kit = np.array([req[k][2] for k in ks], np.bool_)
+            xs = np.empty(M)
+            ys = np.empty(M)
+            kit = np.empty(M, np.bool_)
+            plain = [m for m, k in enumerate(ks) if type(req[k]) is bool]
+            if plain:
+                kp = [ks[m] for m in plain]
+                kit_p = np.array([req[k] for k in kp], np.bool_)
+                xs[plain] = R + (U[kp, 5] + 1) / 2 * (self.w - 2 * R)
+                ys[plain] = R + (U[kp, 6] + 1) / 2 * np.where(kit_p, float(self.table.head_string_y) - 2 * R,
+                                                               self.l - 2 * R)
+                kit[plain] = kit_p
+            for m, k in enumerate(ks):
+                if type(req[k]) is not bool:
+                    xs[m], ys[m], kit[m] = req[k]
             w, l, hy, pk, sg, jw = table_arrays(self.table)
-            ok, px, py = nearest_legal_spots(xs, ys, pos, on, kit, w, l, hy, pk, sg, jw, R, 2e-4, 1e-6, R / 2, 400)
+            ok, px, py = nearest_legal_spots(xs, ys, pos[ks], on[ks], kit, w, l, hy, pk, sg, jw, R, 2e-4, 1e-6,
+                                             R / 2, 400)
             if not ok.all():
                 raise ValueError("no legal cue-ball placement found")
+            fast = PlaceCueBall._fast
             for k, x, y in zip(ks, px.tolist(), py.tolist()):
-                placed[k] = PlaceCueBall._fast(x, y)
-        return [self._decode_u(u, st, sp, pl) for u, st, sp, pl in zip(rows, states, specs, placed)]
+                placed[k] = fast(x, y)
+        # the plain rows' shots, all together
+        V0 = (self.V0_min + (U[:, 0] + 1) / 2 * (self.V0_max - self.V0_min)).tolist()
+        theta = ((U[:, 2] + 1) / 2 * self.theta_max).tolist()
+        A = 0.45 * U[:, 3]
+        Bt = 0.45 * U[:, 4]
+        # rows whose offset may lie beyond 0.45: projected row by row (`_decode_u`, math.hypot)
+        near = (A * A + Bt * Bt > 0.2025 * (1.0 - 1e-9)).tolist()
+        A = A.tolist()
+        Bt = Bt.tolist()
+        if self.phi_mode == "absolute":
+            base = None
+        else:  # the direction's base: from the cue ball (placed or not) to the nearest target
+            cx = pos[:, 0, 0].copy()
+            cy = pos[:, 0, 1].copy()
+            if ks:
+                cx[ks] = px
+                cy[ks] = py
+            tm = np.array([kind[2] if kind is not None else _NO_TARGETS[N] for kind in kinds], np.bool_) & on
+            dx = pos[:, :, 0] - cx[:, None]
+            dy = pos[:, :, 1] - cy[:, None]
+            d = np.where(tm, dx * dx + dy * dy, np.inf)
+            best = d.argmin(axis=1)
+            ar = np.arange(B)
+            has = tm.any(axis=1).tolist()
+            bx = dx[ar, best].tolist()
+            by = dy[ar, best].tolist()
+            base = [math.degrees(math.atan2(y_, x_)) if h else 0.0 for h, x_, y_ in zip(has, bx, by)]
+        out = []
+        shot = ShotAction._fast
+        for k in range(B):
+            kind = kinds[k]
+            if kind is None:
+                out.append(self._decode_u(rows[k], states[k], specs[k], placed[k]))
+                continue
+            spec = specs[k]
+            u = rows[k]
+            phi = ((base[k] if base is not None else 0.0) + 180.0 * u[1]) % 360.0
+            a, b = A[k], Bt[k]
+            if near[k]:
+                r = math.hypot(a, b)
+                if r > 0.45:
+                    a, b = a * 0.45 / r, b * 0.45 / r
+            called_ball = called_pocket = None
+            safety = bool(spec.safety_allowed and u[7] > 0)
+            if spec.callable_balls and not safety:
+                called_ball = self._masked_argmax(u, [8 + c for c in spec.callable_balls]) - 8
+                called_pocket = self._masked_argmax(u, range(9 + N - 1, 9 + N - 1 + N_POCKETS)) - (9 + N - 1)
+            s = shot(V0[k], phi, theta[k], a, b, called_ball, called_pocket, safety,
+                     bool(spec.push_out_allowed and u[8] > 0))
+            out.append([s] if placed[k] is None else [placed[k], s])
+        return out
+
+    def _spec_kind(self, spec: ActionSpec):
+        """For `decode_box_batch`: None when ``spec`` is decoded row by row (a declaration,
+        an option or several calls may be made, no shot, or targets not in ball order), else
+        (kitchen placement (bool) or None when the cue ball is not in hand, must_place, the
+        (N,) target-ball mask), memoised per spec object."""
+        hit = self._kind_cache.get(id(spec))
+        if hit is not None and hit[0] is spec:
+            return hit[1]
+        tb = spec.target_balls
+        if spec.declarations or spec.options or not (spec.can_shoot or spec.must_place) or self.multi_calls or \
+                list(tb) != sorted(set(tb)) or (tb and not (0 <= tb[0] and tb[-1] < self.N)):
+            kind = None
+        else:
+            mask = np.zeros(self.N, np.bool_)
+            mask[list(tb)] = True
+            kind = (None if spec.place_cue is None else bool(self._placement_region(spec)), spec.must_place, mask)
+        if len(self._kind_cache) > 4096:
+            self._kind_cache.clear()
+        self._kind_cache[id(spec)] = (spec, kind)
+        return kind
 
     def _declaration(self, u: list, spec: ActionSpec):
         """The `Declare` that Box row ``u`` makes now, or None: in a declaration window the

@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from poolgym.envs.seating import points_advantage, seat_returns, seat_view
-from poolgym.rules.game import MAX_CUE_SPEED, seeded_generator
+from poolgym.rules.game import MAX_CUE_SPEED, DisciplineBase, seeded_generator, stroke_row
 from poolgym.rules.core import (
     ActionSpec,
     CueBallPlacement,
@@ -30,6 +30,19 @@ from poolgym.rules.core import (
     ShotAction,
     Verdict,
 )
+
+def _plain_planning(disc) -> bool:
+    """``disc`` places the cue ball and checks shots as `DisciplineBase` does (memoised
+    per discipline class): `Session.plan_decoded` may plan its common decisions itself."""
+    cls = type(disc)
+    hit = _PLAIN.get(cls)
+    if hit is None:
+        hit = _PLAIN[cls] = all(getattr(cls, m) is getattr(DisciplineBase, m)
+                                for m in ("place_checked", "_place", "shot_inputs", "_check_acting"))
+    return hit
+
+
+_PLAIN: dict = {}
 
 #: shaping components reported in ``info["reward_components"]`` (per step, learner's view)
 SHAPING_KEYS = ("result", "legal_pocketed", "foul", "ball_in_hand_conceded", "points", "opponent_foul")
@@ -184,6 +197,33 @@ class Session:
         if isinstance(actions, (ShotAction, PlaceCueBall)) or not isinstance(actions, (list, tuple)):
             actions = [actions]
         return self.plan(self.state.seat_to_act, list(actions), self.spec, placement_checked)
+
+    def plan_decoded(self, actions: list) -> tuple:
+        """`plan` of the learner's decoded decision ``actions`` (a list, the learner to act)
+        whose leading `PlaceCueBall`, if any, the owner found legal (`plan` with
+        ``placement_checked``): the same plan; the common decision, [PlaceCueBall,
+        ShotAction] or [ShotAction] at the break or in play, is planned here directly, with
+        the rules' shot checks (`DisciplineBase._check_shot`) and stroke (`stroke_row`)."""
+        st = self.state
+        n = len(actions)
+        a = actions[-1]
+        if not (type(a) is ShotAction and (n == 1 or (n == 2 and type(actions[0]) is PlaceCueBall))
+                and (st.phase is Phase.PLAY or st.phase is Phase.BREAK) and _plain_planning(self.disc)
+                and st.discipline == self.disc.name):
+            return self.plan(st.seat_to_act, actions, self.spec, True)
+        t0 = time.perf_counter()
+        seat = st.seat_to_act
+        if n == 2:  # `DisciplineBase.place_checked` of a checked placement
+            p = actions[0]
+            x, y = p.x, p.y
+            if st.cue_ball is CueBallPlacement.IN_POSITION or type(x) is not float or type(y) is not float:
+                return self.plan(seat, actions, self.spec, True)
+            st = st._evolve({"pos": (x, y) + st.pos[2:], "on_table": (True,) + st.on_table[1:], "cue_placed": True})
+        self.disc._check_shot(st, a)  # `DisciplineBase.shot_inputs`
+        row = stroke_row(a, st.config)
+        if self.timer is not None:
+            self.timer.actions += time.perf_counter() - t0
+        return st, [], (seat, a, None, None, row), self.spec
 
     def _apply_actions(self, seat: int, actions: list, spec: ActionSpec | None = None,
                        placement_checked: bool = False) -> None:

@@ -245,14 +245,18 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         for k, (s, acts, spec) in enumerate(zip(sessions, decisions, specs)):
             s.opponent_act(acts, spec, placement_checked=checked or (k in errs and errs[k] is None))
 
-    def _placement_errors(self, disc, states, decisions) -> dict:
+    def _placement_errors(self, disc, states, decisions, pos=None, on=None) -> dict:
         """{k: why the leading `PlaceCueBall` of ``decisions[k]`` is illegal on ``states[k]``,
         None = legal} for every decision that starts with one: the rules check them all in ONE
-        compiled call (`DisciplineBase.placement_errors`; G-3.16, G-3.22, 9B-5.10)."""
+        compiled call (`DisciplineBase.placement_errors`; G-3.16, G-3.22, 9B-5.10). ``pos``
+        (B, N, 2), ``on`` (B, N): the states' ball arrays, if the caller has them."""
         t0 = time.perf_counter()
         ks = [k for k, d in enumerate(decisions)
               if isinstance(d, (list, tuple)) and d and isinstance(d[0], PlaceCueBall)]
-        errs = disc.placement_errors([states[k] for k in ks], [decisions[k][0] for k in ks]) if ks else []
+        errs = []
+        if ks:
+            arrays = {} if pos is None else {"pos": pos[ks], "on": on[ks]}
+            errs = disc.placement_errors([states[k] for k in ks], [decisions[k][0] for k in ks], **arrays)
         self.timer.actions += time.perf_counter() - t0
         return dict(zip(ks, errs))
 
@@ -289,8 +293,9 @@ class PoolVectorEnv(gym.vector.VectorEnv):
 
     def _decode_all(self, actions, resetting):
         """Box actions of every stepping table decoded together (`Codec.decode_box_batch`:
-        one compiled call places all cue balls in hand); None in macro mode (decoded per
-        table by `PoolEnv._decode`)."""
+        one compiled call places all cue balls in hand) and their placements checked by the
+        rules in one more (`DisciplineBase.placement_errors`), from one array of the tables'
+        balls; None in macro mode (decoded per table by `PoolEnv._decode`)."""
         e0 = self.envs[0]
         if e0.action_mode != "box":
             return None
@@ -302,11 +307,14 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         for i, s in zip(idx, sessions):
             if s.done or not s.learner_to_act():
                 raise RuntimeError(f"table {i}: step() called on a finished episode; call reset() first")
-        acts = actions
         states = [s.state for s in sessions]
-        dec = e0.codec.decode_box_batch(acts[idx], states, [s.spec for s in sessions])
-        # `Session.learner_act` applies the checked placements without repeating the check
-        for k, err in self._placement_errors(e0.disc, states, dec).items():
+        B = len(states)
+        N = len(states[0].on_table)
+        pos = np.array([st.pos for st in states], np.float64).reshape(B, N, 2)
+        on = np.array([st.on_table for st in states], np.bool_).reshape(B, N)
+        dec = e0.codec.decode_box_batch(actions[idx], states, [s.spec for s in sessions], pos, on)
+        # `Session.plan` applies the checked placements without repeating the check
+        for k, err in self._placement_errors(e0.disc, states, dec, pos, on).items():
             if err is not None:
                 raise IllegalActionError(f"table {idx[k]}: illegal cue-ball placement: {err}")
         for i, d in zip(idx, dec):
@@ -393,8 +401,8 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             if resetting[i]:
                 continue
             try:
-                if decoded is not None:
-                    prepared[i] = e._step_prepare(decoded[i], structured=True, placement_checked=True)
+                if decoded is not None:  # (`_decode_all` found the learner to act)
+                    prepared[i] = (e.session.plan_decoded(decoded[i]), False)
                 else:
                     prepared[i] = e._step_prepare(actions[i])
             except (ValueError, RuntimeError) as err:

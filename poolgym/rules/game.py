@@ -573,17 +573,20 @@ class DisciplineBase:
         (`shot_inputs`); the first is applied without it."""
         return state.phase is Phase.LAG and bool(state.lag_strokes)
 
-    def placement_errors(self, states, actions) -> list:
+    def placement_errors(self, states, actions, pos=None, on=None) -> list:
         """Why each ``actions[k]`` (a `PlaceCueBall`) is illegal on ``states[k]`` (None =
         legal): the placement tests of `_place` (G-3.16, G-3.22, 9B-5.10, on the bed) for B
         tables in ONE compiled call (`poolgym.rules.placement.placement_errors`); pair with
-        `place_checked`. Every state must be of this discipline on one table."""
+        `place_checked`. Every state must be of this discipline on one table. ``pos``
+        (B, N, 2) and ``on`` (B, N): the states' balls as arrays, if the caller has them."""
         B = len(states)
         if B == 0:
             return []
         N = len(states[0].on_table)
-        pos = np.array([st.pos for st in states], np.float64).reshape(B, N, 2)
-        on = np.array([st.on_table for st in states], np.bool_).reshape(B, N)
+        if pos is None:
+            pos = np.array([st.pos for st in states], np.float64).reshape(B, N, 2)
+        if on is None:
+            on = np.array([st.on_table for st in states], np.bool_).reshape(B, N)
         xs = np.array([float(a.x) for a in actions], np.float64)
         ys = np.array([float(a.y) for a in actions], np.float64)
         kit = np.array([st.cue_ball is CueBallPlacement.IN_HAND_KITCHEN for st in states], np.bool_)

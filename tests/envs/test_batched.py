@@ -129,14 +129,15 @@ def test_batched_geometric_placements_are_checked_by_the_rules_once(monkeypatch)
     calls = []
     real = game.DisciplineBase.placement_errors
     monkeypatch.setattr(game.DisciplineBase, "placement_errors",
-                        lambda self, states, actions: calls.append(len(states)) or real(self, states, actions))
+                        lambda self, states, actions, **kw: calls.append(len(states)) or real(self, states, actions,
+                                                                                             **kw))
     env = PoolVectorEnv("nine_ball", num_envs=4, opponent="geometric", physics={"overlap": False})
     env.reset(seed=3)
     seen = []
     real_round = PoolVectorEnv._placement_errors
     monkeypatch.setattr(PoolVectorEnv, "_placement_errors",
-                        lambda self, disc, states, decisions: seen.append(len(states)) or real_round(
-                            self, disc, states, decisions))
+                        lambda self, disc, states, decisions, *a: seen.append(len(states)) or real_round(
+                            self, disc, states, decisions, *a))
     for _ in range(12):  # a scratching learner hands the opponent ball in hand
         env.step(np.tile(np.array([[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0] + [0.0] * (
             env.single_action_space.shape[0] - 7)], np.float32), (4, 1)))
