@@ -244,15 +244,12 @@ class DisciplineBase:
         n = config.n_players
         if self.allowed_players is not None and n not in self.allowed_players:
             raise ValueError(f"n_players must be one of {self.allowed_players} for {self.name}, got {n!r}")
-        rng = seeded_generator([int(seed), int(rng_counter)])
-        pos, on = self.rack(config, rng)
-        pos = np.asarray(pos, dtype=np.float64).reshape(self.n_balls, 2)
-        on = np.asarray(on, dtype=bool).reshape(self.n_balls)
+        pos, on = self.rack_tuples(config, int(seed), int(rng_counter))
         do_lag = config.lag if lag is None else lag
         b = config.first_breaker if breaker is None else int(breaker)
         st = _state({
             "discipline": self.name, "config": config,
-            "pos": tuple(pos.reshape(-1).tolist()), "on_table": tuple(on.tolist()),
+            "pos": pos, "on_table": on,
             "seat_to_act": 0 if do_lag else b,
             "phase": Phase.LAG if do_lag else Phase.BREAK,
             "cue_ball": CueBallPlacement.IN_HAND_KITCHEN, "cue_placed": False,
@@ -261,6 +258,15 @@ class DisciplineBase:
             "game_number": game_number, "games_won": tuple(games_won) if games_won is not None else (0,) * n,
         })
         return self.setup_seats(st)
+
+    def rack_tuples(self, config, seed: int, rng_counter: int) -> tuple:
+        """(pos, on_table) of a fresh game as the state's tuples: `rack` with the generator
+        ``default_rng([seed, rng_counter])`` (a discipline may produce the same tuples
+        faster, e.g. from a cache of its racks)."""
+        pos, on = self.rack(config, seeded_generator([seed, rng_counter]))
+        pos = np.asarray(pos, dtype=np.float64).reshape(self.n_balls, 2)
+        on = np.asarray(on, dtype=bool).reshape(self.n_balls)
+        return tuple(pos.reshape(-1).tolist()), tuple(on.tolist())
 
     def setup_seats(self, state: GameState) -> GameState:
         """Teams, order of play and chance deals of a fresh game (default: none)."""

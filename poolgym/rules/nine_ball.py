@@ -44,6 +44,7 @@ from .core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionErr
 from .core import _VERDICT_DEFAULTS
 from .game import DisciplineBase
 from .geometry import ball_radius, diamond_slots
+from .seeding import seeded_generator
 from .shot_record import EventKind
 
 __all__ = ["NineBall", "NineBallConfig", "NineBallExtra", "NineOnPushOut"]
@@ -203,6 +204,27 @@ class NineBall(DisciplineBase):
         pos = np.empty((10, 2))
         pos[order] = slots  # row 0 of ``slots`` is the head spot (the cue ball's row)
         return pos, _NINE_ON
+
+    def rack_tuples(self, config, seed: int, rng_counter: int) -> tuple:
+        """`DisciplineBase.rack_tuples` of 9B-5.2's rack (`rack`: the order of the balls 2-8
+        is the generator's first draw); the tuples of each of the 5,040 orders are built once
+        per rack geometry and shared by the states."""
+        if type(self).rack is not NineBall.rack:
+            return super().rack_tuples(config, seed, rng_counter)
+        slots, _ = self._rack_geometry(config)
+        others = tuple(seeded_generator([seed, rng_counter]).permutation(7).tolist())
+        cache = self.__dict__.setdefault("_rack_tuple_cache", {})
+        hit = cache.get((id(slots), others))
+        if hit is not None and hit[0] is slots:
+            return hit[1], hit[2]
+        order = [0, 1] + [k + 2 for k in others[:3]] + [9] + [k + 2 for k in others[3:]]
+        pos = np.empty((10, 2))
+        pos[order] = slots
+        out = (tuple(pos.reshape(-1).tolist()), tuple(_NINE_ON.tolist()))
+        if len(cache) > 20000:
+            cache.clear()
+        cache[(id(slots), others)] = (slots,) + out
+        return out
 
     def _rack_geometry(self, config):
         """((10, 2) head spot then the nine diamond slots, head spot) for ``config``, cached
