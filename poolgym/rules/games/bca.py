@@ -24,11 +24,14 @@ from typing import Optional
 import numpy as np
 
 from .. import general, queries as q, serialize
+from .. import nine_ball_batch as _nb
 from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                     SeatEvent, EventType, ShotAction, Verdict)
 from ..game import DisciplineBase, draw_rng, kitchen_spot_choices
 from ..geometry import ball_radius, get_table, triangle_slots
 from ..seats import next_in_order
+from ..shot_record import EventKind
+from . import bca_batch as _bb
 from .common import spot_into
 
 __all__ = ["BCAConfig", "BCAGame", "ShotOutcome", "replace_extra", "triangle_rack", "APEX_SLOT", "CENTRE_SLOT", "RIGHT_CORNER_SLOT",
@@ -39,6 +42,9 @@ CENTRE_SLOT = 4        # middle of the third row
 RIGHT_CORNER_SLOT = 10  # C-24: racker at the foot rail facing the head -> right = small x
 LEFT_CORNER_SLOT = 14
 OBJECT_BALLS = tuple(range(1, 16))
+_BB = int(EventKind.BALL_BALL)
+_BC = int(EventKind.BALL_CUSHION)
+_BJ = int(EventKind.BALL_JAW)
 
 
 @dataclass(frozen=True)
@@ -224,6 +230,9 @@ class BCAGame(DisciplineBase):
         (C-26) on a break, and the table after the stroke."""
         cfg = state.config
         table = self.table(state)
+        given = self._given
+        if given is not None and given[1] is rec and given[0] is state:
+            return given[2]  # decided for the whole batch (adjudicate_batch)
         legal = self.legal_first(state)
         f = q.shot_facts(rec, table, legal if legal else None, cfg.split_hit_eps)
         bad_hit, no_hit, no_rail, obj_off = self._foul_kinds()
@@ -241,6 +250,118 @@ class BCAGame(DisciplineBase):
         return ShotOutcome._fast(state.seat_to_act, is_break, tuple(fouls), tuple(f.pocketed), jumped,
                                  bool(f.cue_pocketed or f.cue_off), bool(open_break), first,
                                  first is not None and f.rails_after(f.t0) > 0, pos, on)
+
+    #: (state, record, ShotOutcome) of the shot `adjudicate_batch` is ruling now, its outcome
+    #: found by the batch's compiled call (`analyse` returns it for that very state and record)
+    _given = None
+
+    def adjudicate_batch(self, states, actions, recs) -> list:
+        """`adjudicate_validated` of a batch of shots: every table's `analyse` (fouls, pocketed
+        and jumped balls, first contact, open break) found in one compiled call
+        (`poolgym.rules.games.bca_batch.outcomes`), then each table ruled by the game's
+        :meth:`adjudicate` on that outcome; the cases the call leaves open (G-3.38, G-3.39,
+        a split hit to resolve, ...) are analysed by `analyse` itself."""
+        given = self._batch_analyses(states, actions, recs)
+        if given is None:
+            return super().adjudicate_batch(states, actions, recs)
+        out = []
+        try:
+            for st, a, rec, o in zip(states, actions, recs, given):
+                self._given = None if o is None else (st, rec, o)
+                out.append(self.adjudicate_validated(st, a, rec))
+        finally:
+            self._given = None
+        return out
+
+    def _batch_analyses(self, states, actions, recs):
+        """Per table the `ShotOutcome` that `analyse` finds, from one `bca_batch.outcomes`
+        call (None for a table the call leaves open); None when the batch cannot be read
+        there (`_batch_outcomes`)."""
+        ruled = self._batch_outcomes(states, actions, recs)
+        if ruled is None:
+            return None
+        bf = recs[0].facts[0]
+        fouls_of = self._foul_bits
+        ball_tuple = general.ball_tuple
+        fast = ShotOutcome._fast
+        brk_phase = Phase.BREAK
+        down = _nb.SCRATCH | _nb.CUE_OFF
+        out = []
+        for k, (st, rec, row) in enumerate(zip(states, recs, ruled)):
+            if row[0] != _bb.DECIDED:
+                out.append(None)
+                continue
+            pos, on = self._batch_rest(bf, k, st, rec)
+            f = row[4]
+            flags = row[5]
+            out.append(fast(st.seat_to_act, st.phase is brk_phase, fouls_of(row[1]), ball_tuple(row[2]),
+                            ball_tuple(row[3]), bool(row[1] & down), bool(flags & _bb.OPEN_BREAK),
+                            None if f < 0 else f, bool(flags & _bb.RAIL_AFTER), pos, on))
+        return out
+
+    def compile_batch(self) -> None:
+        _bb.outcomes.compile(_bb.signature())
+
+    def _batch_outcomes(self, states, actions, recs):
+        """Rows of `bca_batch.outcomes` for the tables (as lists), or None when the batch
+        cannot be read there (records not from one `BatchFacts` in table order, mixed
+        configs, another table, a double-hit gap, a game with its own `analyse`)."""
+        cls = type(self)
+        if cls.analyse is not BCAGame.analyse or cls._foul_kinds is not BCAGame._foul_kinds:
+            return None
+        bf = self._batch_facts(states, recs)
+        if bf is None:
+            return None
+        cfg = states[0].config
+        bl = bf.legal if bf.split_eps == cfg.split_hit_eps else None
+        N = bf.pocketed.shape[1]
+        anything = (1 << N) - 2
+        kitchen = CueBallPlacement.IN_HAND_KITCHEN
+        brk_phase, play = Phase.BREAK, Phase.PLAY
+        tab = []
+        stroke = []
+        for k, (st, a) in enumerate(zip(states, actions)):
+            stroke.append((a.theta, a.a, a.b))
+            ph = st.phase
+            if ph is not play and ph is not brk_phase:
+                tab.append((1, 0, 0, 0, 0, 0))
+                continue
+            legal = self.legal_first(st)
+            m = 0
+            for b in legal:
+                m |= 1 << b
+            tab.append((0, ph is brk_phase, st.cue_ball is kitchen, self.rail_required(st), m if legal else anything,
+                        bool(legal) and bl is not None and bl[k] == legal))
+        table = bf.table
+        c = np.array([cfg.miscue_limit, cfg.dig_under_theta, cfg.open_break_min_rail_balls, 0.0, cfg.frozen_eps,
+                      cfg.frozen_rule_enabled, table.w, table.l, ball_radius(), table.head_string_y,
+                      self.jumped_is_foul], np.float64)
+        b = bf._batch
+        seg_y, jaw_y = q._segment_jaw_y(table)
+        res = _bb.outcomes(np.array(tab, np.int64), np.array(stroke, np.float64), c, bf.first, bf.t0, bf.first_raw,
+                           bf.t0_raw, bf.cue_pocketed, bf.pocketed, bf.jumped, bf.start, bf.ct, bf.cb, bf.cr,
+                           bf.to_rail, bf.cue_ball, b.rvw0, b.rvw, b.n_events, b.ev_kind, b.ev_i, b.ev_j, b.ev_t,
+                           seg_y, jaw_y, _BB, _BC, _BJ)
+        return res.tolist()
+
+    def _foul_bits(self, bits: int) -> tuple:
+        """The fouls of `nine_ball_batch` foul bits ``bits`` as `analyse` lists them (this
+        game's rule IDs; cached per class)."""
+        cls = type(self)
+        cache = cls.__dict__.get("_foul_bits_cache")
+        key = (self.legal_shot_rule, self.jumped_rule)
+        if cache is None or cache[0] != key:
+            cache = (key, {})
+            cls._foul_bits_cache = cache
+        got = cache[1].get(bits)
+        if got is None:
+            bad_hit, no_hit, no_rail, obj_off = self._foul_kinds()
+            got = cache[1][bits] = tuple(foul for bit, foul in (
+                (_nb.MISCUE, general.G_MISCUE), (_nb.ILLEGAL_JUMP, general.G_ILLEGAL_JUMP),
+                (_nb.SCRATCH, general.G_SCRATCH), (_nb.CUE_OFF, general.G_CUE_OFF), (_nb.KITCHEN, general.G_KITCHEN),
+                (_nb.NO_HIT, no_hit), (_nb.BAD_HIT, bad_hit), (_nb.NO_RAIL, no_rail), (_nb.OBJ_OFF, obj_off))
+                if bits & bit)
+        return got
 
     def _foul_kinds(self) -> tuple:
         """(bad first contact, no contact, no rail, object ball off the table) as this game
