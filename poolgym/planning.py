@@ -43,7 +43,7 @@ import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's 
 from numba import njit
 
 from poolgym.rules.geometry import DEFAULT_R
-from poolgym.rules.placement import bed_obstacles, hypot_lt, placement_code
+from poolgym.rules.placement import bed_obstacles, clear_of_cushions, hypot_lt, placement_code
 
 POCKET_NAMES = ("lb", "lc", "lt", "rb", "rc", "rt")
 CORNER_POCKETS = (0, 2, 3, 5)
@@ -189,7 +189,6 @@ def _mouth_half_widths(pockets: np.ndarray) -> np.ndarray:
 # Typed (not literal) constants for call arguments: a literal bool or int compiles the callee (the
 # whole pot kernel, the referee's placement check) once more per value; typed ones share the
 # signature of the Python-side calls.
-_P_ONLY = np.bool_(True)
 _ALL_P = np.bool_(False)
 
 _GEOM_CACHE: dict = {}
@@ -466,16 +465,11 @@ def _p_make(sig, d1, R, cc, h_eff, d2):
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
-def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, out, ghost, p_only):
+def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, out, ghost):
     """Fill the (Q, T, 6) outputs of `pot_table` (``out`` = p, phi, cut, d1, d2, V0) for target
     rows ``tg`` (T,), obstacle rows ``obst`` (every ball on the table but the cue ball) with
     clearances ``need``, and cue positions Q (nq, 2); ``consts`` = (w, l, R, sigma_phi rad,
-    max cut rad, e_b, m, M, u_s, u_r, g, arrival speed, V0 min, V0 max). With ``p_only`` only
-    the best make probability of each cue position is computed, into ``out[0][q, 0, 0]`` (0
-    when no pot is feasible; the max over the (target, pocket) entries of the full table's
-    p): a (target, pocket) whose object path is blocked skips its cue positions, a cue
-    position certainly beyond the cut limit skips the rest of its checks, and a pot whose p
-    cannot raise its cue position's best skips the path checks; ``ok`` is not filled."""
+    max cut rad, e_b, m, M, u_s, u_r, g, arrival speed, V0 min, V0 max)."""
     w, l, R, sig, max_cut, e_b, m, M = consts[0], consts[1], consts[2], consts[3], consts[4], consts[5], \
         consts[6], consts[7]
     u_s, u_r, g, arrival, v0_min, v0_max = consts[8], consts[9], consts[10], consts[11], consts[12], consts[13]
@@ -488,10 +482,6 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
     nq = Q.shape[0]
     nt = tg.shape[0]
     no = obst.shape[0]
-    cos_cut = math.cos(max_cut) - 1e-12  # below it acos is certainly beyond max_cut (rounding ~1e-16)
-    if p_only:
-        for q in range(nq):
-            p[q, 0, 0] = 0.0
     for ti in range(nt):
         b = tg[ti]
         ox = balls[b, 0]
@@ -515,8 +505,6 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
                     if o != b and _seg_dist(ox, oy, aims[k, 0], aims[k, 1], balls[o, 0], balls[o, 1]) < need[oi]:
                         static_ok = False
                         break
-            if p_only and not static_ok:
-                continue
             h_eff = max(half[k] * approach - 0.25 * R, 0.004)
             v_obj = _launch_speed(d2, arrival, u_s, u_r, g)
             for q in range(nq):
@@ -529,16 +517,8 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
                 wx = vx / de
                 wy = vy / de
                 c = min(max(wx * ux + wy * uy, -1.0), 1.0)
-                if p_only and c < cos_cut:  # acos(c) > max_cut: too thin a cut
-                    continue
                 ct = math.acos(c)
                 good = static_ok and ct <= max_cut and d1 > 1e-6
-                if p_only:  # only a p above the cue position's best so far needs the path checks
-                    if not good:
-                        continue
-                    pq = _p_make(sig, d1, R, math.cos(ct), h_eff, d2)
-                    if pq <= p[q, 0, 0]:
-                        continue
                 if good:  # the cue ball's path clear, and the cue ball not in the object ball's way
                     for oi in range(no):
                         o = obst[oi]
@@ -547,10 +527,6 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
                             break
                     if good and _seg_dist(ox, oy, aims[k, 0], aims[k, 1], cx, cy) < 2 * R * 0.999:
                         good = False
-                if p_only:
-                    if good:
-                        p[q, 0, 0] = pq
-                    continue
                 cc = math.cos(ct)
                 ok[q, ti, k] = good
                 p[q, ti, k] = _p_make(sig, d1, R, cc, h_eff, d2) if good else 0.0
@@ -578,7 +554,7 @@ def pot_table(geom: TableGeom, balls: np.ndarray, on_table: np.ndarray, cue_xy: 
     """
     Q = np.ascontiguousarray(np.atleast_2d(np.asarray(cue_xy, float)))
     ok, out, tg, ghost = _run_pot_kernel(geom, balls, on_table, Q, targets, sigma_phi_deg, max_cut_deg, cue_row,
-                                         danger, danger_clearance, False)
+                                         danger, danger_clearance)
     p, phi, cut, d1, d2, V0 = out
     return dict(ok=ok, p=p, phi=phi, cut=cut, d1=d1, d2=d2, V0=V0, targets=tg, ghost=ghost)
 
@@ -597,24 +573,37 @@ def _rows(balls) -> np.ndarray:
 
 
 def _run_pot_kernel(geom: TableGeom, balls, on_table, Q: np.ndarray, targets, sigma_phi_deg: float,
-                    max_cut_deg: float, cue_row: int, danger, danger_clearance: float, p_only: bool):
+                    max_cut_deg: float, cue_row: int, danger, danger_clearance: float):
     """`_pot_run` over cue positions Q (nq, 2, contiguous) from Python arguments."""
     balls = np.ascontiguousarray(np.asarray(balls, float).reshape(-1, 2))
     on = np.ascontiguousarray(np.asarray(on_table, np.bool_))
     return _pot_run(pot_consts(geom, sigma_phi_deg, max_cut_deg), geom.aims, geom.axes, geom.half_widths,
                     APPROACH_LIMIT, balls, on, _rows(targets), int(cue_row), _rows(danger), float(danger_clearance),
-                    Q, bool(p_only))
+                    Q)
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
-def _pot_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, danger, danger_clearance, Q, p_only):
+def _pot_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, danger, danger_clearance, Q):
     """`_pot_kernel` over cue positions Q (nq, 2): (ok, out (6, nq, T, 6), target rows (T,),
     ghost (T, 6, 2)). The target rows are ``targets`` on the table other than ``cue_row``, in
     their order; the obstacles every other ball on the table, kept 2R (x 0.999) away, the
-    ``danger`` rows ``danger_clearance`` R away. All not ok when no target is on the table.
-    With ``p_only`` only each cue position's best p, in ``out[0][:, 0, 0]`` (see `_pot_kernel`)."""
-    R = consts[2]
+    ``danger`` rows ``danger_clearance`` R away. All not ok when no target is on the table."""
     nq = Q.shape[0]
+    tg = _target_rows(on, targets, cue_row)
+    nt = tg.shape[0]
+    ok = np.zeros((nq, nt, 6), np.bool_)
+    if nt == 0:
+        return ok, np.zeros((6, nq, 0, 6)), tg, np.zeros((0, 6, 2))
+    obst, need = _obstacles(on, cue_row, danger, danger_clearance, consts[2])
+    out = np.empty((6, nq, nt, 6))
+    ghost = np.empty((nt, 6, 2))
+    _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, out, ghost)
+    return ok, out, tg, ghost
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def _target_rows(on, targets, cue_row):
+    """The rows of ``targets`` on the table other than ``cue_row``, in their order."""
     tg = np.empty(targets.shape[0], np.int64)
     nt = 0
     for i in range(targets.shape[0]):
@@ -622,10 +611,13 @@ def _pot_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, dange
         if on[b] and b != cue_row:
             tg[nt] = b
             nt += 1
-    tg = tg[:nt].copy()
-    ok = np.zeros((nq, nt, 6), np.bool_)
-    if nt == 0:
-        return ok, np.zeros((6, nq, 0, 6)), tg, np.zeros((0, 6, 2))
+    return tg[:nt].copy()
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def _obstacles(on, cue_row, danger, danger_clearance, R):
+    """(rows, clearances): every ball on the table other than ``cue_row``, to be passed at 2R
+    (x 0.999), the ``danger`` rows at ``danger_clearance`` R."""
     no = 0
     for k in range(on.shape[0]):
         if on[k] and k != cue_row:
@@ -641,10 +633,135 @@ def _pot_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, dange
                 if danger[d] == k:
                     need[j] = danger_clearance * R
             j += 1
-    out = np.empty((6, nq, nt, 6))
-    ghost = np.empty((nt, 6, 2))
-    _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, out, ghost, p_only)
-    return ok, out, tg, ghost
+    return obst, need
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, danger, danger_clearance, Q):
+    """(nq,) the best make probability from each cue position of Q (nq, 2): the max of `_pot_run`'s
+    p over its (target, pocket) entries, 0 when none is feasible (the same value: each pot's p
+    is computed as `_pot_kernel` computes it, and only pots that cannot be the best skip it).
+
+    Per cue position, the feasible-looking pots (object path clear, cut within the limit,
+    `_pot_kernel`'s tests) are ranked by the argument of their make probability's erf without
+    its constant factors (``h / d2`` over ``1 + d1 / (2R cos(cut))``, the cut's cosine
+    read from the dot product instead of ``cos(acos(.))``: equal to about 1e-15 relative),
+    which p increases with; in that order each pot's exact p and paths are checked until the
+    first feasible one, then every pot ranked within 1e-6 (relative) of it, far beyond the
+    rounding of either side."""
+    w, l, R, sig, max_cut = consts[0], consts[1], consts[2], consts[3], consts[4]
+    nq = Q.shape[0]
+    best = np.zeros(nq)
+    tg = _target_rows(on, targets, cue_row)
+    nt = tg.shape[0]
+    if nt == 0:
+        return best
+    obst, need = _obstacles(on, cue_row, danger, danger_clearance, R)
+    no = obst.shape[0]
+    cos_cut = math.cos(max_cut) - 1e-12  # below it acos is certainly beyond max_cut (rounding ~1e-16)
+    # the (target, pocket) pots whose object path is clear: ghost, path direction, h_eff, d2, ball,
+    # pocket, h_eff / d2
+    G = np.empty((nt * 6, 9))
+    n = 0
+    for ti in range(nt):
+        b = tg[ti]
+        ox = balls[b, 0]
+        oy = balls[b, 1]
+        for k in range(6):
+            tx = aims[k, 0] - ox
+            ty = aims[k, 1] - oy
+            d2 = math.sqrt(tx * tx + ty * ty)
+            dd = max(d2, 1e-12)
+            ux = tx / dd
+            uy = ty / dd
+            gx = ox - 2.0 * R * ux
+            gy = oy - 2.0 * R * uy
+            approach = ux * axes[k, 0] + uy * axes[k, 1]
+            if not (approach >= limit[k] and R <= gx <= w - R and R <= gy <= l - R and d2 > 1e-9):
+                continue
+            clear = True
+            for oi in range(no):
+                o = obst[oi]
+                if o != b and _seg_dist(ox, oy, aims[k, 0], aims[k, 1], balls[o, 0], balls[o, 1]) < need[oi]:
+                    clear = False
+                    break
+            if not clear:
+                continue
+            h_eff = max(half[k] * approach - 0.25 * R, 0.004)
+            G[n, 0] = gx
+            G[n, 1] = gy
+            G[n, 2] = ux
+            G[n, 3] = uy
+            G[n, 4] = h_eff
+            G[n, 5] = d2
+            G[n, 6] = b
+            G[n, 7] = k
+            G[n, 8] = h_eff / max(d2, 1e-3)
+            n += 1
+    key = np.empty(n)
+    inv2R = 1.0 / (2.0 * R)
+    for q in range(nq):
+        cx = Q[q, 0]
+        cy = Q[q, 1]
+        m = 0
+        for j in range(n):
+            key[j] = -1.0
+            vx = G[j, 0] - cx
+            vy = G[j, 1] - cy
+            d1 = math.sqrt(vx * vx + vy * vy)
+            if not d1 > 1e-6:
+                continue
+            c = (vx * G[j, 2] + vy * G[j, 3]) / d1
+            if c < cos_cut - 1e-9:  # certainly beyond the cut limit
+                continue
+            key[j] = G[j, 8] / (1.0 + d1 * inv2R / max(c, 0.1))
+            m += 1
+        bp = 0.0
+        stop = -1.0
+        while m > 0:
+            jb = -1
+            for j in range(n):
+                if key[j] >= 0.0 and (jb < 0 or key[j] > key[jb]):
+                    jb = j
+            if jb < 0 or key[jb] < stop:
+                break
+            kb = key[jb]
+            key[jb] = -1.0
+            m -= 1
+            # `_pot_kernel`'s own computation of this pot
+            gx = G[jb, 0]
+            gy = G[jb, 1]
+            vx = gx - cx
+            vy = gy - cy
+            d1 = math.sqrt(vx * vx + vy * vy)
+            de = max(d1, 1e-12)
+            wx = vx / de
+            wy = vy / de
+            c = min(max(wx * G[jb, 2] + wy * G[jb, 3], -1.0), 1.0)
+            if c < cos_cut:
+                continue
+            ct = math.acos(c)
+            if not (ct <= max_cut and d1 > 1e-6):
+                continue
+            pq = _p_make(sig, d1, R, math.cos(ct), G[jb, 4], G[jb, 5])
+            if pq <= bp:
+                continue
+            b = int(G[jb, 6])
+            k = int(G[jb, 7])
+            good = True
+            for oi in range(no):
+                o = obst[oi]
+                if o != b and _seg_dist(cx, cy, gx, gy, balls[o, 0], balls[o, 1]) < need[oi]:
+                    good = False
+                    break
+            if good and _seg_dist(balls[b, 0], balls[b, 1], aims[k, 0], aims[k, 1], cx, cy) < 2 * R * 0.999:
+                good = False
+            if good:
+                bp = pq
+                if stop < 0.0:
+                    stop = kb * (1.0 - 1e-6)
+        best[q] = bp
+    return best
 
 
 @dataclass(frozen=True)
@@ -732,10 +849,14 @@ def _placements_ok(xy, P, on, cue_row, kitchen, gap, w, l, hs, pockets, segs, ja
                 if k != cue_row and on[k] and hypot_lt(x - P[k, 0], y - P[k, 1], 2.0 * R + gap):
                     ok = False
                     break
-        if ok:
-            code, _ = placement_code(x, y, P, on, kitchen, _ALL_P, cue_row, w, l, hs, pockets, segs, jaws, R, 1e-9,
-                                     1e-9)
-            ok = code == 0
+        if ok and gap >= 1e-6:
+            # the point passed every test of `placement_code` but the cushions' with a margin
+            # far beyond its 1e-9: on the bed, behind the string when asked, 2R + gap or more
+            # from every ball (neither overlapping nor frozen), outside the pocket circles
+            ok = clear_of_cushions(x, y, segs, jaws, R, 1e-9)
+        elif ok:
+            ok = placement_code(x, y, P, on, kitchen, _ALL_P, cue_row, w, l, hs, pockets, segs, jaws, R, 1e-9,
+                                1e-9)[0] == 0
         out[q] = ok
 
 
@@ -775,7 +896,7 @@ def best_straight_in_placement(geom: TableGeom, balls: np.ndarray, on_table: np.
     """The `straight_in_placements` spot with the best make probability (`best_p_from` with the
     cue ball lifted; the first of equals in candidate order), as (x, y); None when no candidate
     is valid. One compiled pass makes and checks the candidates (the referee's
-    `placement_code` through `_placements_ok`), one `_pot_kernel` pass scores them."""
+    `placement_code` through `_placements_ok`), one `_best_p_run` pass scores them."""
     on = np.ascontiguousarray(np.asarray(on_table, np.bool_))
     P = np.ascontiguousarray(np.asarray(balls, float).reshape(-1, 2))
     ang = np.radians(np.asarray(angles_deg, float))
@@ -820,13 +941,11 @@ def _best_placement(consts, aims, axes, half, limit, P, on, targets, cue_row, ki
         pts = thin
     lifted = on.copy()
     lifted[cue_row] = False
-    _, out, tg_rows, _ = _pot_run(consts, aims, axes, half, limit, P, lifted, targets, cue_row, danger, 4.0, pts,
-                                  _P_ONLY)
+    best = _best_p_run(consts, aims, axes, half, limit, P, lifted, targets, cue_row, danger, 4.0, pts)
     q = 0
-    if tg_rows.shape[0] > 0:  # the first spot of the best p
-        for i in range(1, pts.shape[0]):
-            if out[0, i, 0, 0] > out[0, q, 0, 0]:
-                q = i
+    for i in range(1, pts.shape[0]):  # the first spot of the best p
+        if best[i] > best[q]:
+            q = i
     return True, pts[q, 0], pts[q, 1]
 
 

@@ -48,7 +48,6 @@ from poolgym.planning import (
     PLACEMENT_ANGLES_DEG,
     PLACEMENT_DISTANCES,
     PLACEMENT_MAX_POINTS,
-    _ALL_P,
     _best_placement,
     _kick_point,
     _phi_to,
@@ -215,7 +214,7 @@ def _best_pots(consts, aims, axes, half, limit, balls, on, pots, danger, preview
     F[k, 2] = 0.0
     if not on[0]:
         return False
-    ok, out, tg, _ = _pot_run(consts, aims, axes, half, limit, balls, on, pots, _CUE_ROW, danger, 4.0, balls[0:1], _ALL_P)
+    ok, out, tg, _ = _pot_run(consts, aims, axes, half, limit, balls, on, pots, _CUE_ROW, danger, 4.0, balls[0:1])
     found = False
     bp = 0.0
     bb = 0

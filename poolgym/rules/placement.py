@@ -33,7 +33,7 @@ import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's 
 from numba import njit
 
 __all__ = ["PlacementCode", "placement_code", "placement_codes", "placement_error", "placement_errors",
-           "hypot_lt", "hypot_le", "rests_on_bed", "on_bed", "nearest_legal_spot", "nearest_legal_spots", "table_arrays",
+           "hypot_lt", "hypot_le", "rests_on_bed", "clear_of_cushions", "on_bed", "nearest_legal_spot", "nearest_legal_spots", "table_arrays",
            "bed_obstacles"]
 
 
@@ -85,6 +85,13 @@ def rests_on_bed(x, y, pockets, segs, jaws, R, tol):
     for p in range(pockets.shape[0]):
         if hypot_le(pockets[p, 0] - x, pockets[p, 1] - y, pockets[p, 2]):
             return False
+    return clear_of_cushions(x, y, segs, jaws, R, tol)
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def clear_of_cushions(x, y, segs, jaws, R, tol):
+    """The cushion and jaw part of `rests_on_bed`: a ball centred at (x, y) is at least
+    R - ``tol`` from every cushion segment and R + r - ``tol`` from every jaw circle."""
     for q in range(segs.shape[0]):
         ax = segs[q, 0, 0]
         ay = segs[q, 0, 1]

@@ -119,3 +119,53 @@ def test_player_placements_are_spots_the_referee_accepts_G_3_22_9B_5_10(table9):
             assert placement_error(x, y, pos, on, table9, R, kitchen=kitchen, may_touch=False) is None
         spot = planning.random_placement(g, pos, on, rng, kitchen=kitchen)
         assert placement_error(*spot, pos, on, table9, R, kitchen=kitchen, may_touch=False) is None
+
+
+def test_placements_valid_is_the_referee_check_with_the_players_margin(table9):
+    """`placements_valid` accepts exactly the spots the referee's `placement_error` accepts that
+    also keep the margin ``gap`` from the cushion lines, the head string, the pocket circles and
+    (beyond 2R) the balls; with no margin, exactly the referee's spots."""
+    rng = np.random.default_rng(4)
+    g = planning.table_geom(table9)
+    pos = np.column_stack([rng.uniform(R, g.w - R, 10), rng.uniform(R, g.l - R, 10)])
+    on = np.ones(10, bool)
+    on[3] = False
+    for kitchen in (False, True):
+        xy = np.column_stack([rng.uniform(0.0, g.w, 3000), rng.uniform(0.0, g.l, 3000)])
+        xy[:200] = pos[1 + np.arange(200) % 9] + 2 * R * np.column_stack([np.cos(np.arange(200)), np.sin(np.arange(200))])
+        for gap in (1e-3, 0.0):
+            ok = planning.placements_valid(g, xy, pos, on, kitchen=kitchen, gap=gap)
+            m = R + gap
+            for (x, y), got in zip(xy, ok):
+                want = (m <= x <= g.w - m and m <= y <= g.l - m and (not kitchen or y < g.head_string_y - gap)
+                        and all(math.hypot(x - px, y - py) >= pr + gap for px, py, pr in g.pockets)
+                        and all(math.hypot(x - pos[k, 0], y - pos[k, 1]) >= 2 * R + gap for k in range(1, 10) if on[k])
+                        and placement_error(x, y, pos, on, table9, R, kitchen=kitchen, may_touch=False) is None)
+                assert got == want
+
+
+def test_best_p_run_is_the_pot_tables_best_p():
+    """`_best_p_run` (the scoring of ball-in-hand spots) gives, for every cue position, exactly
+    the max of the full pot table's p over its (target, pocket) entries (0 without a pot), with
+    and without danger balls, for crowded and sparse layouts."""
+    rng = np.random.default_rng(6)
+    g = planning.TableGeom.wpa()
+    consts = planning.pot_consts(g, 0.125)
+    potted = 0
+    for trial in range(60):
+        n = 16
+        balls = np.column_stack([rng.uniform(R, g.w - R, n), rng.uniform(R, g.l - R, n)])
+        on = rng.random(n) < (0.9 if trial % 2 else 0.4)
+        on[0] = False
+        targets = np.array([b for b in range(1, n) if rng.random() < 0.5], np.int64)
+        danger = np.array([8] if trial % 3 == 0 else [], np.int64)
+        Q = np.column_stack([rng.uniform(R, g.w - R, 200), rng.uniform(R, g.l - R, 200)])
+        Q[:40] = balls[1 + np.arange(40) % (n - 1)] + rng.uniform(-0.3, 0.3, (40, 2))
+        _, out, tg, _ = planning._pot_run(consts, g.aims, g.axes, g.half_widths, planning.APPROACH_LIMIT, balls, on,
+                                          targets, np.int64(0), danger, 4.0, Q)
+        want = out[0].reshape(len(Q), -1).max(axis=1) if tg.shape[0] else np.zeros(len(Q))
+        got = planning._best_p_run(consts, g.aims, g.axes, g.half_widths, planning.APPROACH_LIMIT, balls, on,
+                                   targets, np.int64(0), danger, 4.0, Q)
+        assert np.array_equal(got, want)
+        potted += int((want > 0).sum())
+    assert potted > 1000
