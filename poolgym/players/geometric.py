@@ -250,7 +250,12 @@ class GeometricPlayer:
 
         cue = v.balls[0]
         pool = [b for b in (v.targets or range(1, len(v.on))) if v.on[b]]
-        apex = min(pool, key=lambda b: np.linalg.norm(v.balls[b] - cue))
+        d2 = ((v.balls[pool] - cue) ** 2).sum(axis=1)
+        near = np.flatnonzero(d2 <= d2.min() * (1.0 + 1e-9))
+        if len(near) == 1:  # the nearest ball, clear of the others by far more than rounding
+            apex = pool[int(near[0])]
+        else:  # (near) ties: the first of the nearest by their norms, in ``pool`` order
+            apex = min(pool, key=lambda b: np.linalg.norm(v.balls[b] - cue))
         call_b = call_p = None
         if v.call_required and v.callable_balls:
             call_b, call_p = int(v.callable_balls[0]), 2
