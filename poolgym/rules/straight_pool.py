@@ -564,7 +564,7 @@ class StraightPool(DisciplineBase):
 
     def _after(self, state: GameState, rec) -> GameState:
         pos, on = general.after_shot(state, rec)
-        return state.replace(pos=pos, on_table=on, shot_number=state.shot_number + 1, options=())
+        return state._evolve({"pos": pos, "on_table": on, "shot_number": state.shot_number + 1, "options": ()})
 
     def _breaking_violation(self, state, rec, pocketed, jumped_obj, cue_gone, table, R):
         """SP-6.6 A.2: -2, not a foul for SP-6.12; pocketed / jumped balls spotted (SP-6.8,
@@ -641,9 +641,9 @@ class StraightPool(DisciplineBase):
             return s, Verdict(fouls=fouls, pocketed=pocketed, points=pts, next_seat=opp, cue_ball=cue,
                               options=opts, spotted=spotted, rule_refs=tuple(refs))
         ex = self._begin_turn(s.extra, opp, scores)
-        s = s.replace(seat_to_act=opp, phase=Phase.PLAY, cue_ball=cue, cue_placed=False, extra=ex)
-        return s, Verdict(fouls=fouls, pocketed=pocketed, points=pts, next_seat=opp, cue_ball=cue,
-                          spotted=spotted, rule_refs=tuple(refs))
+        s.__dict__.update(seat_to_act=opp, phase=Phase.PLAY, cue_ball=cue, cue_placed=False, extra=ex)  # fresh
+        return s, Verdict._fast(fouls=fouls, pocketed=pocketed, points=pts, next_seat=opp, cue_ball=cue,
+                                spotted=spotted, rule_refs=tuple(refs))
 
     def _legal(self, state, action, rec, pocketed, call_made, nc_code, refs, table, R):
         """No foul: B.4-B.9 (and A.4 for a legal break)."""
@@ -660,21 +660,23 @@ class StraightPool(DisciplineBase):
             scores = tuple(scores)
             refs += ["SP-6.5", "SP-6.7.1"]
             ex = self._push_history(state.extra, seat, 0)
-            s = s.replace(scores=scores, consecutive_fouls=cf, extra=ex)
             pts = self._delta(state.scores, scores)
+            # ``s`` is the fresh state of `_after`, not yet seen by anyone: its fields are set in place
+            fresh = s.__dict__
             if scores[seat] >= cfg.target_points:
                 refs.append("SP-6.1")
-                s = s.replace(phase=Phase.GAME_OVER, winner=seat, seat_to_act=seat,
-                              cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False)
-                return s, Verdict(legal_pocketed=pocketed, pocketed=pocketed, points=pts, next_seat=seat,
-                                  game_over=True, winner=seat, rule_refs=tuple(refs), turn_continues=True)
+                fresh.update(scores=scores, consecutive_fouls=cf, extra=ex, phase=Phase.GAME_OVER, winner=seat,
+                             seat_to_act=seat, cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False)
+                return s, Verdict._fast(legal_pocketed=pocketed, pocketed=pocketed, points=pts, next_seat=seat,
+                                        game_over=True, winner=seat, rule_refs=tuple(refs), turn_continues=True)
             cue = CueBallPlacement.IN_POSITION
-            s = s.replace(seat_to_act=seat, phase=Phase.PLAY, cue_ball=cue, cue_placed=False)
+            fresh.update(scores=scores, consecutive_fouls=cf, extra=ex, seat_to_act=seat, phase=Phase.PLAY,
+                         cue_ball=cue, cue_placed=False)
             if len(s.balls_on_table()) <= 1:
                 s, cue, rr = self._rerack_fourteen(s, rec)
                 refs += list(rr)
-            return s, Verdict(legal_pocketed=pocketed, pocketed=pocketed, points=pts, next_seat=seat, cue_ball=cue,
-                              rule_refs=tuple(refs), turn_continues=True)
+            return s, Verdict._fast(legal_pocketed=pocketed, pocketed=pocketed, points=pts, next_seat=seat,
+                                    cue_ball=cue, rule_refs=tuple(refs), turn_continues=True)
         # safety (SP-6.7.4) or miss (G-3.5): inning ends, pocketed balls spotted (SP-6.8).
         if action.safety:
             refs.append("SP-6.7.4")
@@ -686,10 +688,11 @@ class StraightPool(DisciplineBase):
         ex = self._push_history(state.extra, seat, nc_code)
         ex = self._begin_turn(ex, opp, state.scores)
         zeros = (0,) * state.n_players
-        s = s.replace(consecutive_fouls=cf, seat_to_act=opp, phase=Phase.PLAY, cue_ball=CueBallPlacement.IN_POSITION,
-                      cue_placed=False, inning=state.inning + 1, extra=ex)
-        return s, Verdict(pocketed=pocketed, points=zeros, next_seat=opp, spotted=tuple(sorted(pocketed)),
-                          rule_refs=tuple(refs))
+        # ``s`` is fresh (`_after`, then `_spot`'s copy when a ball was spotted): set in place
+        s.__dict__.update(consecutive_fouls=cf, seat_to_act=opp, phase=Phase.PLAY,
+                          cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False, inning=state.inning + 1, extra=ex)
+        return s, Verdict._fast(pocketed=pocketed, points=zeros, next_seat=opp, spotted=tuple(sorted(pocketed)),
+                                rule_refs=tuple(refs))
 
     # ------------------------------------------------------------------ options
     def apply_option(self, state: GameState, option: Option):

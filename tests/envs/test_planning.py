@@ -147,12 +147,13 @@ def test_placements_valid_is_the_referee_check_with_the_players_margin(table9):
 def test_best_p_run_is_the_pot_tables_best_p():
     """`_best_p_run` (the scoring of ball-in-hand spots) gives, for every cue position, exactly
     the max of the full pot table's p over its (target, pocket) entries (0 without a pot), with
-    and without danger balls, for crowded and sparse layouts."""
+    and without danger balls, for crowded and sparse layouts, with cut limits of 80 and 88 deg
+    (whose cosine is below p's floor of 0.1)."""
     rng = np.random.default_rng(6)
     g = planning.TableGeom.wpa()
-    consts = planning.pot_consts(g, 0.125)
     potted = 0
     for trial in range(60):
+        consts = planning.pot_consts(g, 0.125, 80.0 if trial % 4 else 88.0)  # cos(88 deg) < 0.1
         n = 16
         balls = np.column_stack([rng.uniform(R, g.w - R, n), rng.uniform(R, g.l - R, n)])
         on = rng.random(n) < (0.9 if trial % 2 else 0.4)
