@@ -323,6 +323,8 @@ class Codec:
         self.macro_decl0 = self.n_macro - n_decl
         #: id(spec) -> `_mask_entries` (`encode_batch`)
         self._mask_cache: dict = {}
+        #: (id(spec) or None, phase, cue ball) -> `_cols_entry` (`encode_batch`)
+        self._cols_cache: dict = {}
         #: id(spec) -> (spec, `_spec_kind`) (`decode_box_batch`)
         self._kind_cache: dict = {}
 
@@ -413,7 +415,6 @@ class Codec:
         xy *= np.repeat(on, 2, axis=1)
         out[:, : 2 * N] = xy
         out[:, 2 * N : 3 * N] = on
-        rows, cols = [], []
         k_tgt, k_call = 3 * N, 4 * N
         k_ph = 5 * N
         k_cb = k_ph + len(PHASES)
@@ -423,24 +424,29 @@ class Codec:
         k_sc = k_gr + 6
         k_fo = k_sc + self.P
         k_sh = k_fo + self.P
-        flags_rows, flags = [], []
-        masks = self._mask_cache
+        # per table the columns set to 1: its phase and cue-ball one-hots and, when the
+        # observer is to act, its legal-decision mask and flags (memoised per spec, phase and
+        # cue-ball placement)
+        cache = self._cols_cache
         over = Phase.GAME_OVER
+        cols, lens = [], []
+        flags_rows, flags = [], []  # flags that are not plain bools, written as they are
         for i, (st, spec, seat) in enumerate(zip(states, specs, seats)):
-            if spec is not None and st.seat_to_act == seat and st.phase is not over:
-                hit = masks.get(id(spec))
-                if hit is None or hit[0] is not spec:
-                    hit = self._mask_entries(spec, k_tgt, k_call, k_op)
-                c = hit[1]
-                rows.extend([i] * len(c))
-                cols.extend(c)
+            ph = st.phase
+            to_act = spec is not None and st.seat_to_act == seat and ph is not over
+            key = (id(spec) if to_act else None, ph, st.cue_ball)
+            hit = cache.get(key)
+            if hit is None or hit[0] is not (spec if to_act else None):
+                hit = self._cols_entry(spec if to_act else None, ph, st.cue_ball, k_ph, k_cb, k_fl, k_tgt, k_call,
+                                       k_op)
+            c = hit[1]
+            cols.extend(c)
+            lens.append(len(c))
+            if hit[2] is not None:
                 flags_rows.append(i)
                 flags.append(hit[2])
         ar = np.arange(B)
-        out[ar, [k_ph + _PHASE_INDEX[st.phase] for st in states]] = 1.0
-        out[ar, [k_cb + _PLACEMENT_INDEX[st.cue_ball] for st in states]] = 1.0
-        if rows:
-            out[rows, cols] = 1.0
+        out[np.repeat(ar, lens), cols] = 1.0
         if flags_rows:
             out[flags_rows, k_fl : k_fl + 6] = flags
         # per-seat parts (observer first), the seat tuples of all tables as arrays
@@ -469,6 +475,27 @@ class Codec:
             for i, (st, seat) in enumerate(zip(states, seats)):
                 self.candidates.features(st, specs[i], seat, out[i], self.cand0)
         return out
+
+    def _cols_entry(self, spec, phase, cue_ball, k_ph, k_cb, k_fl, k_tgt, k_call, k_op) -> tuple:
+        """(spec, the columns `encode_batch` sets to 1 for a table in ``phase`` with its cue
+        ball ``cue_ball``: the two one-hots, then, for ``spec`` (None: the observer is not to
+        act) its mask entries and the flags that are set, None or the flags to write as they
+        are when they are not all bools), memoised."""
+        c = (k_ph + _PHASE_INDEX[phase], k_cb + _PLACEMENT_INDEX[cue_ball])
+        fl = None
+        if spec is not None:
+            hit = self._mask_cache.get(id(spec))
+            if hit is None or hit[0] is not spec:
+                hit = self._mask_entries(spec, k_tgt, k_call, k_op)
+            c = c + hit[1]
+            if all(type(f) is bool for f in hit[2]):
+                c = c + tuple(k_fl + j for j, f in enumerate(hit[2]) if f)
+            else:
+                fl = hit[2]
+        if len(self._cols_cache) > 4096:
+            self._cols_cache.clear()
+        hit = self._cols_cache[(None if spec is None else id(spec), phase, cue_ball)] = (spec, c, fl)
+        return hit
 
     def _mask_entries(self, spec: ActionSpec, k_tgt: int, k_call: int, k_op: int) -> tuple:
         """(spec, columns of the target / callable / option masks set to 1, the 6 flags) of
