@@ -10,7 +10,8 @@ worker thread and the rest is the same work. Each stage is timed by wrapping its
 (inclusive of what it calls; results are unchanged; the wrappers add about 1% of their own); the compiled kernels are listed as
 their own lines: the physics (``physics.simulate_batch``), the geometric opponent's decisions
 (``decide_tables``), the referee's batched shot facts (``shot_facts_batch``) and nine-ball's and eight-ball's
-batched referees (``nine_ball_batch.outcomes``, ``eight_ball_batch.outcomes``; "table by table" is
+batched referees and the BCA games' batched analysis (``nine_ball_batch.outcomes``,
+``eight_ball_batch.outcomes``, ``games.bca_batch.outcomes``; "table by table" is
 the referee's per-table path). The best of
 ``--repeat`` runs of the same seeded steps is printed, in microseconds per learner step and
 as a share of the step. Issue 16's bars ask the native env for >= 15,000 steps/s with the
@@ -48,6 +49,8 @@ STAGES = [
     ("poolgym.rules.nine_ball_batch", "outcomes", "      nine-ball outcomes kernel"),
     ("poolgym.rules.eight_ball", "EightBall.adjudicate_batch", "    adjudicate"),
     ("poolgym.rules.eight_ball_batch", "outcomes", "      eight-ball outcomes kernel"),
+    ("poolgym.rules.games.bca", "BCAGame.adjudicate_batch", "    adjudicate"),
+    ("poolgym.rules.games.bca_batch", "outcomes", "      BCA analysis kernel"),
     ("poolgym.rules.game", "DisciplineBase._adjudicate", "      table by table"),
     ("poolgym.envs.vector", "PoolVectorEnv._encode", "  observations"),
     ("poolgym.envs.session", "Session.finish_step", "  finish (rewards, flags)"),
