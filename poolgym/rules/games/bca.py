@@ -74,20 +74,45 @@ def triangle_rack(config: RulesConfig, rng: np.random.Generator, fixed: Optional
     first, the others in random order over the remaining slots (one permutation drawn
     from ``rng``); the cue ball (row 0) off the table on the head spot (in hand behind the
     head string for the break, G-3.8)."""
-    table = get_table(config.table)
-    slots = triangle_slots(table, ball_radius(), config.rack_gap)
-    fixed = dict(fixed or {})
-    free_slots = [k for k in range(15) if k not in fixed.values()]
-    free_balls = [b for b in OBJECT_BALLS if b not in fixed]
-    pos = np.zeros((16, 2))
-    pos[0] = table.head_spot
-    for b, k in fixed.items():
-        pos[b] = slots[k]
+    slots, head = _triangle_layout(config.table, config.rack_gap)
+    fixed_items, free_balls, free_slots = _free_of(tuple(fixed.items()) if fixed else ())
+    flat = [0.0] * 32
+    flat[0], flat[1] = head
+    for b, k in fixed_items:
+        flat[2 * b], flat[2 * b + 1] = slots[k]
     for b, k in zip(free_balls, rng.permutation(len(free_slots)).tolist()):
-        pos[b] = slots[free_slots[k]]
-    on = np.ones(16, bool)
-    on[0] = False
-    return pos, on
+        flat[2 * b], flat[2 * b + 1] = slots[free_slots[k]]
+    return np.array(flat, np.float64).reshape(16, 2), _RACK_ON.copy()
+
+
+_RACK_ON = np.ones(16, bool)
+_RACK_ON[0] = False
+_LAYOUTS: dict = {}
+
+
+@functools.lru_cache(maxsize=256)
+def _free_of(fixed_items: tuple) -> tuple:
+    """(the fixed (ball, slot) pairs, the other balls, the other slots), ascending, of
+    `triangle_rack`'s ``fixed`` as its items (cached)."""
+    fixed = dict(fixed_items)
+    return (tuple(fixed.items()), tuple(b for b in OBJECT_BALLS if b not in fixed),
+            tuple(k for k in range(15) if k not in fixed.values()))
+
+
+def _triangle_layout(table_name, gap) -> tuple:
+    """(the 15 `triangle_slots` as (x, y) float pairs, the head spot as a pair) of the table
+    named ``table_name`` with the rack gap ``gap`` (cached)."""
+    key = (table_name, gap)
+    got = _LAYOUTS.get(key)
+    if got is None:
+        table = get_table(table_name)
+        slots = triangle_slots(table, ball_radius(), gap)
+        head = np.zeros(2)
+        head[:] = table.head_spot
+        if len(_LAYOUTS) > 64:
+            _LAYOUTS.clear()
+        got = _LAYOUTS[key] = (tuple(tuple(xy) for xy in slots.tolist()), tuple(head.tolist()))
+    return got
 
 
 @dataclass(frozen=True)
@@ -416,7 +441,8 @@ class BCAGame(DisciplineBase):
         rng, new_rng = draw_rng(state)
         pos, on = self.rack(state.config, rng)
         pos = np.asarray(pos, np.float64).reshape(self.n_balls, 2)
-        s = state.replace(pos=tuple(pos.reshape(-1).tolist()), on_table=tuple(bool(v) for v in on), rng=new_rng,
+        on = on.tolist() if type(on) is np.ndarray and on.dtype == np.bool_ else [bool(v) for v in on]
+        s = state.replace(pos=tuple(pos.reshape(-1).tolist()), on_table=tuple(on), rng=new_rng,
                           phase=Phase.BREAK, seat_to_act=breaker, breaker=breaker, options=(),
                           cue_ball=CueBallPlacement.IN_HAND_KITCHEN, cue_placed=False,
                           history=state.history + (SeatEvent(EventType.RERACK, breaker),))
