@@ -11,7 +11,7 @@ import poolgym  # noqa: F401  (registers the env ids)
 from poolgym.rules import nine_ball_batch as nb
 from poolgym.rules.games import bca_batch as bb
 from poolgym.rules.games.bca import BCAGame
-from tests.rules.batch_check import compiled_signatures
+from tests.rules.batch_check import compiled_signatures, ruled_both_ways
 
 GAMES = [("poolgym/PeaPool-v0", 6, {}), ("poolgym/FortyOne-v0", 6, {}), ("poolgym/CardBall-v0", 6, {}),
          ("poolgym/CutThroat-v0", 5, {}), ("poolgym/OddBall-v0", 4, {}), ("poolgym/MrAndMrs-v0", 6, {}),
@@ -29,12 +29,7 @@ def play_checked(monkeypatch, env_id, kwargs, n, steps, seed):
     batched = BCAGame.adjudicate_batch
 
     def checked(self, states, actions, recs):
-        got = batched(self, states, actions, recs)
-        want = [self.adjudicate_validated(st, a, rec) for st, a, rec in zip(states, actions, recs)]
-        assert len(got) == len(want)
-        for (s1, v1), (s2, v2) in zip(got, want):
-            assert s1 == s2 and s1.to_json() == s2.to_json()
-            assert v1 == v2 and repr(v1) == repr(v2)
+        got = ruled_both_ways(batched, self, states, actions, recs)
         given = self._batch_analyses(states, actions, recs)
         if given is None:
             codes["no batch"] += len(recs)

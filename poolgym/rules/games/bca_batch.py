@@ -29,6 +29,7 @@ import numpy as np
 import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
 from numba import njit
 
+from .. import nine_ball_batch
 from ..nine_ball_batch import C_BREAK_RAILS, C_JUMP_FOUL, OBJ_OFF, first_contact, shot_fouls
 
 __all__ = ["FALLBACK", "DECIDED", "OPEN_BREAK", "RAIL_AFTER", "outcomes", "signature",
@@ -109,12 +110,7 @@ def outcomes(tab, stroke, cfg, first, t0, first_raw, t0_raw, cue_pocketed, pocke
 
 
 def signature() -> tuple:
-    """The argument types of `BCAGame.adjudicate_batch`'s :func:`outcomes` call (the batch's
-    shot facts and physics arrays as `physics.simulate_batch` and `shot_facts_batch` make them)."""
-    from numba import types
-
-    f, i, b = types.float64, types.int64, types.boolean
-    i1, f1, b1 = i[::1], f[::1], b[::1]
-    return (i[:, ::1], f[:, ::1], f1, i1, f1, i1, f1, b1, b[:, ::1], b[:, ::1], i1, f1, i1, i1, b[:, ::1], i1,
-            f[:, :, :, ::1], f[:, :, :, ::1], i1, types.int8[:, ::1], types.int16[:, ::1], types.int16[:, ::1],
-            f[:, ::1], f1, f1, i, i, i)
+    """The argument types of `BCAGame.adjudicate_batch`'s :func:`outcomes` call: those of
+    `nine_ball_batch.outcomes` (the same table rows, stroke, constants, shot facts and physics
+    arrays as `physics.simulate_batch` and `shot_facts_batch` make them)."""
+    return nine_ball_batch.signature()
