@@ -405,6 +405,11 @@ class BatchFacts:
         """Table k's ``(pos, on, gap)`` as ``general.after_shot`` computes them from the record
         (:func:`rest_mask_and_gap` of the final state, then the final centres as a flat
         tuple), computed for the whole batch at the first call (one compiled pass)."""
+        got = self.rests(R)
+        return got[0][k], got[1][k], got[2][k]
+
+    def rests(self, R: float) -> tuple:
+        """`rest` of every table: (pos tuples, on tuples, gaps), lists in table order."""
         got = self._rest
         if got is None or got[0] != R:
             b = self._batch
@@ -413,7 +418,7 @@ class BatchFacts:
                                  float(R), _POCKETED, _OFF)
             got = self._rest = (R, [tuple(r) for r in P1.reshape(P1.shape[0], -1).tolist()],
                                 [tuple(r) for r in on.tolist()], gap.tolist())
-        return got[1][k], got[2][k], got[3][k]
+        return got[1], got[2], got[3]
 
     def balls_to_rail(self, k: int) -> np.ndarray:
         """Table k's distinct object balls driven to a cushion (as `queries.balls_to_rail`)."""
