@@ -44,6 +44,10 @@ def _plain_planning(disc) -> bool:
 
 _PLAIN: dict = {}
 
+#: enum members read in the hot paths (a module constant is ~10x faster than the class attribute)
+_GAME_OVER, _PLAY, _BREAK, _LAG = Phase.GAME_OVER, Phase.PLAY, Phase.BREAK, Phase.LAG
+_IN_POSITION = CueBallPlacement.IN_POSITION
+
 #: shaping components reported in ``info["reward_components"]`` (per step, learner's view)
 SHAPING_KEYS = ("result", "legal_pocketed", "foul", "ball_in_hand_conceded", "points", "opponent_foul")
 
@@ -151,7 +155,7 @@ class Session:
 
     @property
     def terminated(self) -> bool:
-        return self.state.phase is Phase.GAME_OVER or self.runout_failed
+        return self.state.phase is _GAME_OVER or self.runout_failed
 
     @property
     def truncated(self) -> bool:
@@ -159,7 +163,7 @@ class Session:
 
     def learner_to_act(self) -> bool:
         st = self.state
-        return (st.phase is not Phase.GAME_OVER and self.shots < self.max_shots and not self.runout_failed
+        return (st.phase is not _GAME_OVER and self.shots < self.max_shots and not self.runout_failed
                 and (self.opponent is None or st.seat_to_act == self.learner_seat))
 
     def observer(self) -> int:
@@ -208,7 +212,7 @@ class Session:
         n = len(actions)
         a = actions[-1]
         if not (type(a) is ShotAction and (n == 1 or (n == 2 and type(actions[0]) is PlaceCueBall))
-                and (st.phase is Phase.PLAY or st.phase is Phase.BREAK) and _plain_planning(self.disc)
+                and (st.phase is _PLAY or st.phase is _BREAK) and _plain_planning(self.disc)
                 and st.discipline == self.disc.name):
             return self.plan(st.seat_to_act, actions, self.spec, True)
         t0 = time.perf_counter()
@@ -216,7 +220,7 @@ class Session:
         if n == 2:  # `DisciplineBase.place_checked` of a checked placement
             p = actions[0]
             x, y = p.x, p.y
-            if st.cue_ball is CueBallPlacement.IN_POSITION or type(x) is not float or type(y) is not float:
+            if st.cue_ball is _IN_POSITION or type(x) is not float or type(y) is not float:
                 return self.plan(seat, actions, self.spec, True)
             st = st._evolve({"pos": (x, y) + st.pos[2:], "on_table": (True,) + st.on_table[1:], "cue_placed": True})
         self.disc._check_shot(st, a)  # `DisciplineBase.shot_inputs`
@@ -249,7 +253,7 @@ class Session:
         for k, a in enumerate(actions):
             if pending is not None:
                 raise IllegalActionError("a ShotAction must be the last action of a decision")
-            if isinstance(a, ShotAction) and st.phase is Phase.LAG and not self.disc.lag_pending(st):
+            if isinstance(a, ShotAction) and st.phase is _LAG and not self.disc.lag_pending(st):
                 # G-3.6: the first lag stroke waits in the state; it is played with the second
                 st, v = self.disc.apply(st, a)
                 verdicts.append((seat, v))
@@ -265,7 +269,7 @@ class Session:
                 st, v = self.disc.apply(st, a)
                 if v is not None:
                     verdicts.append((seat, v))
-                if st.phase is Phase.GAME_OVER or st.seat_to_act != seat:
+                if st.phase is _GAME_OVER or st.seat_to_act != seat:
                     if k + 1 < len(actions):
                         raise IllegalActionError("actions after the decision that ended the turn")
         if self.timer is not None:
@@ -391,7 +395,7 @@ class Session:
             c["legal_pocketed"] += len(v.legal_pocketed)
             if v.fouls:
                 c["foul"] -= 1.0
-                if v.cue_ball is not CueBallPlacement.IN_POSITION and v.next_seat != me:
+                if v.cue_ball is not _IN_POSITION and v.next_seat != me:
                     c["ball_in_hand_conceded"] -= 1.0
         elif v.fouls:
             c["opponent_foul"] += 1.0
@@ -404,7 +408,7 @@ class Session:
         st = self.state
         if self.runout_failed:
             return -1.0
-        if st.phase is not Phase.GAME_OVER:
+        if st.phase is not _GAME_OVER:
             return 0.0
         value = getattr(st.extra, "value", None)
         if value is not None and st.n_players == 1:
