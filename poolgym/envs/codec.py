@@ -661,15 +661,22 @@ class Codec:
                 r = math.hypot(a, b)
                 if r > 0.45:
                     a, b = a * 0.45 / r, b * 0.45 / r
-            called_ball = called_pocket = None
-            safety = bool(spec.safety_allowed and u[7] > 0)
-            if spec.callable_balls and not safety:
-                called_ball = self._masked_argmax(u, [8 + c for c in spec.callable_balls]) - 8
-                called_pocket = self._masked_argmax(u, range(9 + N - 1, 9 + N - 1 + N_POCKETS)) - (9 + N - 1)
+            safety, called_ball, called_pocket = self._call(u, spec)
             s = shot(V0[k], phi, theta[k], a, b, called_ball, called_pocket, safety,
                      bool(spec.push_out_allowed and u[8] > 0))
             out.append([s] if placed[k] is None else [placed[k], s])
         return out
+
+    def _call(self, u: list, spec: ActionSpec) -> tuple:
+        """(safety, called ball, called pocket) that Box row ``u`` declares under ``spec``:
+        a safety where it is allowed and asked (8B-4.12; it replaces the call), else the best-scored
+        callable ball and pocket where the spec asks for a call (None, None otherwise)."""
+        safety = bool(spec.safety_allowed and u[7] > 0)
+        if not spec.callable_balls or safety:
+            return safety, None, None
+        N = self.N
+        return (safety, self._masked_argmax(u, [8 + c for c in spec.callable_balls]) - 8,
+                self._masked_argmax(u, range(9 + N - 1, 9 + N - 1 + N_POCKETS)) - (9 + N - 1))
 
     def _spec_kind(self, spec: ActionSpec):
         """For `decode_box_batch`: None when ``spec`` is decoded row by row (a declaration,
@@ -762,11 +769,8 @@ class Codec:
         r = math.hypot(a, b)
         if r > 0.45:
             a, b = a * 0.45 / r, b * 0.45 / r
-        called_ball = called_pocket = None
-        safety = bool(spec.safety_allowed and u[7] > 0)
-        if spec.callable_balls and not safety:
-            called_ball = self._masked_argmax(u, [8 + c for c in spec.callable_balls]) - 8
-            called_pocket = self._masked_argmax(u, range(9 + N - 1, 9 + N - 1 + N_POCKETS)) - (9 + N - 1)
+        safety, called_ball, called_pocket = self._call(u, spec)
+        if called_ball is not None:
             more = self._more_calls(u, state, spec, called_ball) if self.multi_calls else ()
             if more:
                 out.append(MultiCallShot(float(V0), float(phi), float(theta), float(a), float(b), called_ball,

@@ -217,12 +217,11 @@ class Session:
             return self.plan(st.seat_to_act, actions, self.spec, True)
         t0 = time.perf_counter()
         seat = st.seat_to_act
-        if n == 2:  # `DisciplineBase.place_checked` of a checked placement
+        if n == 2:  # a checked placement
             p = actions[0]
-            x, y = p.x, p.y
-            if st.cue_ball is _IN_POSITION or type(x) is not float or type(y) is not float:
+            if st.cue_ball is _IN_POSITION or type(p.x) is not float or type(p.y) is not float:
                 return self.plan(seat, actions, self.spec, True)
-            st = st._evolve({"pos": (x, y) + st.pos[2:], "on_table": (True,) + st.on_table[1:], "cue_placed": True})
+            st = self.disc.place_checked(st, p)
         self.disc._check_shot(st, a)  # `DisciplineBase.shot_inputs`
         row = stroke_row(a, st.config)
         if self.timer is not None:

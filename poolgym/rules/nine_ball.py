@@ -396,19 +396,12 @@ class NineBall(DisciplineBase):
             return super().adjudicate_batch(states, actions, recs)
         code, bits, pmask = ruled
         bf = recs[0].facts[0]
-        rest_pos, rest_on, rest_gap = bf.rests(ball_radius())
-        cfg = states[0].config  # (one config: `_batch_facts`)
-        # `_batch_post`'s GW-12 stand-in and max_shots cap, read once
-        cap_stall, cap_shots = cfg.stalemate_innings, cfg.max_shots
         out = []
         for k, (st, c) in enumerate(zip(states, code)):
             if c == _nb.FALLBACK:
                 out.append(self.adjudicate_validated(st, actions[k], recs[k]))
                 continue
-            if rest_gap[k] < 1e-9:  # `_batch_rest`
-                pos, on = general.after_shot(st, recs[k])
-            else:
-                pos, on = rest_pos[k], rest_on[k]
+            pos, on = self._batch_rest(bf, k, st, recs[k])
             seat = st.seat_to_act
             opp = 1 - seat
             brk = st.phase is _BREAK
@@ -452,14 +445,7 @@ class NineBall(DisciplineBase):
                                   "cue_ball": _IN_POSITION, "cue_placed": False,
                                   "inning": st.inning + 1, "extra": _EXTRA_PUSH if brk else _EXTRA_NONE})
                 v = _verdict(_V_MISS[var], next_seat=opp)
-            # `_batch_post`: the stall counter set in place on the fresh state, `_post` where
-            # the stalemate or the shot cap applies
-            stall = 0 if v.pocketed else st.stall_innings + (c != _nb.POT)
-            if (cap_stall and stall >= cap_stall) or (cap_shots and new.shot_number >= cap_shots):
-                out.append(self._post(st, new, v))
-            else:
-                new.__dict__["stall_innings"] = stall
-                out.append((new, v))
+            out.append(self._batch_post(st, new, v, c != _nb.POT))
         return out
 
     def compile_batch(self) -> None:
