@@ -465,6 +465,39 @@ def _p_make(sig, d1, R, cc, h_eff, d2):
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
+def _ghost(ox, oy, ax, ay, R):
+    """Ghost-ball aim of the object ball at (ox, oy) towards (ax, ay): (ghost x, y, the object
+    ball's unit path x, y, its length)."""
+    tx = ax - ox
+    ty = ay - oy
+    d2 = math.sqrt(tx * tx + ty * ty)
+    dd = max(d2, 1e-12)
+    ux = tx / dd
+    uy = ty / dd
+    return ox - 2.0 * R * ux, oy - 2.0 * R * uy, ux, uy, d2
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def _path_clear(ax, ay, bx, by, balls, obst, need, skip):
+    """The segment (ax, ay) -> (bx, by) passes every obstacle row ``obst`` other than ``skip`` at
+    no less than its clearance ``need``."""
+    for oi in range(obst.shape[0]):
+        o = obst[oi]
+        if o != skip and _seg_dist(ax, ay, bx, by, balls[o, 0], balls[o, 1]) < need[oi]:
+            return False
+    return True
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def _cue_leg_clear(R, aims, balls, obst, need, b, k, cx, cy, gx, gy):
+    """The cue ball's path from (cx, cy) to the ghost (gx, gy) clear of every obstacle row
+    ``obst`` (other than the object ball ``b``) by its clearance ``need``, and the cue ball not
+    in ``b``'s way to pocket ``k`` (2R x 0.999)."""
+    return (_path_clear(cx, cy, gx, gy, balls, obst, need, b)
+            and not _seg_dist(balls[b, 0], balls[b, 1], aims[k, 0], aims[k, 1], cx, cy) < 2 * R * 0.999)
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
 def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, out, ghost):
     """Fill the (Q, T, 6) outputs of `pot_table` (``out`` = p, phi, cut, d1, d2, V0) for target
     rows ``tg`` (T,), obstacle rows ``obst`` (every ball on the table but the cue ball) with
@@ -481,30 +514,17 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
     V0 = out[5]
     nq = Q.shape[0]
     nt = tg.shape[0]
-    no = obst.shape[0]
     for ti in range(nt):
         b = tg[ti]
         ox = balls[b, 0]
         oy = balls[b, 1]
         for k in range(6):
-            tx = aims[k, 0] - ox
-            ty = aims[k, 1] - oy
-            d2 = math.sqrt(tx * tx + ty * ty)
-            dd = max(d2, 1e-12)
-            ux = tx / dd
-            uy = ty / dd
-            gx = ox - 2.0 * R * ux
-            gy = oy - 2.0 * R * uy
+            gx, gy, ux, uy, d2 = _ghost(ox, oy, aims[k, 0], aims[k, 1], R)
             ghost[ti, k, 0] = gx
             ghost[ti, k, 1] = gy
             approach = ux * axes[k, 0] + uy * axes[k, 1]
-            static_ok = (approach >= limit[k] and R <= gx <= w - R and R <= gy <= l - R and d2 > 1e-9)
-            if static_ok:  # the object ball's path clear of the other balls
-                for oi in range(no):
-                    o = obst[oi]
-                    if o != b and _seg_dist(ox, oy, aims[k, 0], aims[k, 1], balls[o, 0], balls[o, 1]) < need[oi]:
-                        static_ok = False
-                        break
+            static_ok = (approach >= limit[k] and R <= gx <= w - R and R <= gy <= l - R and d2 > 1e-9
+                         and _path_clear(ox, oy, aims[k, 0], aims[k, 1], balls, obst, need, b))
             h_eff = max(half[k] * approach - 0.25 * R, 0.004)
             v_obj = _launch_speed(d2, arrival, u_s, u_r, g)
             for q in range(nq):
@@ -520,7 +540,7 @@ def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, o
                 ct = math.acos(c)
                 good = static_ok and ct <= max_cut and d1 > 1e-6
                 if good:  # the cue ball's path clear, and the cue ball not in the object ball's way
-                    for oi in range(no):
+                    for oi in range(obst.shape[0]):  # (`_cue_leg_clear` inline: this loop is hot)
                         o = obst[oi]
                         if o != b and _seg_dist(cx, cy, gx, gy, balls[o, 0], balls[o, 1]) < need[oi]:
                             good = False
@@ -657,7 +677,6 @@ def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, da
     if nt == 0:
         return best
     obst, need = _obstacles(on, cue_row, danger, danger_clearance, R)
-    no = obst.shape[0]
     cos_cut = math.cos(max_cut) - 1e-12  # below it acos is certainly beyond max_cut (rounding ~1e-16)
     # the (target, pocket) pots whose object path is clear: ghost, path direction, h_eff, d2, ball,
     # pocket, h_eff / d2
@@ -668,24 +687,11 @@ def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, da
         ox = balls[b, 0]
         oy = balls[b, 1]
         for k in range(6):
-            tx = aims[k, 0] - ox
-            ty = aims[k, 1] - oy
-            d2 = math.sqrt(tx * tx + ty * ty)
-            dd = max(d2, 1e-12)
-            ux = tx / dd
-            uy = ty / dd
-            gx = ox - 2.0 * R * ux
-            gy = oy - 2.0 * R * uy
+            gx, gy, ux, uy, d2 = _ghost(ox, oy, aims[k, 0], aims[k, 1], R)
             approach = ux * axes[k, 0] + uy * axes[k, 1]
             if not (approach >= limit[k] and R <= gx <= w - R and R <= gy <= l - R and d2 > 1e-9):
                 continue
-            clear = True
-            for oi in range(no):
-                o = obst[oi]
-                if o != b and _seg_dist(ox, oy, aims[k, 0], aims[k, 1], balls[o, 0], balls[o, 1]) < need[oi]:
-                    clear = False
-                    break
-            if not clear:
+            if not _path_clear(ox, oy, aims[k, 0], aims[k, 1], balls, obst, need, b):
                 continue
             h_eff = max(half[k] * approach - 0.25 * R, 0.004)
             G[n, 0] = gx
@@ -748,15 +754,7 @@ def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, da
                 continue
             b = int(G[jb, 6])
             k = int(G[jb, 7])
-            good = True
-            for oi in range(no):
-                o = obst[oi]
-                if o != b and _seg_dist(cx, cy, gx, gy, balls[o, 0], balls[o, 1]) < need[oi]:
-                    good = False
-                    break
-            if good and _seg_dist(balls[b, 0], balls[b, 1], aims[k, 0], aims[k, 1], cx, cy) < 2 * R * 0.999:
-                good = False
-            if good:
+            if _cue_leg_clear(R, aims, balls, obst, need, b, k, cx, cy, gx, gy):
                 bp = pq
                 if stop < 0.0:
                     stop = kb * (1.0 - 1e-6)
