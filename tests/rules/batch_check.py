@@ -42,13 +42,18 @@ def play_checked(monkeypatch, cls, env_id, kwargs, n, steps, seed, n_bits=12):
         return got
 
     monkeypatch.setattr(cls, "adjudicate_batch", checked)
+    play_random(env_id, kwargs, n, steps, seed)
+    return codes, bits
+
+
+def play_random(env_id, kwargs, n, steps, seed) -> None:
+    """``steps`` seeded random actions in ``env_id``'s native vector env of ``n`` tables."""
     env = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
     env.action_space.seed(seed)
     env.reset(seed=seed)
     for _ in range(steps):
         env.step(env.action_space.sample())
     env.close()
-    return codes, bits
 
 
 def compiled_signatures(monkeypatch, module, env_id, sizes=(1, 8), steps=6) -> set:

@@ -4,14 +4,13 @@ and rules every shot as `adjudicate_validated` does, table by table."""
 
 from collections import Counter
 
-import gymnasium as gym
 import pytest
 
 import poolgym  # noqa: F401  (registers the env ids)
 from poolgym.rules import nine_ball_batch as nb
 from poolgym.rules.games import bca_batch as bb
 from poolgym.rules.games.bca import BCAGame
-from tests.rules.batch_check import compiled_signatures, ruled_both_ways
+from tests.rules.batch_check import compiled_signatures, play_random, ruled_both_ways
 
 GAMES = [("poolgym/PeaPool-v0", 6, {}), ("poolgym/FortyOne-v0", 6, {}), ("poolgym/CardBall-v0", 6, {}),
          ("poolgym/CutThroat-v0", 5, {}), ("poolgym/OddBall-v0", 4, {}), ("poolgym/MrAndMrs-v0", 6, {}),
@@ -48,12 +47,7 @@ def play_checked(monkeypatch, env_id, kwargs, n, steps, seed):
         return got
 
     monkeypatch.setattr(BCAGame, "adjudicate_batch", checked)
-    env = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
-    env.action_space.seed(seed)
-    env.reset(seed=seed)
-    for _ in range(steps):
-        env.step(env.action_space.sample())
-    env.close()
+    play_random(env_id, kwargs, n, steps, seed)
     return codes, bits
 
 
