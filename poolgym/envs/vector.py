@@ -23,8 +23,10 @@ checked by the rules inside its batched decision, are not checked again
 Overlap (`PhysicsModels.overlap`, default on; batches of >= `physics_io.OVERLAP_MIN_BATCH`
 tables): the batched physics call runs its compiled kernel on a worker thread without the GIL
 (`physics.stream.simulate_batch_async`); meanwhile this thread resets the tables whose episode
-ended and referees the tables already simulated, chunk by chunk in table order; a table with
-nothing left to play this step is then finished (reward, termination) and observed at once. On
+ended, steps the self-play tables whose decision is no shot (an option, a declaration: they
+are committed, finished and observed there) and referees the tables already simulated, chunk
+by chunk in table order; a table with nothing left to play this step is then finished
+(reward, termination) and observed at once. On
 two cores a step then costs about max(physics, refereeing) plus the rest instead of the sum.
 The worker is a persistent thread (`physics.stream`, one per calling thread), which zeroes
 the batch's outputs and runs every table in ONE nogil compiled call, so it never waits for the
@@ -413,14 +415,26 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         """Carry out a `_step_prepare` plan: the step proper (see the module docstring)."""
         n = self.num_envs
         envs = self.envs
+        # a self-play table whose decision is no shot (an option, a declaration) has nothing
+        # to play this step: it is committed, finished and observed while the other tables'
+        # shots are simulated (`background`)
+        idle = []
         for i, plan in prepared.items():
-            envs[i]._step_commit(plan)
+            if plan[0][2] is None and envs[i].session.opponent is None:
+                idle.append(i)
+            else:
+                envs[i]._step_commit(plan)
         reset_ids = np.flatnonzero(resetting).tolist()
 
-        def reset_tables():
-            # the autoreset of the tables whose episode ended: done while the other tables'
-            # shots are simulated (`PhysicsModels.overlap`); every table has its own RNG, so
-            # the order of this work across tables changes no result
+        def background():
+            # done while the other tables' shots are simulated (`PhysicsModels.overlap`): the
+            # idle tables' steps and the autoreset of the tables whose episode ended; every
+            # table has its own state and RNG, so the order of this work across tables
+            # changes no result
+            for i in idle:
+                envs[i]._step_commit(prepared[i])
+            if idle:
+                resolved(idle)
             for i in reset_ids:
                 envs[i]._reset_begin(None, None)
 
@@ -455,7 +469,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                 self._encode(unobserved)
                 unobserved.clear()
 
-        self._run_rounds(list(range(n)), background=reset_tables if reset_ids else None, resolved=resolved)
+        self._run_rounds(list(range(n)), background=background if reset_ids or idle else None, resolved=resolved)
         self._restarts(reset_ids)
         rest = np.flatnonzero(~finished).tolist()
         for i in rest:

@@ -152,13 +152,15 @@ def test_pause_gc_restores_the_collector_and_changes_nothing():
     ("poolgym/NineBall-v0", {"max_shots": 12, "noise": "icga", "learner_seat": "random"}),
     ("poolgym/StraightPool-v0", {"max_shots": 8, "noise": "icga"}),
     ("poolgym/PotDrill-v0", {"autoreset_mode": "same_step"}),
+    ("poolgym/PeaPool-v0", {"players": 6, "max_shots": 12, "opponent": None}),
 ])
 def test_overlapped_physics_changes_nothing(env_id, kwargs, monkeypatch):
     """`PhysicsModels.overlap` (tables refereed and reset while the batch's kernel runs on a
     worker thread; used from `physics_io.OVERLAP_MIN_BATCH` tables) gives the trajectories of
     the plain batched call and of N single envs, step by step, autoresets included (tables
     finished in the overlap observed in groups of 3, opponents deciding in groups of 2, to
-    exercise the grouping)."""
+    exercise the grouping; self-play pea pool: the tables deciding an option are committed,
+    finished and observed in the overlap)."""
     from poolgym.envs import physics_io, vector
 
     monkeypatch.setattr(vector, "OBS_GROUP", 3)
