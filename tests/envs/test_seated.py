@@ -472,6 +472,57 @@ def test_fast_views_and_memoised_specs_equal_the_plain_ones(discipline, n, rules
             np.testing.assert_array_equal(out[i], row)
 
 
+@pytest.mark.parametrize("discipline, n", [("pea_pool", 6), ("cutthroat", 5), ("odd_ball", 4), ("mr_and_mrs", 6)])
+def test_memoised_option_specs_equal_the_computed_spec(discipline, n):
+    """In an OPTION phase (PP-8, PP-13, 41-13 naming balls, CT-8, OB-7, MM-7) the memoised
+    `legal_actions` (BCA `spec_key`: phase, seat, options, `option_balls`) equals the spec
+    computed afresh on every option state of seeded random games, one memo kept over all of
+    them, for the seat to act and derived for every other seat."""
+    from poolgym.rules.game import get_discipline
+    from poolgym.rules.testing import random_action
+
+    d = get_discipline(discipline)
+    d.__dict__.pop("_spec_cache", None)
+    d.__dict__.pop("_seatless_spec_cache", None)
+    seen = 0
+    for seed in range(6):
+        st = d.initial_state(d.config_cls(n_players=n), seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(150):
+            if st.phase is Phase.GAME_OVER:
+                break
+            if st.phase is Phase.OPTION:
+                seen += 1
+                spec = d.legal_actions(st)
+                assert spec == d._legal_actions(st)
+                assert d.legal_actions(st) is spec
+                for other in range(n):
+                    moved = st.replace(seat_to_act=other)
+                    assert d.legal_actions(moved) == d._legal_actions(moved)
+            st, _ = d.apply(st, random_action(st, rng))
+    assert seen >= 3
+
+
+def test_memoised_option_specs_name_the_offered_balls():
+    """41-13: the memoised OPTION spec of forty-one names the fouler's own pocketed balls
+    (`option_balls`): two positions alike but for them get their own specs."""
+    import dataclasses
+
+    from poolgym.rules.core import Option
+    from poolgym.rules.game import get_discipline
+
+    d = get_discipline("forty_one")
+    st = d.initial_state(d.config_cls(n_players=4), 3)
+    specs = []
+    for balls in [(2, 7), (5,), (2, 7)]:
+        pocketed = ((),) * 2 + (balls,) + ((),)
+        s = st.replace(phase=Phase.OPTION, seat_to_act=2, options=(Option.SPOT_PENALTY_BALL,),
+                       extra=dataclasses.replace(st.extra, pocketed_by=pocketed))
+        specs.append(d.legal_actions(s))
+        assert specs[-1] == d._legal_actions(s) and specs[-1].spot_choices == tuple(sorted(balls))
+    assert specs[0] is specs[2]
+
+
 @pytest.mark.parametrize("env_id", ["poolgym/CardBall-v0", "poolgym/FortyOne-v0", "poolgym/CutThroat-v0",
                                     "poolgym/OddBall-v0", "poolgym/MrAndMrs-v0"])
 def test_native_vector_matches_single_envs_every_seated_game(env_id):

@@ -215,17 +215,19 @@ class BCAGame(DisciplineBase):
     def spec_key(self, state: GameState):
         """`legal_actions` of a BCA game depends on the phase, the seat, the cue ball's
         placement, the balls legal to hit first (`legal_first`, else the balls on the table)
-        and the declarations open now; not memoised in an OPTION phase (41-13's options name
-        balls) nor with the C-10 kitchen spot request possible (it depends on the positions),
-        nor for a game that changes how its spec is built."""
+        and the declarations open now; in an OPTION phase on the phase, the seat, the options
+        offered and the balls they let the player name (`option_balls`, 41-13). Not memoised
+        with the C-10 kitchen spot request possible (it depends on the positions), nor for a
+        game that changes how its spec is built."""
         cls = type(self)
         if (cls.shot_spec is not BCAGame.shot_spec or cls.extra_options is not BCAGame.extra_options
                 or cls.must_place is not DisciplineBase.must_place
                 or cls._legal_actions is not DisciplineBase._legal_actions):
             return None
         ph = state.phase
-        if ph is Phase.OPTION or (state.config.kitchen_spot_request
-                                  and state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN):
+        if ph is Phase.OPTION:
+            return (id(state.config), ph, state.seat_to_act, tuple(state.options), self.option_balls(state))
+        if state.config.kitchen_spot_request and state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN:
             return None
         tgt = None
         if ph is Phase.PLAY or ph is Phase.BREAK:
