@@ -22,6 +22,7 @@ from poolgym.envs.seating import points_advantage, seat_returns, seat_view
 from poolgym.rules.game import MAX_CUE_SPEED, DisciplineBase, seeded_generator, stroke_row
 from poolgym.rules.core import (
     ActionSpec,
+    ChooseOption,
     CueBallPlacement,
     GameState,
     IllegalActionError,
@@ -45,7 +46,7 @@ def _plain_planning(disc) -> bool:
 _PLAIN: dict = {}
 
 #: enum members read in the hot paths (a module constant is ~10x faster than the class attribute)
-_GAME_OVER, _PLAY, _BREAK, _LAG = Phase.GAME_OVER, Phase.PLAY, Phase.BREAK, Phase.LAG
+_GAME_OVER, _PLAY, _BREAK, _LAG, _OPTION = Phase.GAME_OVER, Phase.PLAY, Phase.BREAK, Phase.LAG, Phase.OPTION
 _IN_POSITION = CueBallPlacement.IN_POSITION
 
 #: shaping components reported in ``info["reward_components"]`` (per step, learner's view)
@@ -207,10 +208,17 @@ class Session:
         whose leading `PlaceCueBall`, if any, the owner found legal (`plan` with
         ``placement_checked``): the same plan; the common decision, [PlaceCueBall,
         ShotAction] or [ShotAction] at the break or in play, is planned here directly, with
-        the rules' shot checks (`DisciplineBase._check_shot`) and stroke (`stroke_row`)."""
+        the rules' shot checks (`DisciplineBase._check_shot`) and stroke (`stroke_row`), and
+        so is a lone `ChooseOption` in an OPTION phase (the rules' `apply`)."""
         st = self.state
         n = len(actions)
         a = actions[-1]
+        if n == 1 and type(a) is ChooseOption and st.phase is _OPTION:
+            t0 = time.perf_counter()
+            new, v = self.disc.apply(st, a)
+            if self.timer is not None:
+                self.timer.actions += time.perf_counter() - t0
+            return new, ([] if v is None else [(st.seat_to_act, v)]), None, self.spec
         if not (type(a) is ShotAction and (n == 1 or (n == 2 and type(actions[0]) is PlaceCueBall))
                 and (st.phase is _PLAY or st.phase is _BREAK) and _plain_planning(self.disc)
                 and st.discipline == self.disc.name):

@@ -165,7 +165,8 @@ _STATE_DEFAULTS = {f.name: None if f.default is dataclasses.MISSING else f.defau
 
 
 #: enum members read in the hot paths (a module constant is ~10x faster than the class attribute)
-_GAME_OVER, _LAG = Phase.GAME_OVER, Phase.LAG
+_GAME_OVER, _LAG, _OPTION = Phase.GAME_OVER, Phase.LAG, Phase.OPTION
+_LAG_OPTIONS = (Option.BREAK, Option.CEDE_BREAK)
 _IN_POSITION = CueBallPlacement.IN_POSITION
 _PLACE_PHASES = (Phase.BREAK, Phase.PLAY)
 _SHOT_PHASES = (Phase.LAG, Phase.BREAK, Phase.PLAY)
@@ -728,7 +729,7 @@ class DisciplineBase:
         opt = action.option
         if not isinstance(opt, Option):
             raise IllegalActionError(f"ChooseOption.option must be an Option, got {opt!r}")
-        if state.phase is Phase.OPTION:
+        if state.phase is _OPTION:
             if opt not in state.options:
                 raise IllegalActionError(f"option {opt.value} is not offered (offered: "
                                          f"{[o.value for o in state.options]})")
@@ -740,7 +741,7 @@ class DisciplineBase:
                 return self.apply_ball_option(state, opt, int(ball))
             if action.ball is not None:
                 raise IllegalActionError(f"option {opt.value} names no ball (ball must be None)")
-            if opt in (Option.BREAK, Option.CEDE_BREAK) and state.lag_results:
+            if opt in _LAG_OPTIONS and state.lag_results:
                 return self._lag_choice(state, opt)
             return self.apply_option(state, opt)
         if opt in self.extra_options(state):
