@@ -10,8 +10,8 @@ worker thread and the rest is the same work. Each stage is timed by wrapping its
 (inclusive of what it calls; results are unchanged; the wrappers add about 1% of their own); the compiled kernels are listed as
 their own lines: the physics (``physics.simulate_batch``), the geometric opponent's decisions
 (``decide_tables``), the referee's batched shot facts (``shot_facts_batch``) and nine-ball's and eight-ball's
-batched referees and the BCA games' batched analysis (``nine_ball_batch.outcomes``,
-``eight_ball_batch.outcomes``, ``games.bca_batch.outcomes``; "table by table" is
+batched referees, 14.1's and the BCA games' batched analysis (``nine_ball_batch.outcomes``,
+``eight_ball_batch.outcomes``, ``straight_pool_batch.outcomes``, ``games.bca_batch.outcomes``; "table by table" is
 the referee's per-table path). The best of
 ``--repeat`` runs of the same seeded steps is printed, in microseconds per learner step and
 as a share of the step. Issue 16's bars ask the native env for >= 15,000 steps/s with the
@@ -49,6 +49,8 @@ STAGES = [
     ("poolgym.rules.nine_ball_batch", "outcomes", "      nine-ball outcomes kernel"),
     ("poolgym.rules.eight_ball", "EightBall.adjudicate_batch", "    adjudicate"),
     ("poolgym.rules.eight_ball_batch", "outcomes", "      eight-ball outcomes kernel"),
+    ("poolgym.rules.straight_pool", "StraightPool.adjudicate_batch", "    adjudicate"),
+    ("poolgym.rules.straight_pool_batch", "outcomes", "      14.1 outcomes kernel"),
     ("poolgym.rules.games.bca", "BCAGame.adjudicate_batch", "    adjudicate"),
     ("poolgym.rules.games.bca_batch", "outcomes", "      BCA analysis kernel"),
     ("poolgym.rules.game", "DisciplineBase._adjudicate", "      table by table"),
@@ -130,7 +132,8 @@ def main(argv=None):
             print(f"{label:40s} {best[label] * per:8.1f} us  {100 * best[label] / total:5.1f}%")
     kernels = sum(best[k] for k in best if k.strip() in ("physics.simulate_batch", "decide_tables kernel",
                                                          "shot_facts_batch kernel",
-                                                         "nine-ball outcomes kernel", "eight-ball outcomes kernel"))
+                                                         "nine-ball outcomes kernel", "eight-ball outcomes kernel",
+                                                         "14.1 outcomes kernel"))
     print(f"{'Python outside the compiled kernels':40s} {(total - kernels) * per:8.1f} us  "
           f"{100 * (total - kernels) / total:5.1f}%")
     with open("/proc/loadavg") as fh:

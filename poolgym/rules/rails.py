@@ -10,14 +10,16 @@ cushion-nose line (centre distance minus R).
 * :func:`frozen_rail_bits` -- THE frozen-to-a-rail predicate (G-3.38 *Sim*, C-08): a ball
   is frozen to a rail when its gap to that rail is at most ``eps``, i.e. its centre lies
   within ``R + eps`` of the cushion-nose line. :func:`frozen_to_rails` applies it to every
-  ball, :func:`near_rail_bits` (SP-6.7.2) builds on it.
+  ball, :func:`near_bits` / :func:`near_rail_bits` (SP-6.7.2) build on it.
 * :func:`contact_is_new` -- G-3.38's last paragraph (general.md 7.1 ``new_contact``): a
   ball touching a rail at the start is not "driven to" that rail unless it first leaves
   it, contacts another ball and then contacts the rail again. The cue ball's own contact
   with the frozen ball counts as that other ball (G-3.38 (b): the cue ball contacting a
   cushion after the first contact is always new); an object ball needs two ball contacts
   (the one that moved it, then another).
-* :func:`rail_facts` -- the G-3.19(b) / G-3.38 facts of one shot, from those two.
+* :func:`rail_facts` -- the G-3.19(b) / G-3.38 facts of one shot, from those two;
+  :func:`driven_to_cushion` -- its "some ball driven to a cushion after the first contact",
+  with the rails of one ball given (SP-6.7.2's near rails).
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from numba import njit
 
 __all__ = [
     "Rail", "segment_rails", "jaw_rails", "segment_for_rail", "cushion_pockets", "rail_lut", "frozen_rail_bits", "frozen_to_rails",
-    "near_rail_bits", "contact_is_new", "rail_facts",
+    "near_rail_bits", "near_bits", "contact_is_new", "rail_facts", "driven_to_cushion",
 ]
 
 
@@ -183,16 +185,25 @@ def frozen_to_rails(pos: np.ndarray, on: np.ndarray, table, R: float, eps: float
 
 
 def near_rail_bits(x: float, y: float, table, R: float, eps: float) -> int:
-    """SP-6.7.2: bitmask of the rails a ball at (x, y) is *near*: not frozen to it
-    (:func:`frozen_rail_bits`) but within one ball diameter of it (gap <= 2R)."""
-    x, y = float(x), float(y)
-    w, l = float(table.w), float(table.l)
-    frozen = frozen_rail_bits(x, y, w, l, float(R) + float(eps))
-    gaps = (y - R, l - y - R, x - R, w - x - R)  # HEAD, FOOT, LEFT, RIGHT (Rail order)
+    """SP-6.7.2: bitmask of the rails a ball at (x, y) is *near* (:func:`near_bits`)."""
+    return near_bits(float(x), float(y), float(table.w), float(table.l), float(R), float(eps))
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def near_bits(x, y, w, l, R, eps):
+    """SP-6.7.2: bitmask of the rails (bit :class:`Rail`) a ball centred at (x, y) is *near*:
+    not frozen to it (:func:`frozen_rail_bits` with ``lim = R + eps``) but within one ball
+    diameter of it (gap <= 2R)."""
+    frozen = frozen_rail_bits(x, y, w, l, R + eps)
     m = 0
-    for r, g in enumerate(gaps):
-        if not (frozen >> r) & 1 and g <= 2.0 * R:
-            m |= 1 << r
+    if not frozen & 1 and y - R <= 2.0 * R:  # HEAD
+        m |= 1
+    if not (frozen >> 1) & 1 and l - y - R <= 2.0 * R:  # FOOT
+        m |= 2
+    if not (frozen >> 2) & 1 and x - R <= 2.0 * R:  # LEFT
+        m |= 4
+    if not (frozen >> 3) & 1 and w - x - R <= 2.0 * R:  # RIGHT
+        m |= 8
     return m
 
 
@@ -232,18 +243,29 @@ def rail_facts(pos0, cue, first, t0, w, l, R, eps, frozen_enabled, ct, cb, cr, k
         dx = x - pos0[cue, 0]
         dy = y - pos0[cue, 1]
         to_cue = math.sqrt(dx * dx + dy * dy) <= 2.0 * R + eps
-    new_contact = False
+    if not frozen_enabled:
+        new_contact = False
+        for k in range(ct.shape[0]):
+            if ct[k] > t0:
+                new_contact = True
+                break
+        return rails, to_cue, new_contact
+    return rails, to_cue, driven_to_cushion(pos0, cue, t0, w, l, lim, ct, cb, cr, kind, ei, ej, et, bb, -1, 0)
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def driven_to_cushion(pos0, cue, t0, w, l, lim, ct, cb, cr, kind, ei, ej, et, bb, ball, ball_rails):
+    """Some ball has a cushion contact (ct, cb, cr) after ``t0`` that :func:`contact_is_new`
+    accepts (G-3.38, last paragraph), every ball's rails at the start being
+    :func:`frozen_rail_bits` of its start position (``lim = R + eps``) except ``ball``'s,
+    which are ``ball_rails`` (SP-6.7.2: the rails a ball was near; -1: no such ball)."""
     for k in range(ct.shape[0]):
         t = ct[k]
         if t <= t0:
             continue
-        if not frozen_enabled:
-            new_contact = True
-            break
         b = cb[k]
-        bits = frozen_rail_bits(pos0[b, 0], pos0[b, 1], w, l, lim)
+        bits = ball_rails if b == ball else frozen_rail_bits(pos0[b, 0], pos0[b, 1], w, l, lim)
         if contact_is_new(bits, cr[k], b, cue, t, kind, ei, ej, et, bb):
-            new_contact = True
-            break
-    return rails, to_cue, new_contact
+            return True
+    return False
 

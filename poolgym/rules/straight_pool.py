@@ -79,7 +79,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import general, queries as q, serialize
+from . import general, nine_ball_batch as _nb, queries as q, serialize, straight_pool_batch as _sb
 from .core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                    ShotAction, Verdict)
 from .game import DisciplineBase, draw_rng
@@ -232,6 +232,28 @@ F_NEAR_RAIL = Foul(FoulKind.FROZEN_RAIL_SAFETY, "SP-6.7.2")
 F_THIRD = Foul(FoulKind.THIRD_CONSECUTIVE_FOUL, "SP-6.12")
 
 _CUE_FOUL_MAP = {general.G_SCRATCH: F_SCRATCH, general.G_CUE_OFF: F_CUE_OFF}
+
+# the foul of each `straight_pool_batch` foul bit, in the order `StraightPool.adjudicate` lists them
+_FOUL_BITS = ((_nb.MISCUE, general.G_MISCUE), (_nb.ILLEGAL_JUMP, general.G_ILLEGAL_JUMP), (_nb.SCRATCH, F_SCRATCH),
+              (_nb.CUE_OFF, F_CUE_OFF), (_nb.KITCHEN, general.G_KITCHEN), (_nb.NO_HIT, F_NO_HIT),
+              (_nb.NO_RAIL, F_NO_RAIL), (_nb.OBJ_OFF, F_OBJ_OFF), (_sb.NEAR_RAIL, F_NEAR_RAIL))
+_FOUL_TUPLES: dict = {}
+_CUE_GONE = _nb.SCRATCH | _nb.CUE_OFF
+#: the batched referee's row of a table it leaves to `StraightPool.adjudicate`
+_SKIP_ROW = (1, 0, 0, 0, -1, -1, 0, 0)
+_BB = int(EventKind.BALL_BALL)
+_BC = int(EventKind.BALL_CUSHION)
+_BJ = int(EventKind.BALL_JAW)
+#: enum members read in the batched referee's loop
+_PLAY, _IN_POSITION, _IN_HAND_KITCHEN = Phase.PLAY, CueBallPlacement.IN_POSITION, CueBallPlacement.IN_HAND_KITCHEN
+
+
+def _fouls(fbits: int) -> tuple:
+    """The fouls tuple of `straight_pool_batch` foul bits ``fbits`` (cached)."""
+    got = _FOUL_TUPLES.get(fbits)
+    if got is None:
+        got = _FOUL_TUPLES[fbits] = tuple(foul for bit, foul in _FOUL_BITS if fbits & bit)
+    return got
 
 
 # ----------------------------------------------------------------------------- geometry
@@ -693,6 +715,133 @@ class StraightPool(DisciplineBase):
                           cue_ball=CueBallPlacement.IN_POSITION, cue_placed=False, inning=state.inning + 1, extra=ex)
         return s, Verdict._fast(pocketed=pocketed, points=zeros, next_seat=opp, spotted=tuple(sorted(pocketed)),
                                 rule_refs=tuple(refs))
+
+    def adjudicate_batch(self, states, actions, recs) -> list:
+        """`adjudicate_validated` of a batch of shots: the fouls and outcome of every shot in
+        play in one compiled call (`poolgym.rules.straight_pool_batch.outcomes`), then each
+        table's state and verdict built as :meth:`_foul` / :meth:`_legal` and `_post` build
+        them (the balls spotted by `_spot`); the cases that call leaves open (breaks, third
+        fouls, G-3.38, G-3.39, ...), the scoring shots that end the game (SP-6.1) or call for
+        the SP-6.7.3 re-rack, and records without their batch's facts are ruled by
+        :meth:`adjudicate` itself."""
+        ruled = self._batch_outcomes(states, actions, recs)
+        if ruled is None:
+            return super().adjudicate_batch(states, actions, recs)
+        code, bits, pmask, jmask, near = ruled
+        bf = recs[0].facts[0]
+        table = bf.table
+        R = ball_radius()
+        play, in_position = _PLAY, _IN_POSITION
+        out = []
+        for k, (st, c) in enumerate(zip(states, code)):
+            if c == _sb.FALLBACK:
+                out.append(self.adjudicate_validated(st, actions[k], recs[k]))
+                continue
+            seat = st.seat_to_act
+            opp = 1 - seat
+            scores = st.scores
+            pk = general.ball_tuple(pmask[k])
+            pos, on = self._batch_rest(bf, k, st, recs[k])
+            cf = list(st.consecutive_fouls)
+            if c == _sb.POT:  # SP-6.5 / SP-6.7.1: every ball pocketed scores, the inning continues
+                sc = list(scores)
+                sc[seat] += len(pk)
+                if sc[seat] >= st.config.target_points or sum(on) - on[0] <= 1:  # SP-6.1, SP-6.7.3
+                    out.append(self.adjudicate_validated(st, actions[k], recs[k]))
+                    continue
+                cf[seat] = 0
+                sc = tuple(sc)
+                new = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
+                                  "scores": sc, "consecutive_fouls": tuple(cf),
+                                  "extra": self._push_history(st.extra, seat, 0), "seat_to_act": seat,
+                                  "phase": play, "cue_ball": in_position, "cue_placed": False})
+                v = Verdict._fast(legal_pocketed=pk, pocketed=pk, points=self._delta(scores, sc), next_seat=seat,
+                                  cue_ball=in_position, rule_refs=("SP-6.5", "SP-6.7.1"), turn_continues=True)
+                out.append(self._batch_post(st, new, v, False))
+                continue
+            if c == _sb.FOUL:  # SP-6.11 (SP-6.12's counter), SP-6.8 / SP-6.9 / SP-6.13 spotting, SP-6.10
+                fb = bits[k]
+                spotted = general.ball_tuple(pmask[k] | jmask[k])
+                refs = ["SP-6.11"]
+                if spotted:
+                    refs.append("SP-6.13" if pk else "SP-6.9")
+                    if jmask[k] and pk:
+                        refs.append("SP-6.9")
+                    pos, on = self._batch_spot(st, pos, on, spotted, table, R)
+                cue = in_position
+                if fb & _CUE_GONE:
+                    on = (False,) + on[1:]
+                    refs.append("SP-6.10")
+                    cue = _IN_HAND_KITCHEN
+                cf[seat] += 1
+                sc = self._penalise(st, seat, 1)
+                new = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
+                                  "scores": sc, "consecutive_fouls": tuple(cf), "inning": st.inning + 1,
+                                  "extra": self._begin_turn(self._push_history(st.extra, seat, -1), opp, sc),
+                                  "seat_to_act": opp, "phase": play, "cue_ball": cue, "cue_placed": False})
+                v = Verdict._fast(fouls=_fouls(fb), pocketed=pk, points=self._delta(scores, sc), next_seat=opp,
+                                  cue_ball=cue, spotted=spotted, rule_refs=tuple(refs))
+            else:  # MISS: a safety (SP-6.7.4) or a miss (G-3.5), the balls pocketed spotted (SP-6.8)
+                ref = "SP-6.7.4" if actions[k].safety else "G-3.5"
+                if pk:
+                    pos, on = self._batch_spot(st, pos, on, pk, table, R)
+                cf[seat] = 0
+                new = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
+                                  "consecutive_fouls": tuple(cf), "seat_to_act": opp, "phase": play,
+                                  "cue_ball": in_position, "cue_placed": False, "inning": st.inning + 1,
+                                  "extra": self._begin_turn(self._push_history(st.extra, seat, near[k]), opp,
+                                                            scores)})
+                v = Verdict._fast(pocketed=pk, points=(0,) * st.n_players, next_seat=opp, spotted=pk,
+                                  rule_refs=(ref, "SP-6.8") if pk else (ref,))
+            out.append(self._batch_post(st, new, v, True))
+        return out
+
+    def compile_batch(self) -> None:
+        _sb.outcomes.compile(_sb.signature())
+
+    def _batch_spot(self, state: GameState, pos: tuple, on: tuple, balls: tuple, table, R: float) -> tuple:
+        """(pos, on_table) of the balls at rest ``pos`` / ``on`` after ``state``'s shot with
+        ``balls`` spotted (G-3.32, as :meth:`_spot`)."""
+        s = self._spot(state._evolve({"pos": pos, "on_table": on}), balls, table, R)
+        return s.pos, s.on_table
+
+    def _batch_outcomes(self, states, actions, recs):
+        """(code, foul bits, pocketed-ball bits, jumped-ball bits, near-cushion ball) lists of
+        `straight_pool_batch.outcomes` for the tables, or None when the batch cannot be read
+        there (records not from one `BatchFacts` in table order, mixed configs, another table,
+        a subclass, a double-hit gap, G-3.38 switched off)."""
+        if type(self) is not StraightPool:
+            return None
+        bf = self._batch_facts(states, recs)
+        if bf is None:
+            return None
+        cfg = states[0].config
+        if not cfg.frozen_rule_enabled:
+            return None
+        tab = []
+        stroke = []
+        play, kitchen, skip = _PLAY, _IN_HAND_KITCHEN, _SKIP_ROW
+        for st, a in zip(states, actions):
+            stroke.append((a.theta, a.a, a.b))
+            if st.phase is not play:
+                tab.append(skip)
+                continue
+            seat = st.seat_to_act
+            h = st.extra.nc_history[seat]
+            called = a.called_ball
+            tab.append((0, st.cue_ball is kitchen, st.consecutive_fouls[seat], bool(a.safety),
+                        -1 if called is None else int(called), -1 if called is None else int(a.called_pocket),
+                        h[0], h[1]))
+        table = bf.table
+        c = np.array([cfg.miscue_limit, cfg.dig_under_theta, 0.0, 0.0, cfg.frozen_eps, cfg.frozen_rule_enabled,
+                      table.w, table.l, ball_radius(), table.head_string_y, 1.0, cfg.near_cushion_rule], np.float64)
+        b = bf._batch
+        seg_y, jaw_y = q._segment_jaw_y(table)
+        out = _sb.outcomes(np.array(tab, np.int64), np.array(stroke, np.float64), c, bf.first_raw, bf.t0_raw,
+                           bf.cue_pocketed, bf.pocketed, bf.jumped, bf.start, bf.ct, bf.cb, bf.cr, bf.cue_ball,
+                           b.pocket, b.rvw0, b.rvw, b.n_events, b.ev_kind, b.ev_i, b.ev_j, b.ev_t, seg_y, jaw_y,
+                           _BB, _BC, _BJ)
+        return tuple(a.tolist() for a in out)
 
     # ------------------------------------------------------------------ options
     def apply_option(self, state: GameState, option: Option):

@@ -125,9 +125,9 @@ def test_rail_facts_is_compiled_for_the_referees_call(monkeypatch):
         return real(*args)
 
     monkeypatch.setattr(general, "rail_facts", spy)
-    # (14.1: nine-ball's and eight-ball's common shots are ruled by their batched kernels,
-    # poolgym.rules.nine_ball_batch and eight_ball_batch)
-    env = PoolEnv("straight_pool", opponent="geometric")
+    # (six-ball: nine-ball's, eight-ball's and 14.1's common shots are ruled by their batched
+    # kernels, poolgym.rules.nine_ball_batch, eight_ball_batch and straight_pool_batch)
+    env = PoolEnv("six_ball", opponent="geometric")
     env.reset(seed=0)
     env.action_space.seed(0)
     for _ in range(40):
