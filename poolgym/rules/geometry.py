@@ -22,6 +22,7 @@ the separation of rounding overlaps (:mod:`.separation`: :func:`separate_overlap
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -179,18 +180,21 @@ def spot_balls(
     fy = float(table.foot_spot[1])
     y_hi = float(table.l) - R          # frozen to the foot rail at most
     y_lo = float(table.l) / 2.0        # centre spot: the extension ends there
+    # the balls as Python floats (the same IEEE operations as on the array's float64 scalars,
+    # without their per-element cost), kept in step with P and onm
+    xs, ys, onl = P[:, 0].tolist(), P[:, 1].tolist(), onm.tolist()
 
     def blocked(b_excl: int):
         iv = []
-        for k in np.flatnonzero(onm):
-            if k == b_excl:
+        for k in range(len(onl)):
+            if not onl[k] or k == b_excl:
                 continue
-            dx = P[k, 0] - x0
+            dx = xs[k] - x0
             rad = 2.0 * R + (cue_gap if k == cue_ball else 0.0)
             if abs(dx) >= rad:
                 continue
-            h = np.sqrt(rad * rad - dx * dx)
-            iv.append((P[k, 1] - h, P[k, 1] + h))
+            h = math.sqrt(rad * rad - dx * dx)
+            iv.append((ys[k] - h, ys[k] + h))
         iv.sort()
         return iv
 
@@ -218,6 +222,7 @@ def spot_balls(
         if y is not None:
             P[b] = (x0, y)
             onm[b] = True
+            xs[b], ys[b], onl[b] = x0, float(P[b, 1]), True
         else:
             behind_pending.append(b)
     if behind_pending:
@@ -231,6 +236,7 @@ def spot_balls(
                     raise ValueError("no room on the long string to spot ball %d" % b)
             P[b] = (x0, y)
             onm[b] = True
+            xs[b], ys[b], onl[b] = x0, float(P[b, 1]), True
     return P
 
 
