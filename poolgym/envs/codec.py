@@ -87,6 +87,7 @@ from __future__ import annotations
 
 import functools
 import math
+from itertools import chain
 from dataclasses import dataclass
 
 import numpy as np
@@ -408,7 +409,8 @@ class Codec:
         B = len(states)
         N = self.N
         out.fill(0.0)
-        P = np.array([st.pos for st in states], np.float64).reshape(B, 2 * N)
+        # (np.fromiter over the chained tuples: the same floats, without np.array's shape discovery)
+        P = np.fromiter(chain.from_iterable([st.pos for st in states]), np.float64, B * 2 * N).reshape(B, 2 * N)
         on = np.array([st.on_table for st in states], np.bool_).reshape(B, N)
         xy = P * np.tile([2.0 / self.w, 2.0 / self.l], N) - 1.0
         np.clip(xy, -1.0, 1.0, out=xy)
@@ -453,9 +455,12 @@ class Codec:
         Pn = len(states[0].scores)
         if all(len(st.scores) == Pn and len(st.groups) == Pn and len(st.consecutive_fouls) == Pn for st in states):
             seat_a = np.asarray(seats, np.int64)
-            G = np.array([st.groups for st in states], np.int64).reshape(B, Pn)
-            S = np.array([st.scores for st in states], np.float64).reshape(B, Pn)
-            CF = np.array([st.consecutive_fouls for st in states], np.float64).reshape(B, Pn)
+            # the three seat tuples of every table in one array (small ints and scores: exact in float64)
+            GSC = np.fromiter(chain.from_iterable([st.groups + st.scores + st.consecutive_fouls for st in states]),
+                              np.float64, B * 3 * Pn).reshape(B, 3, Pn)
+            G = GSC[:, 0].astype(np.int64)
+            S = GSC[:, 1]
+            CF = GSC[:, 2]
             for j in range(min(2, Pn)):
                 g = np.clip(G[ar, (seat_a + j) % Pn], 0, 2)
                 out[ar, k_gr + 3 * j + g] = 1.0

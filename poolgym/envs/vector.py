@@ -55,6 +55,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import time
+from itertools import chain
 
 import gymnasium as gym
 import numpy as np
@@ -312,7 +313,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         states = [s.state for s in sessions]
         B = len(states)
         N = len(states[0].on_table)
-        pos = np.array([st.pos for st in states], np.float64).reshape(B, N, 2)
+        pos = np.fromiter(chain.from_iterable([st.pos for st in states]), np.float64, B * 2 * N).reshape(B, N, 2)
         on = np.array([st.on_table for st in states], np.bool_).reshape(B, N)
         dec = e0.codec.decode_box_batch(actions[idx], states, [s.spec for s in sessions], pos, on)
         # `Session.plan` applies the checked placements without repeating the check
