@@ -626,7 +626,7 @@ class DisciplineBase:
     def _post(self, old: GameState, new: GameState, verdict: Verdict):
         """Shot counters, GW-12 stalemate stand-in and the max_shots cap."""
         cfg = new.config
-        if new.phase is Phase.GAME_OVER:
+        if new.phase is _GAME_OVER:
             return new, verdict
         inning_ended = not verdict.turn_continues
         stall = general.stall_update(new, bool(verdict.pocketed), inning_ended)

@@ -465,6 +465,22 @@ class BCAGame(DisciplineBase):
         """``dataclasses.replace(state.extra, **changes)`` (:func:`replace_extra`)."""
         return replace_extra(state.extra, **changes)
 
+    def _extra_offender(self, state: GameState, offender: int):
+        """``_extra(state, offender=offender)``, memoised per extra object and offender (the
+        extras are immutable; a foul and the option that follows it set the offender on
+        every table, so the same few objects recur)."""
+        ex = state.extra
+        memo = self.__dict__.get("_offender_memo")
+        if memo is None:
+            memo = self.__dict__["_offender_memo"] = {}
+        key = (id(ex), offender)
+        hit = memo.get(key)
+        if hit is None or hit[0] is not ex:
+            if len(memo) > 4096:
+                memo.clear()
+            hit = memo[key] = (ex, replace_extra(ex, offender=offender))  # (ex kept: its id stays unique)
+        return hit[1]
+
     # ------------------------------------------------------------------ options
     def apply_option(self, state: GameState, option: Option):
         """ACCEPT_TABLE: the incoming player shoots from the position (PP-8, PP-13, CT-8,
@@ -476,11 +492,11 @@ class BCAGame(DisciplineBase):
         off = state.extra.offender
         refs = self.option_refs(state, option)
         if option is _ACCEPT_TABLE:
-            s = state._evolve({"phase": _PLAY, "options": (), "extra": self._extra(state, offender=-1)})
+            s = state._evolve({"phase": _PLAY, "options": (), "extra": self._extra_offender(state, -1)})
             return s, Verdict._fast(points=zeros, next_seat=s.seat_to_act, cue_ball=s.cue_ball, rule_refs=refs)
         if option is _OFFENDER_SHOOTS_AGAIN:
             s = state._evolve({"phase": _PLAY, "options": (), "seat_to_act": off,
-                               "extra": self._extra(state, offender=-1)})
+                               "extra": self._extra_offender(state, -1)})
             return s, Verdict._fast(points=zeros, next_seat=off, cue_ball=s.cue_ball, rule_refs=refs)
         if option in _REBREAK_OPTIONS:
             b = state.seat_to_act if option is Option.RERACK_AND_BREAK else off

@@ -195,15 +195,11 @@ class PeaPool(BCAGame):
             if out.cue_down:
                 cue = _IN_HAND_KITCHEN if cfg.cue_after_scratch is _KITCHEN else _IN_HAND_ANYWHERE
                 on = self.cue_off(on)
-            opts = _FOUL_OPTIONS
-            base.update(pos=pos, on_table=on, seat_to_act=nxt, phase=_OPTION, options=opts, cue_ball=cue,
+            base.update(pos=pos, on_table=on, seat_to_act=nxt, phase=_OPTION, options=_FOUL_OPTIONS, cue_ball=cue,
                         cue_placed=False, inning=state.inning + 1,
                         consecutive_fouls=add_foul(state.consecutive_fouls, seat),
-                        extra=self._extra(state, offender=seat))
-            refs = ("PP-13", "PP-10") + (("PP-11",) if out.jumped else ()) + (("PP-12",) if out.cue_down else ())
-            return state._evolve(base), Verdict._fast(
-                fouls=out.fouls, pocketed=out.pocketed, points=zeros, next_seat=nxt, cue_ball=cue, options=opts,
-                spotted=tuple(sorted(out.pocketed + out.jumped)), rule_refs=refs)
+                        extra=self._extra_offender(state, seat))
+            return state._evolve(base), self._foul_verdict(out, nxt, cue, n)
         # legal shot
         pos, on = self.spotted(state, out.pos, out.on, out.jumped)
         refs = ["PP-11"] if out.jumped else []
@@ -272,6 +268,25 @@ class PeaPool(BCAGame):
                 s = s._evolve({"phase": Phase.DECLARE, "seat_to_act": windows[0], "pending": windows[1:] + (play_next,)})
                 verdict_kw.update(next_seat=windows[0], turn_continues=False)
         return s, Verdict._fast(**verdict_kw)
+
+    def _foul_verdict(self, out, nxt: int, cue, n: int) -> Verdict:
+        """The PP-13 verdict of the foul ``out`` (PP-10, PP-11, PP-12 / C-42), ``nxt`` to choose
+        with the cue ball ``cue``; memoised per fouls object, pocketed and jumped balls, next
+        seat, cue ball and seat count (verdicts are immutable)."""
+        memo = self.__dict__.get("_foul_verdicts")
+        if memo is None:
+            memo = self.__dict__["_foul_verdicts"] = {}
+        fouls = out.fouls
+        key = (id(fouls), out.pocketed, out.jumped, out.cue_down, nxt, cue is _IN_POSITION, cue is _IN_HAND_KITCHEN, n)
+        hit = memo.get(key)
+        if hit is None or hit[0] is not fouls:
+            refs = ("PP-13", "PP-10") + (("PP-11",) if out.jumped else ()) + (("PP-12",) if out.cue_down else ())
+            v = Verdict._fast(fouls=fouls, pocketed=out.pocketed, points=(0,) * n, next_seat=nxt, cue_ball=cue,
+                              options=_FOUL_OPTIONS, spotted=tuple(sorted(out.pocketed + out.jumped)), rule_refs=refs)
+            if len(memo) > 4096:
+                memo.clear()
+            hit = memo[key] = (fouls, v)  # (fouls kept: its id stays unique)
+        return hit[1]
 
     # ------------------------------------------------------------------ PP-7V announcements
     def declarations(self, state: GameState) -> tuple:
