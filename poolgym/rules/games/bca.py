@@ -466,20 +466,24 @@ class BCAGame(DisciplineBase):
         return replace_extra(state.extra, **changes)
 
     def _extra_offender(self, state: GameState, offender: int):
-        """``_extra(state, offender=offender)``, memoised per extra object and offender (the
-        extras are immutable; a foul and the option that follows it set the offender on
-        every table, so the same few objects recur)."""
+        """``_extra(state, offender=offender)``, one object per value (the extras are
+        immutable; a foul and the option that follows it set the offender on every table,
+        so the tables share a few objects instead of leaving a new one alive per shot);
+        `_extra` itself for an extra with an unhashable field."""
         ex = state.extra
         memo = self.__dict__.get("_offender_memo")
         if memo is None:
             memo = self.__dict__["_offender_memo"] = {}
-        key = (id(ex), offender)
-        hit = memo.get(key)
-        if hit is None or hit[0] is not ex:
+        try:
+            key = (type(ex), offender, tuple(ex.__dict__.items()))
+            hit = memo.get(key)
+        except TypeError:
+            return replace_extra(ex, offender=offender)
+        if hit is None:
             if len(memo) > 4096:
                 memo.clear()
-            hit = memo[key] = (ex, replace_extra(ex, offender=offender))  # (ex kept: its id stays unique)
-        return hit[1]
+            hit = memo[key] = replace_extra(ex, offender=offender)
+        return hit
 
     # ------------------------------------------------------------------ options
     def apply_option(self, state: GameState, option: Option):

@@ -197,7 +197,7 @@ class PeaPool(BCAGame):
                 on = self.cue_off(on)
             base.update(pos=pos, on_table=on, seat_to_act=nxt, phase=_OPTION, options=_FOUL_OPTIONS, cue_ball=cue,
                         cue_placed=False, inning=state.inning + 1,
-                        consecutive_fouls=add_foul(state.consecutive_fouls, seat),
+                        consecutive_fouls=self._add_foul(state.consecutive_fouls, seat),
                         extra=self._extra_offender(state, seat))
             return state._evolve(base), self._foul_verdict(out, nxt, cue, n)
         # legal shot
@@ -268,6 +268,19 @@ class PeaPool(BCAGame):
                 s = s._evolve({"phase": Phase.DECLARE, "seat_to_act": windows[0], "pending": windows[1:] + (play_next,)})
                 verdict_kw.update(next_seat=windows[0], turn_continues=False)
         return s, Verdict._fast(**verdict_kw)
+
+    def _add_foul(self, fouls: tuple, seat: int) -> tuple:
+        """`add_foul`, one tuple per value (shared by the tables)."""
+        memo = self.__dict__.get("_add_foul_memo")
+        if memo is None:
+            memo = self.__dict__["_add_foul_memo"] = {}
+        key = (fouls, seat)
+        hit = memo.get(key)
+        if hit is None:
+            if len(memo) > 4096:
+                memo.clear()
+            hit = memo[key] = add_foul(fouls, seat)
+        return hit
 
     def _foul_verdict(self, out, nxt: int, cue, n: int) -> Verdict:
         """The PP-13 verdict of the foul ``out`` (PP-10, PP-11, PP-12 / C-42), ``nxt`` to choose
