@@ -240,12 +240,15 @@ _FOUL_BITS = ((_nb.MISCUE, general.G_MISCUE), (_nb.ILLEGAL_JUMP, general.G_ILLEG
 _FOUL_TUPLES: dict = {}
 _CUE_GONE = _nb.SCRATCH | _nb.CUE_OFF
 #: the batched referee's row of a table it leaves to `StraightPool.adjudicate`
-_SKIP_ROW = (1, 0, 0, 0, -1, -1, 0, 0)
+_SKIP_ROW = (1, 0, 0, 0, -1, -1, 0, 0, 0)
 _BB = int(EventKind.BALL_BALL)
 _BC = int(EventKind.BALL_CUSHION)
 _BJ = int(EventKind.BALL_JAW)
 #: enum members read in the batched referee's loop
-_PLAY, _IN_POSITION, _IN_HAND_KITCHEN = Phase.PLAY, CueBallPlacement.IN_POSITION, CueBallPlacement.IN_HAND_KITCHEN
+_PLAY, _BREAK, _OPTION = Phase.PLAY, Phase.BREAK, Phase.OPTION
+_IN_POSITION, _IN_HAND_KITCHEN = CueBallPlacement.IN_POSITION, CueBallPlacement.IN_HAND_KITCHEN
+#: the options after a breaking violation (SP-6.6)
+_BREAK_OPTIONS = (Option.ACCEPT_TABLE, Option.OPPONENT_REBREAKS)
 
 
 def _fouls(fbits: int) -> tuple:
@@ -720,8 +723,8 @@ class StraightPool(DisciplineBase):
         """`adjudicate_validated` of a batch of shots: the fouls and outcome of every shot in
         play in one compiled call (`poolgym.rules.straight_pool_batch.outcomes`), then each
         table's state and verdict built as :meth:`_foul` / :meth:`_legal` and `_post` build
-        them (the balls spotted by `_spot`); the cases that call leaves open (breaks, third
-        fouls, G-3.38, G-3.39, ...), the scoring shots that end the game (SP-6.1) or call for
+        them and :meth:`_breaking_violation` (the balls spotted by `_spot`); the cases that call
+        leaves open (third fouls, G-3.38, G-3.39, ...), the scoring shots that end the game (SP-6.1) or call for
         the SP-6.7.3 re-rack, and records without their batch's facts are ruled by
         :meth:`adjudicate` itself."""
         ruled = self._batch_outcomes(states, actions, recs)
@@ -731,7 +734,7 @@ class StraightPool(DisciplineBase):
         bf = recs[0].facts[0]
         table = bf.table
         R = ball_radius()
-        play, in_position = _PLAY, _IN_POSITION
+        play, in_position, brk_phase = _PLAY, _IN_POSITION, _BREAK
         out = []
         for k, (st, c) in enumerate(zip(states, code)):
             if c == _sb.FALLBACK:
@@ -742,6 +745,25 @@ class StraightPool(DisciplineBase):
             scores = st.scores
             pk = general.ball_tuple(pmask[k])
             pos, on = self._batch_rest(bf, k, st, recs[k])
+            if c == _sb.VIOLATION:  # SP-6.6: -2, spotted (SP-6.8, SP-6.9), the opponent's option
+                spotted = general.ball_tuple(pmask[k] | jmask[k])
+                if spotted:
+                    pos, on = self._batch_spot(st, pos, on, spotted, table, R)
+                cue = in_position
+                if bits[k] & _CUE_GONE:
+                    on = (False,) + on[1:]
+                    cue = _IN_HAND_KITCHEN
+                sc = self._penalise(st, seat, BREAK_PENALTY)
+                ex = _xreplace(self._push_history(st.extra, seat, 0), offender=seat, option_rule="SP-6.6")
+                new = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1,
+                                  "options": _BREAK_OPTIONS, "scores": sc, "seat_to_act": opp, "phase": _OPTION,
+                                  "inning": st.inning + 1, "cue_ball": cue, "cue_placed": False, "extra": ex})
+                v = Verdict._fast(fouls=(F_BREAK,), pocketed=pk, points=self._delta(scores, sc), next_seat=opp,
+                                  cue_ball=cue, options=_BREAK_OPTIONS, spotted=spotted,
+                                  rule_refs=("SP-6.6",) + (("SP-6.8",) if pk else ()) + (("SP-6.9",) if jmask[k] else ()))
+                out.append(self._batch_post(st, new, v, True))
+                continue
+            brk = ("SP-6.6",) if st.phase is brk_phase else ()  # a legal break (SP-6.6)
             cf = list(st.consecutive_fouls)
             if c == _sb.POT:  # SP-6.5 / SP-6.7.1: every ball pocketed scores, the inning continues
                 sc = list(scores)
@@ -756,13 +778,13 @@ class StraightPool(DisciplineBase):
                                   "extra": self._push_history(st.extra, seat, 0), "seat_to_act": seat,
                                   "phase": play, "cue_ball": in_position, "cue_placed": False})
                 v = Verdict._fast(legal_pocketed=pk, pocketed=pk, points=self._delta(scores, sc), next_seat=seat,
-                                  cue_ball=in_position, rule_refs=("SP-6.5", "SP-6.7.1"), turn_continues=True)
+                                  cue_ball=in_position, rule_refs=brk + ("SP-6.5", "SP-6.7.1"), turn_continues=True)
                 out.append(self._batch_post(st, new, v, False))
                 continue
             if c == _sb.FOUL:  # SP-6.11 (SP-6.12's counter), SP-6.8 / SP-6.9 / SP-6.13 spotting, SP-6.10
                 fb = bits[k]
                 spotted = general.ball_tuple(pmask[k] | jmask[k])
-                refs = ["SP-6.11"]
+                refs = [*brk, "SP-6.11"]
                 if spotted:
                     refs.append("SP-6.13" if pk else "SP-6.9")
                     if jmask[k] and pk:
@@ -792,7 +814,7 @@ class StraightPool(DisciplineBase):
                                   "extra": self._begin_turn(self._push_history(st.extra, seat, near[k]), opp,
                                                             scores)})
                 v = Verdict._fast(pocketed=pk, points=(0,) * st.n_players, next_seat=opp, spotted=pk,
-                                  rule_refs=(ref, "SP-6.8") if pk else (ref,))
+                                  rule_refs=brk + ((ref, "SP-6.8") if pk else (ref,)))
             out.append(self._batch_post(st, new, v, True))
         return out
 
@@ -820,10 +842,11 @@ class StraightPool(DisciplineBase):
             return None
         tab = []
         stroke = []
-        play, kitchen, skip = _PLAY, _IN_HAND_KITCHEN, _SKIP_ROW
+        play, brk_phase, kitchen, skip = _PLAY, _BREAK, _IN_HAND_KITCHEN, _SKIP_ROW
         for st, a in zip(states, actions):
             stroke.append((a.theta, a.a, a.b))
-            if st.phase is not play:
+            ph = st.phase
+            if ph is not play and ph is not brk_phase:
                 tab.append(skip)
                 continue
             seat = st.seat_to_act
@@ -831,14 +854,14 @@ class StraightPool(DisciplineBase):
             called = a.called_ball
             tab.append((0, st.cue_ball is kitchen, st.consecutive_fouls[seat], bool(a.safety),
                         -1 if called is None else int(called), -1 if called is None else int(a.called_pocket),
-                        h[0], h[1]))
+                        h[0], h[1], ph is brk_phase))
         table = bf.table
         c = np.array([cfg.miscue_limit, cfg.dig_under_theta, 0.0, 0.0, cfg.frozen_eps, cfg.frozen_rule_enabled,
                       table.w, table.l, ball_radius(), table.head_string_y, 1.0, cfg.near_cushion_rule], np.float64)
         b = bf._batch
         seg_y, jaw_y = q._segment_jaw_y(table)
         out = _sb.outcomes(np.array(tab, np.int64), np.array(stroke, np.float64), c, bf.first_raw, bf.t0_raw,
-                           bf.cue_pocketed, bf.pocketed, bf.jumped, bf.start, bf.ct, bf.cb, bf.cr, bf.cue_ball,
+                           bf.cue_pocketed, bf.pocketed, bf.jumped, bf.start, bf.ct, bf.cb, bf.cr, bf.to_rail, bf.cue_ball,
                            b.pocket, b.rvw0, b.rvw, b.n_events, b.ev_kind, b.ev_i, b.ev_j, b.ev_t, seg_y, jaw_y,
                            _BB, _BC, _BJ)
         return tuple(a.tolist() for a in out)
