@@ -27,9 +27,10 @@ from .. import general, queries as q, serialize
 from .. import nine_ball_batch as _nb
 from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                     SeatEvent, EventType, ShotAction, Verdict)
-from ..game import DisciplineBase, draw_rng, kitchen_spot_choices
+from ..game import DisciplineBase, kitchen_spot_choices
 from ..geometry import ball_radius, get_table, triangle_slots
 from ..seats import next_in_order
+from ..seeding import permutation_prefix, seeded_generator
 from ..shot_record import EventKind
 from . import bca_batch as _bb
 from .common import spot_into
@@ -73,6 +74,37 @@ class BCAConfig(RulesConfig):
 
 
 serialize.register(BCAConfig)
+
+
+class _FreshRng:
+    """``seeding.seeded_generator(seed)`` (a fresh Generator, as `draw_rng` gives) built only
+    when needed: a first ``permutation(n)`` is the compiled `seeding.permutation_prefix` (the
+    same values, no Generator object; a rack draws just that); any other use builds the
+    Generator and replays that draw first."""
+
+    __slots__ = ("_seed", "_gen", "_drawn")
+
+    def __init__(self, seed):
+        self._seed = seed
+        self._gen = None
+        self._drawn = None
+
+    def permutation(self, x):
+        if self._gen is None and self._drawn is None and type(x) is int and x >= 0:
+            self._drawn = x
+            return np.array(permutation_prefix(self._seed, x, x), np.int64)
+        return self._generator().permutation(x)
+
+    def _generator(self) -> np.random.Generator:
+        g = self._gen
+        if g is None:
+            g = self._gen = seeded_generator(self._seed)
+            if self._drawn is not None:
+                g.permutation(self._drawn)
+        return g
+
+    def __getattr__(self, name):
+        return getattr(self._generator(), name)
 
 
 def triangle_rack(config: RulesConfig, rng: np.random.Generator, fixed: Optional[dict] = None):
@@ -446,13 +478,14 @@ class BCAGame(DisciplineBase):
     def rerack(self, state: GameState, breaker: int):
         """A new rack from the state's RNG, ``breaker`` to break with cue ball in hand
         behind the head string (the re-rack options of PP-8, CT-8, OB-7, MM-7)."""
-        rng, new_rng = draw_rng(state)
+        seed, counter = state.rng  # `draw_rng`'s Generator, built only if the rack needs more than a permutation
+        rng, new_rng = _FreshRng([int(seed), int(counter)]), (int(seed), int(counter) + 1)
         pos, on = self.rack(state.config, rng)
         pos = np.asarray(pos, np.float64).reshape(self.n_balls, 2)
         on = on.tolist() if type(on) is np.ndarray and on.dtype == np.bool_ else [bool(v) for v in on]
         s = state.replace(pos=tuple(pos.reshape(-1).tolist()), on_table=tuple(on), rng=new_rng,
-                          phase=Phase.BREAK, seat_to_act=breaker, breaker=breaker, options=(),
-                          cue_ball=CueBallPlacement.IN_HAND_KITCHEN, cue_placed=False,
+                          phase=_BREAK, seat_to_act=breaker, breaker=breaker, options=(),
+                          cue_ball=_IN_HAND_KITCHEN, cue_placed=False,
                           history=state.history + (SeatEvent(EventType.RERACK, breaker),))
         return self.on_rerack(s)
 
