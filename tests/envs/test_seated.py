@@ -528,3 +528,28 @@ def test_memoised_option_specs_name_the_offered_balls():
 def test_native_vector_matches_single_envs_every_seated_game(env_id):
     hi = seat_edges(SEATED_IDS[env_id])[1]
     assert_vector_matches_single(env_id, {"players": hi, "max_shots": 25, "opponent": None}, n=3, seed=5, steps=12)
+
+
+def test_memoised_specs_follow_the_kitchen_spot_request():
+    """C-10 / PP-9.3: with the cue ball in hand behind the head string the memoised spec
+    (BCA `spec_key`) offers the kitchen spot request exactly when the lowest ball lies in
+    the kitchen; positions alike but for that ball get their own specs, equal to the specs
+    computed afresh."""
+    from poolgym.rules.core import CueBallPlacement, Option
+    from poolgym.rules.game import get_discipline
+    from poolgym.rules.geometry import get_table
+
+    d = get_discipline("pea_pool")
+    st = d.initial_state(d.config_cls(n_players=4), 1)
+    hs = float(get_table(st.config.table).head_string_y)
+    specs = []
+    for y in (hs + 0.3, hs - 0.2, hs + 0.3, hs - 0.25):
+        pos = list(st.pos)
+        pos[3] = y  # ball 1's y
+        s = st.replace(phase=Phase.PLAY, cue_ball=CueBallPlacement.IN_HAND_KITCHEN, cue_placed=False,
+                       on_table=(False,) + st.on_table[1:], pos=tuple(pos))
+        spec = d.legal_actions(s)
+        assert spec == d._legal_actions(s)
+        assert (Option.SPOT_NEAREST_KITCHEN_BALL in spec.options) == (y < hs)
+        specs.append(spec)
+    assert specs[0] is specs[2] and specs[1] is specs[3] and specs[0] != specs[1]

@@ -253,10 +253,11 @@ class BCAGame(DisciplineBase):
     def spec_key(self, state: GameState):
         """`legal_actions` of a BCA game depends on the phase, the seat, the cue ball's
         placement, the balls legal to hit first (`legal_first`, else the balls on the table)
-        and the declarations open now; in an OPTION phase on the phase, the seat, the options
-        offered and the balls they let the player name (`option_balls`, 41-13). Not memoised
-        with the C-10 kitchen spot request possible (it depends on the positions), nor for a
-        game that changes how its spec is built."""
+        and the declarations open now, and with the cue ball in hand behind the head string
+        on the C-10 kitchen spot request (`extra_options`) and the balls it may spot
+        (`spot_choices`: they depend on the positions); in an OPTION phase on the phase, the
+        seat, the options offered and the balls they let the player name (`option_balls`,
+        41-13). Not memoised for a game that changes how its spec is built."""
         cls = type(self)
         if (cls.shot_spec is not BCAGame.shot_spec or cls.extra_options is not BCAGame.extra_options
                 or cls.must_place is not DisciplineBase.must_place
@@ -265,20 +266,23 @@ class BCAGame(DisciplineBase):
         ph = state.phase
         if ph is _OPTION:
             return (id(state.config), ph, state.seat_to_act, tuple(state.options), self.option_balls(state))
+        kitchen = ()
         if state.config.kitchen_spot_request and state.cue_ball is _IN_HAND_KITCHEN:
-            return None
+            opts = self.extra_options(state)
+            if opts:
+                kitchen = (opts, self.spot_choices(state))
         tgt = None
         if ph is _PLAY or ph is _BREAK:
             tgt = self.legal_first(state) or state.on_table
         return (id(state.config), ph, state.seat_to_act, state.cue_ball, state.cue_placed, tgt,
-                self.declarations(state))
+                self.declarations(state), kitchen)
 
     @property
     def spec_key_seat(self):
         """2 (the key's seat) for `spec_key` as written here: the seat enters the spec only
-        as its ``seat`` field, the key's phase, placement, first-contact balls and
-        declarations are what the other fields are built from; None for a game with its own
-        key."""
+        as its ``seat`` field, the key's phase, placement, first-contact balls, declarations
+        and kitchen request are what the other fields are built from; None for a game with
+        its own key."""
         return 2 if type(self).spec_key is BCAGame.spec_key else None
 
     def validate_shot(self, state: GameState, action: ShotAction) -> None:
