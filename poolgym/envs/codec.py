@@ -116,6 +116,9 @@ _BALL_OPTIONS = (Option.SPOT_NEAREST_KITCHEN_BALL, Option.SPOT_PENALTY_BALL)
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 _PLACEMENT_INDEX = {p: i for i, p in enumerate(PLACEMENTS)}
 _OPTION_INDEX = {o: i for i, o in enumerate(OPTIONS)}
+#: a ChooseOption naming no ball per option (immutable, shared by the decoded decisions)
+_CHOOSE = {o: ChooseOption(o) for o in OPTIONS}
+_OPTION_PHASE = Phase.OPTION
 N_POCKETS = 6
 SPIN_B = (-0.3, 0.0, 0.3)  # draw, centre, follow (fractions of R)
 SPEED_FACTORS = (1.0, 1.6, 2.4)
@@ -723,7 +726,7 @@ class Codec:
         if spec.options:
             o0 = 9 + (self.N - 1) + N_POCKETS
             best = self._masked_argmax(u, [o0 + _OPTION_INDEX[o] for o in spec.options])
-            if not spec.can_shoot or spec.phase is Phase.OPTION or u[best] > 0.5:
+            if not spec.can_shoot or spec.phase is _OPTION_PHASE or u[best] > 0.5:
                 return None
         if not spec.can_shoot and not spec.must_place:
             return None
@@ -749,14 +752,14 @@ class Codec:
                 return [d]
         if spec.options:
             best = self._masked_argmax(u, [o0 + _OPTION_INDEX[o] for o in spec.options])
-            if not spec.can_shoot or spec.phase is Phase.OPTION or u[best] > 0.5:
+            if not spec.can_shoot or spec.phase is _OPTION_PHASE or u[best] > 0.5:
                 opt = OPTIONS[best - o0]
                 if opt in _BALL_OPTIONS and len(spec.spot_choices) > 1:
                     # GW-5 / SP-6.7.7: of the equally near balls, 41-13 / C-41: of the fouler's
                     # pocketed balls, the one with the best called-ball score
                     ball = self._masked_argmax(u, [8 + c for c in spec.spot_choices]) - 8
                     return [ChooseOption(opt, ball=ball)]
-                return [ChooseOption(opt)]
+                return [_CHOOSE[opt]]
         if not spec.can_shoot and not spec.must_place:
             return []
         out = []
