@@ -283,7 +283,7 @@ def sp_rack(table, R: float, gap: float, rng: np.random.Generator):
     (:func:`poolgym.rules.geometry.triangle_slots`), apex on the foot spot, 1 in the right
     corner, 5 in the left corner, the rest random. The cue ball (row 0) is off the table
     (in hand behind the head string, G-3.8) and parked on the head spot."""
-    slots = triangle_slots(table, R, gap)
+    slots = _triangle(table, R, gap)[0]
     pos = np.zeros((16, 2))
     pos[0] = table.head_spot
     for ball, slot in _corner_pattern(range(1, 16), range(15), rng).items():
@@ -299,7 +299,7 @@ def rack_fourteen(pos: np.ndarray, balls, table, R: float, gap: float, rng: np.r
     (triangle slots 1-14, SP-6.4 corner pattern where possible, the rest random);
     ``apex_ball`` (the 15th, when it goes to the foot spot) takes slot 0. Returns new
     (N, 2) centres."""
-    slots = triangle_slots(table, R, gap)
+    slots = _triangle(table, R, gap)[0]
     P = np.array(pos, dtype=np.float64).reshape(-1, 2)
     balls = sorted(int(b) for b in balls)
     if len(balls) > 14:
@@ -309,6 +309,23 @@ def rack_fourteen(pos: np.ndarray, balls, table, R: float, gap: float, rng: np.r
     if apex_ball is not None:
         P[apex_ball] = slots[0]
     return P
+
+
+_TRIANGLES: dict = {}
+
+
+def _triangle(table, R: float, gap: float) -> tuple:
+    """(`triangle_slots` (read-only), bounding box (x0, x1, y0, y1) of the rack outline's
+    corner centres, slots 0, 10, 14), cached per table, R and gap."""
+    key = (id(table), float(R), float(gap))
+    got = _TRIANGLES.get(key)
+    if got is None or got[0] is not table:
+        s = triangle_slots(table, R, gap)
+        s.setflags(write=False)
+        c = s[[0, 10, 14]]
+        box = (float(c[:, 0].min()), float(c[:, 0].max()), float(c[:, 1].min()), float(c[:, 1].max()))
+        got = _TRIANGLES[key] = (table, s, box)
+    return got[1], got[2]
 
 
 def _dist_point_triangle(p: np.ndarray, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> float:
@@ -333,7 +350,11 @@ def in_rack_area(xy, table, R: float, gap: float = 0.0) -> bool:
     vertically onto the rack outline: its centre is closer than 2R to the triangle of the
     15 rack-slot centres (outline = that triangle grown by R; the ball's footprint has
     radius R)."""
-    s = triangle_slots(table, R, gap)
+    s, (x0, x1, y0, y1) = _triangle(table, R, gap)
+    x, y = float(xy[0]), float(xy[1])
+    m = 3.0 * R
+    if x < x0 - m or x > x1 + m or y < y0 - m or y > y1 + m:
+        return False  # outside the triangle's bounding box grown by 3R: farther than 2R from it
     return _dist_point_triangle(np.asarray(xy, dtype=np.float64), s[0], s[10], s[14]) < 2.0 * R
 
 
@@ -469,6 +490,26 @@ class StraightPool(DisciplineBase):
     def _push_history(extra: StraightPoolExtra, seat: int, code: int, clear: bool = False) -> StraightPoolExtra:
         h = list(extra.nc_history)
         h[seat] = (0, 0) if clear else (h[seat][1], int(code))
+        return _xreplace(extra, nc_history=tuple(h))
+
+    @staticmethod
+    def _pass_turn(extra: StraightPoolExtra, seat: int, code: int, opp: int, scores: tuple) -> StraightPoolExtra:
+        """`_begin_turn` of ``opp`` after `_push_history` of ``seat``'s ``code``, as one copy."""
+        h = list(extra.nc_history)
+        h[seat] = (h[seat][1], code)
+        iss = list(extra.inning_start_scores)
+        iss[opp] = scores[opp]
+        return _xreplace(extra, nc_history=tuple(h), inning_start_scores=tuple(iss))
+
+    @staticmethod
+    def _keep_turn(extra: StraightPoolExtra, seat: int) -> StraightPoolExtra:
+        """`_push_history` of a 0 (a scoring shot) for ``seat``: ``extra`` itself when its
+        history is already (0, 0)."""
+        h = extra.nc_history
+        if h[seat] == (0, 0):
+            return extra
+        h = list(h)
+        h[seat] = (h[seat][1], 0)
         return _xreplace(extra, nc_history=tuple(h))
 
     def _spot(self, s: GameState, balls, table, R) -> GameState:
@@ -775,7 +816,7 @@ class StraightPool(DisciplineBase):
                 sc = tuple(sc)
                 new = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
                                   "scores": sc, "consecutive_fouls": tuple(cf),
-                                  "extra": self._push_history(st.extra, seat, 0), "seat_to_act": seat,
+                                  "extra": self._keep_turn(st.extra, seat), "seat_to_act": seat,
                                   "phase": play, "cue_ball": in_position, "cue_placed": False})
                 v = Verdict._fast(legal_pocketed=pk, pocketed=pk, points=self._delta(scores, sc), next_seat=seat,
                                   cue_ball=in_position, rule_refs=brk + ("SP-6.5", "SP-6.7.1"), turn_continues=True)
@@ -799,7 +840,7 @@ class StraightPool(DisciplineBase):
                 sc = self._penalise(st, seat, 1)
                 new = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
                                   "scores": sc, "consecutive_fouls": tuple(cf), "inning": st.inning + 1,
-                                  "extra": self._begin_turn(self._push_history(st.extra, seat, -1), opp, sc),
+                                  "extra": self._pass_turn(st.extra, seat, -1, opp, sc),
                                   "seat_to_act": opp, "phase": play, "cue_ball": cue, "cue_placed": False})
                 v = Verdict._fast(fouls=_fouls(fb), pocketed=pk, points=self._delta(scores, sc), next_seat=opp,
                                   cue_ball=cue, spotted=spotted, rule_refs=tuple(refs))
@@ -811,8 +852,7 @@ class StraightPool(DisciplineBase):
                 new = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
                                   "consecutive_fouls": tuple(cf), "seat_to_act": opp, "phase": play,
                                   "cue_ball": in_position, "cue_placed": False, "inning": st.inning + 1,
-                                  "extra": self._begin_turn(self._push_history(st.extra, seat, near[k]), opp,
-                                                            scores)})
+                                  "extra": self._pass_turn(st.extra, seat, near[k], opp, scores)})
                 v = Verdict._fast(pocketed=pk, points=(0,) * st.n_players, next_seat=opp, spotted=pk,
                                   rule_refs=brk + ((ref, "SP-6.8") if pk else (ref,)))
             out.append(self._batch_post(st, new, v, True))
