@@ -761,13 +761,13 @@ class StraightPool(DisciplineBase):
                                 rule_refs=tuple(refs))
 
     def adjudicate_batch(self, states, actions, recs) -> list:
-        """`adjudicate_validated` of a batch of shots: the fouls and outcome of every shot in
-        play in one compiled call (`poolgym.rules.straight_pool_batch.outcomes`), then each
-        table's state and verdict built as :meth:`_foul` / :meth:`_legal` and `_post` build
-        them and :meth:`_breaking_violation` (the balls spotted by `_spot`); the cases that call
-        leaves open (third fouls, G-3.38, G-3.39, ...), the scoring shots that end the game (SP-6.1) or call for
-        the SP-6.7.3 re-rack, and records without their batch's facts are ruled by
-        :meth:`adjudicate` itself."""
+        """`adjudicate_validated` of a batch of shots: the fouls and outcome of every break and
+        shot in play in one compiled call (`poolgym.rules.straight_pool_batch.outcomes`), then
+        each table's state and verdict built as :meth:`_breaking_violation`, :meth:`_foul`,
+        :meth:`_legal` and `_post` build them (the balls spotted by `_spot`); the cases that call
+        leaves open (third fouls, G-3.38, G-3.39, ...), the scoring shots that end the game
+        (SP-6.1) or call for the SP-6.7.3 re-rack, and records without their batch's facts are
+        ruled by :meth:`adjudicate` itself."""
         ruled = self._batch_outcomes(states, actions, recs)
         if ruled is None:
             return super().adjudicate_batch(states, actions, recs)
