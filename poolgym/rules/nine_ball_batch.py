@@ -122,6 +122,20 @@ def outcomes(tab, stroke, cfg, first, t0, first_raw, t0_raw, cue_pocketed, pocke
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
+def object_masks(k, pocketed, jumped):
+    """Table ``k``'s object balls (rows 1 ...) as bit masks: (dropped in a pocket, left the
+    table), bit b for ball b."""
+    pm = 0
+    jm = 0
+    for b in range(1, pocketed.shape[1]):
+        if pocketed[k, b]:
+            pm |= 1 << b
+        if jumped[k, b]:
+            jm |= 1 << b
+    return pm, jm
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
 def first_contact(k, resolved, legal, first, t0, first_raw, t0_raw):
     """(first object ball hit, time) of table k: the facts' split hit resolved for the legal
     balls (bit b of ``legal`` for ball b) when ``resolved``, else the plain first contact;

@@ -37,7 +37,7 @@ import numpy as np
 import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
 from numba import njit
 
-from .nine_ball_batch import C_EPS, C_L, C_R, C_W, CUE_OFF, OBJ_OFF, SCRATCH, first_contact, shot_fouls
+from .nine_ball_batch import C_EPS, C_L, C_R, C_W, CUE_OFF, OBJ_OFF, SCRATCH, first_contact, object_masks, shot_fouls
 from .rails import driven_to_cushion, near_bits
 
 __all__ = ["FALLBACK", "FOUL", "POT", "MISS", "VIOLATION", "NEAR_RAIL", "outcomes", "signature"]
@@ -83,13 +83,7 @@ def outcomes(tab, stroke, cfg, first_raw, t0_raw, cue_pocketed, pocketed, jumped
         if tab[k, T_SKIP] != 0 or cue != 0:
             continue
         f, tf = first_contact(k, False, legal, first_raw, t0_raw, first_raw, t0_raw)
-        pm = 0
-        jm = 0
-        for b in range(1, N):
-            if pocketed[k, b]:
-                pm |= 1 << b
-            if jumped[k, b]:
-                jm |= 1 << b
+        pm, jm = object_masks(k, pocketed, jumped)
         c = tab[k, T_CALL_BALL]
         called = tab[k, T_SAFETY] == 0 and c > 0 and pocket[k, c] == tab[k, T_CALL_POCKET]
         is_break = tab[k, T_BREAK] != 0

@@ -30,7 +30,7 @@ import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's 
 from numba import njit
 
 from .. import nine_ball_batch
-from ..nine_ball_batch import C_BREAK_RAILS, C_JUMP_FOUL, OBJ_OFF, first_contact, shot_fouls
+from ..nine_ball_batch import C_BREAK_RAILS, C_JUMP_FOUL, OBJ_OFF, first_contact, object_masks, shot_fouls
 
 __all__ = ["FALLBACK", "DECIDED", "OPEN_BREAK", "RAIL_AFTER", "outcomes", "signature",
            "T_SKIP", "T_BREAK", "T_KITCHEN", "T_RAIL", "T_LEGAL", "T_RESOLVED",
@@ -73,13 +73,7 @@ def outcomes(tab, stroke, cfg, first, t0, first_raw, t0_raw, cue_pocketed, pocke
         f, tf = first_contact(k, tab[k, T_RESOLVED] != 0, tab[k, T_LEGAL], first, t0, first_raw, t0_raw)
         if f < -1:
             continue  # a split hit to resolve (T-1.16.4)
-        pm = 0
-        jm = 0
-        for b in range(1, N):
-            if pocketed[k, b]:
-                pm |= 1 << b
-            if jumped[k, b]:
-                jm |= 1 << b
+        pm, jm = object_masks(k, pocketed, jumped)
         fb = shot_fouls(k, f, tf, tab[k, T_LEGAL], tab[k, T_KITCHEN] != 0, tab[k, T_RAIL] != 0 and pm == 0, stroke,
                         cfg, cue_pocketed, jumped, start, ct, cb, cr, cue, rvw0, rvw1, n_events, ev_kind, ev_i, ev_j,
                         ev_t, seg_y, jaw_y, bb, bc, bj)
