@@ -799,8 +799,7 @@ class EightBall(DisciplineBase):
                         bl is not None and bl[k] == legal, bool(a.safety), -1 if called is None else int(called),
                         -1 if called is None else int(a.called_pocket)))
         table = bf.table
-        c = np.array([cfg.miscue_limit, cfg.dig_under_theta, 0.0, cfg.three_foul_loss, cfg.frozen_eps,
-                      cfg.frozen_rule_enabled, table.w, table.l, ball_radius(), table.head_string_y, 1.0], np.float64)
+        c = _nb.config_row(cfg, table, ball_radius(), 0.0, cfg.three_foul_loss)
         b = bf._batch
         seg_y, jaw_y = q._segment_jaw_y(table)
         code, bits, pmask = _eb.outcomes(np.array(tab, np.int64), np.array(stroke, np.float64), c, bf.first, bf.t0,

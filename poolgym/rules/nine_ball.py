@@ -480,9 +480,8 @@ class NineBall(DisciplineBase):
                         st.consecutive_fouls[st.seat_to_act], low, legal is not None and legal[k] == (low,)))
             stroke.append((a.theta, a.a, a.b))
         table = bf.table
-        c = np.array([cfg.miscue_limit, cfg.dig_under_theta, cfg.break_min_rail_balls, cfg.three_foul_loss,
-                      cfg.frozen_eps, cfg.frozen_rule_enabled, table.w, table.l, ball_radius(),
-                      table.head_string_y, cfg.jumped_ball_is_foul], np.float64)
+        c = _nb.config_row(cfg, table, ball_radius(), cfg.break_min_rail_balls, cfg.three_foul_loss,
+                           cfg.jumped_ball_is_foul)
         b = bf._batch
         seg_y, jaw_y = q._segment_jaw_y(table)
         code, bits, pmask = _nb.outcomes(np.array(tab, np.int64), np.array(stroke, np.float64), c, bf.first, bf.t0,

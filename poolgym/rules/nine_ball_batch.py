@@ -52,6 +52,15 @@ C_MISCUE, C_DIG, C_BREAK_RAILS, C_THREE, C_EPS, C_FROZEN, C_W, C_L, C_R, C_HEAD,
 NINE = 9
 
 
+def config_row(cfg, table, R: float, break_rails=0.0, three_foul=0.0, jump_foul=1.0, *more) -> np.ndarray:
+    """The config row (``cfg``) of the batched referees' kernels: the :data:`C_MISCUE` ...
+    :data:`C_JUMP_FOUL` entries from the rules config ``cfg``, the table, the ball radius ``R``
+    and the game's own ``break_rails`` (:data:`C_BREAK_RAILS`), ``three_foul`` (:data:`C_THREE`)
+    and ``jump_foul`` (:data:`C_JUMP_FOUL`), then a kernel's ``more`` entries."""
+    return np.array([cfg.miscue_limit, cfg.dig_under_theta, break_rails, three_foul, cfg.frozen_eps,
+                     cfg.frozen_rule_enabled, table.w, table.l, R, table.head_string_y, jump_foul, *more], np.float64)
+
+
 @njit(cache=True, no_cfunc_wrapper=True)
 def outcomes(tab, stroke, cfg, first, t0, first_raw, t0_raw, cue_pocketed, pocketed, jumped, start, ct, cb, cr,
              to_rail, cue_ball, rvw0, rvw1, n_events, ev_kind, ev_i, ev_j, ev_t, seg_y, jaw_y, bb, bc, bj):

@@ -896,8 +896,7 @@ class StraightPool(DisciplineBase):
                         -1 if called is None else int(called), -1 if called is None else int(a.called_pocket),
                         h[0], h[1], ph is brk_phase))
         table = bf.table
-        c = np.array([cfg.miscue_limit, cfg.dig_under_theta, 0.0, 0.0, cfg.frozen_eps, cfg.frozen_rule_enabled,
-                      table.w, table.l, ball_radius(), table.head_string_y, 1.0, cfg.near_cushion_rule], np.float64)
+        c = _nb.config_row(cfg, table, ball_radius(), 0.0, 0.0, 1.0, cfg.near_cushion_rule)
         b = bf._batch
         seg_y, jaw_y = q._segment_jaw_y(table)
         out = _sb.outcomes(np.array(tab, np.int64), np.array(stroke, np.float64), c, bf.first_raw, bf.t0_raw,
