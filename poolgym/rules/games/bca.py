@@ -27,10 +27,9 @@ from .. import general, queries as q, serialize
 from .. import nine_ball_batch as _nb
 from ..core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                     SeatEvent, EventType, ShotAction, Verdict)
-from ..game import DisciplineBase, kitchen_spot_choices
+from ..game import DisciplineBase, draw_rng, kitchen_spot_choices
 from ..geometry import ball_radius, get_table, triangle_slots
 from ..seats import next_in_order
-from ..seeding import permutation_prefix, seeded_generator
 from ..shot_record import EventKind
 from . import bca_batch as _bb
 from .common import spot_into
@@ -74,37 +73,6 @@ class BCAConfig(RulesConfig):
 
 
 serialize.register(BCAConfig)
-
-
-class _FreshRng:
-    """``seeding.seeded_generator(seed)`` (a fresh Generator, as `draw_rng` gives) built only
-    when needed: a first ``permutation(n)`` is the compiled `seeding.permutation_prefix` (the
-    same values, no Generator object; a rack draws just that); any other use builds the
-    Generator and replays that draw first."""
-
-    __slots__ = ("_seed", "_gen", "_drawn")
-
-    def __init__(self, seed):
-        self._seed = seed
-        self._gen = None
-        self._drawn = None
-
-    def permutation(self, x):
-        if self._gen is None and self._drawn is None and type(x) is int and x >= 0:
-            self._drawn = x
-            return np.array(permutation_prefix(self._seed, x, x), np.int64)
-        return self._generator().permutation(x)
-
-    def _generator(self) -> np.random.Generator:
-        g = self._gen
-        if g is None:
-            g = self._gen = seeded_generator(self._seed)
-            if self._drawn is not None:
-                g.permutation(self._drawn)
-        return g
-
-    def __getattr__(self, name):
-        return getattr(self._generator(), name)
 
 
 def triangle_rack(config: RulesConfig, rng: np.random.Generator, fixed: Optional[dict] = None):
@@ -402,9 +370,7 @@ class BCAGame(DisciplineBase):
             tab.append((0, ph is brk_phase, st.cue_ball is kitchen, self.rail_required(st), m if legal else anything,
                         bool(legal) and bl is not None and bl[k] == legal))
         table = bf.table
-        c = np.array([cfg.miscue_limit, cfg.dig_under_theta, cfg.open_break_min_rail_balls, 0.0, cfg.frozen_eps,
-                      cfg.frozen_rule_enabled, table.w, table.l, ball_radius(), table.head_string_y,
-                      self.jumped_is_foul], np.float64)
+        c = _nb.config_row(cfg, table, ball_radius(), cfg.open_break_min_rail_balls, 0.0, self.jumped_is_foul)
         b = bf._batch
         seg_y, jaw_y = q._segment_jaw_y(table)
         res = _bb.outcomes(np.array(tab, np.int64), np.array(stroke, np.float64), c, bf.first, bf.t0, bf.first_raw,
@@ -482,8 +448,7 @@ class BCAGame(DisciplineBase):
     def rerack(self, state: GameState, breaker: int):
         """A new rack from the state's RNG, ``breaker`` to break with cue ball in hand
         behind the head string (the re-rack options of PP-8, CT-8, OB-7, MM-7)."""
-        seed, counter = state.rng  # `draw_rng`'s Generator, built only if the rack needs more than a permutation
-        rng, new_rng = _FreshRng([int(seed), int(counter)]), (int(seed), int(counter) + 1)
+        rng, new_rng = draw_rng(state)
         pos, on = self.rack(state.config, rng)
         pos = np.asarray(pos, np.float64).reshape(self.n_balls, 2)
         on = on.tolist() if type(on) is np.ndarray and on.dtype == np.bool_ else [bool(v) for v in on]
