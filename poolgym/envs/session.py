@@ -203,13 +203,15 @@ class Session:
             actions = [actions]
         return self.plan(self.state.seat_to_act, list(actions), self.spec, placement_checked)
 
-    def plan_decoded(self, actions: list) -> tuple:
+    def plan_decoded(self, actions: list, row=None) -> tuple:
         """`plan` of the learner's decoded decision ``actions`` (a list, the learner to act)
         whose leading `PlaceCueBall`, if any, the owner found legal (`plan` with
         ``placement_checked``): the same plan; the common decision, [PlaceCueBall,
         ShotAction] or [ShotAction] at the break or in play, is planned here directly, with
         the rules' shot checks (`DisciplineBase._check_shot`) and stroke (`stroke_row`), and
-        so is a lone `ChooseOption` in an OPTION phase (the rules' `apply`)."""
+        so is a lone `ChooseOption` in an OPTION phase (the rules' `apply`). ``row``: the
+        shot's [V0, phi, theta, a, b] as a (5,) float64 array, if the owner built it (the
+        stroke row of a shot that is no miscue, G-3.27)."""
         st = self.state
         n = len(actions)
         a = actions[-1]
@@ -219,19 +221,26 @@ class Session:
             if self.timer is not None:
                 self.timer.actions += time.perf_counter() - t0
             return new, ([] if v is None else [(st.seat_to_act, v)]), None, self.spec
+        ph = st.phase
+        disc = self.disc
         if not (type(a) is ShotAction and (n == 1 or (n == 2 and type(actions[0]) is PlaceCueBall))
-                and (st.phase is _PLAY or st.phase is _BREAK) and _plain_planning(self.disc)
-                and st.discipline == self.disc.name):
+                and (ph is _PLAY or ph is _BREAK) and _plain_planning(disc) and st.discipline == disc.name):
             return self.plan(st.seat_to_act, actions, self.spec, True)
         t0 = time.perf_counter()
         seat = st.seat_to_act
         if n == 2:  # a checked placement
             p = actions[0]
-            if st.cue_ball is _IN_POSITION or type(p.x) is not float or type(p.y) is not float:
+            x, y = p.x, p.y
+            if st.cue_ball is _IN_POSITION or type(x) is not float or type(y) is not float:
                 return self.plan(seat, actions, self.spec, True)
-            st = self.disc.place_checked(st, p)
-        self.disc._check_shot(st, a)  # `DisciplineBase.shot_inputs`
-        row = stroke_row(a, st.config)
+            # `DisciplineBase.place_checked` (its acting-state and phase checks hold here)
+            st = st._evolve({"pos": (x, y) + tuple(st.pos[2:]), "on_table": (True,) + tuple(st.on_table[1:]),
+                             "cue_placed": True})
+        disc._check_shot(st, a)  # `DisciplineBase.shot_inputs`
+        cfg = st.config
+        lim = cfg.miscue_limit
+        if row is None or a.a * a.a + a.b * a.b > lim * lim:  # (`general.is_miscue`)
+            row = stroke_row(a, cfg)
         if self.timer is not None:
             self.timer.actions += time.perf_counter() - t0
         return st, [], (seat, a, None, None, row), self.spec

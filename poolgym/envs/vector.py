@@ -68,7 +68,7 @@ from poolgym.envs.param import dict_action
 from poolgym.envs.pool_env import PoolEnv
 from poolgym.envs.seating import seat_view
 from poolgym.envs.session import SHAPING_KEYS
-from poolgym.rules.core import IllegalActionError, PlaceCueBall
+from poolgym.rules.core import IllegalActionError, PlaceCueBall, ShotAction
 
 
 #: tables finished during the overlap are observed (`Codec.encode_batch`) in groups of at least
@@ -78,6 +78,9 @@ OBS_GROUP = 64
 #: during a physics call, the opponent decides for the tables already refereed once this many
 #: wait (`PoolVectorEnv._run_rounds`; a batched decision has a fixed cost)
 OPP_GROUP = 32
+
+#: the stroke row of a decision that is no shot (not read)
+_NAN_ROW = (np.nan,) * 5
 
 #: the components of a table that did not step (it was reset)
 _ZERO_ROW = (0.0,) * len(SHAPING_KEYS)
@@ -298,14 +301,17 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         """Box actions of every stepping table decoded together (`Codec.decode_box_batch`:
         one compiled call places all cue balls in hand) and their placements checked by the
         rules in one more (`DisciplineBase.placement_errors`), from one array of the tables'
-        balls; None in macro mode (decoded per table by `PoolEnv._decode`)."""
+        balls: (decisions, their shots' [V0, phi, theta, a, b] rows (views of one array)),
+        per table, None for a table that resets; None in macro mode (decoded per table by
+        `PoolEnv._decode`)."""
         e0 = self.envs[0]
         if e0.action_mode != "box":
             return None
         idx = np.flatnonzero(~resetting).tolist()
         out = [None] * self.num_envs
+        rows = [None] * self.num_envs
         if not idx:
-            return out
+            return out, rows
         sessions = [self.envs[i].session for i in idx]
         for i, s in zip(idx, sessions):
             if s.done or not s.learner_to_act():
@@ -320,9 +326,15 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         for k, err in self._placement_errors(e0.disc, states, dec, pos, on).items():
             if err is not None:
                 raise IllegalActionError(f"table {idx[k]}: illegal cue-ball placement: {err}")
+        # the shots' [V0, phi, theta, a, b] rows, built as one array (`Session.plan_decoded`)
+        vals = []
         for i, d in zip(idx, dec):
+            a = d[-1]
             out[i] = d
-        return out
+            vals.append((a.V0, a.phi, a.theta, a.a, a.b) if type(a) is ShotAction else _NAN_ROW)
+        for i, r in zip(idx, np.array(vals, np.float64)):
+            rows[i] = r
+        return out, rows
 
     def _encode(self, idx) -> None:
         """Observations of tables ``idx`` into ``self._obs`` (one `Codec.encode_batch` call)."""
@@ -397,7 +409,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         envs = self.envs
         resetting = self._needs_reset.copy()
         actions = self._check_actions(actions)
-        decoded = self._decode_all(actions, resetting)
+        decoded, rows = self._decode_all(actions, resetting) or (None, None)
         # validate every table's decision, then apply them all: a bad action changes no table
         prepared = {}
         for i, e in enumerate(envs):
@@ -405,7 +417,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                 continue
             try:
                 if decoded is not None:  # (`_decode_all` found the learner to act)
-                    prepared[i] = (e.session.plan_decoded(decoded[i]), False)
+                    prepared[i] = (e.session.plan_decoded(decoded[i], rows[i]), False)
                 else:
                     prepared[i] = e._step_prepare(actions[i])
             except (ValueError, RuntimeError) as err:
