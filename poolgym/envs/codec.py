@@ -586,8 +586,9 @@ class Codec:
         N = self.N
         arr = np.asarray(actions, dtype=np.float64).reshape(B, -1)
         U = self._clean_box(arr)
-        rows = U.tolist()
         kinds = [self._spec_kind(sp) for sp in specs]
+        # the rows read entry by entry: those decoded one by one (and the declarations below)
+        rows = {k: U[k].tolist() for k, kind in enumerate(kinds) if kind is None}
         if pos is None:
             pos = np.array([st.pos for st in states], np.float64).reshape(B, N, 2)
         if on is None:
@@ -654,6 +655,9 @@ class Codec:
             bx = dx[ar, best].tolist()
             by = dy[ar, best].tolist()
             base = [math.degrees(math.atan2(y_, x_)) if h else 0.0 for h, x_, y_ in zip(has, bx, by)]
+        # phi = (base + 180 u1) mod 360 (the same IEEE operations as on Python floats)
+        phis = (((0.0 if base is None else np.array(base, np.float64)) + 180.0 * U[:, 1]) % 360.0).tolist()
+        push = (U[:, 8] > 0).tolist()
         out = []
         shot = ShotAction._fast
         for k in range(B):
@@ -662,16 +666,17 @@ class Codec:
                 out.append(self._decode_u(rows[k], states[k], specs[k], placed[k]))
                 continue
             spec = specs[k]
-            u = rows[k]
-            phi = ((base[k] if base is not None else 0.0) + 180.0 * u[1]) % 360.0
             a, b = A[k], Bt[k]
             if near[k]:
                 r = math.hypot(a, b)
                 if r > 0.45:
                     a, b = a * 0.45 / r, b * 0.45 / r
-            safety, called_ball, called_pocket = self._call(u, spec)
-            s = shot(V0[k], phi, theta[k], a, b, called_ball, called_pocket, safety,
-                     bool(spec.push_out_allowed and u[8] > 0))
+            if spec.safety_allowed or spec.callable_balls:
+                safety, called_ball, called_pocket = self._call(U[k].tolist(), spec)
+            else:  # (`_call` of a spec with neither)
+                safety, called_ball, called_pocket = False, None, None
+            s = shot(V0[k], phis[k], theta[k], a, b, called_ball, called_pocket, safety,
+                     bool(spec.push_out_allowed and push[k]))
             out.append([s] if placed[k] is None else [placed[k], s])
         return out
 
