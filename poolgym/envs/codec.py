@@ -414,7 +414,7 @@ class Codec:
         out.fill(0.0)
         # (np.fromiter over the chained tuples: the same floats, without np.array's shape discovery)
         P = np.fromiter(chain.from_iterable([st.pos for st in states]), np.float64, B * 2 * N).reshape(B, 2 * N)
-        on = np.array([st.on_table for st in states], np.bool_).reshape(B, N)
+        on = np.fromiter(chain.from_iterable([st.on_table for st in states]), np.bool_, B * N).reshape(B, N)
         xy = P * np.tile([2.0 / self.w, 2.0 / self.l], N) - 1.0
         np.clip(xy, -1.0, 1.0, out=xy)
         xy *= np.repeat(on, 2, axis=1)

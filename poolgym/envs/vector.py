@@ -320,7 +320,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         B = len(states)
         N = len(states[0].on_table)
         pos = np.fromiter(chain.from_iterable([st.pos for st in states]), np.float64, B * 2 * N).reshape(B, N, 2)
-        on = np.array([st.on_table for st in states], np.bool_).reshape(B, N)
+        on = np.fromiter(chain.from_iterable([st.on_table for st in states]), np.bool_, B * N).reshape(B, N)
         dec = e0.codec.decode_box_batch(actions[idx], states, [s.spec for s in sessions], pos, on)
         # `Session.plan` applies the checked placements without repeating the check
         for k, err in self._placement_errors(e0.disc, states, dec, pos, on).items():
