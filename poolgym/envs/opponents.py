@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from poolgym.players.batch import add_noise, decide_all
 from poolgym.players.geometric import GeometricPlayer
 from poolgym.players.opponent import PlayerOpponent
 from poolgym.rules.core import ChooseOption, Declare, Phase, PlaceCueBall, ShotAction
@@ -77,12 +78,8 @@ class GeometricOpponent(PlayerOpponent):
 
     def _noisy(self, acts: list, rng) -> list:
         """``acts`` with the execution noise drawn from ``rng`` on its shot (module docstring)."""
-        shot = acts[-1]
-        if isinstance(shot, ShotAction):
-            dphi, dv = rng.standard_normal(2).tolist()
-            acts[-1] = ShotAction._fast(max(0.1, shot.V0 * (1.0 + self.sigma_v * dv)),
-                                        (shot.phi + self.sigma_phi * dphi) % 360.0, shot.theta, shot.a, shot.b,
-                                        shot.called_ball, shot.called_pocket, shot.safety, shot.push_out)
+        if isinstance(acts[-1], ShotAction):
+            acts[-1] = add_noise(acts[-1], rng, self.sigma_phi, self.sigma_v)
         return acts
 
     def placements_checked(self) -> bool:
@@ -96,21 +93,26 @@ class GeometricOpponent(PlayerOpponent):
         return (cls.__call__ is GeometricOpponent.__call__ and cls.decide_batch is GeometricOpponent.decide_batch
                 and cls._noisy is GeometricOpponent._noisy)
 
-    def decide_batch(self, states, specs, rngs) -> list:
+    def decide_batch(self, states, specs, rngs, placed: list | None = None) -> list:
         """Decisions for several tables, equal to one call per table: the geometric player's
-        geometry for all tables in one compiled call per round (`poolgym.players.batch.decide_all`);
-        tables of another discipline or table size than the first, or a player other than the
-        plain `GeometricPlayer`, one call per table."""
-        from poolgym.players.batch import decide_all
-
+        geometry for all tables in one compiled call per round (`poolgym.players.batch.decide_all`,
+        the execution noise drawn there); tables of another discipline or table size than the
+        first, or a player other than the plain `GeometricPlayer`, one call per table.
+        ``placed`` (optional list): filled with each table's state after its decision's
+        placements (None: it placed nothing, or the one-call-per-table path)."""
         if not states:
             return []
         st0 = states[0]
         if type(self.player) is not GeometricPlayer or any(
                 st.discipline != st0.discipline or st.config.table != st0.config.table
                 or len(st.on_table) != len(st0.on_table) for st in states):
+            if placed is not None:
+                placed[:] = [None] * len(states)
             return [self(st, sp, r) for st, sp, r in zip(states, specs, rngs)]
-        return [self._noisy(acts, r) for acts, r in zip(decide_all(self.player, states, specs, rngs), rngs)]
+        if type(self)._noisy is not GeometricOpponent._noisy:  # a subclass's own noise, after each decision
+            return [self._noisy(acts, r) for acts, r in zip(decide_all(self.player, states, specs, rngs,
+                                                                       placed=placed), rngs)]
+        return decide_all(self.player, states, specs, rngs, (self.sigma_phi, self.sigma_v), placed)
 
 
 def _place(x, y):

@@ -206,36 +206,48 @@ class Session:
     def plan_decoded(self, actions: list, row=None) -> tuple:
         """`plan` of the learner's decoded decision ``actions`` (a list, the learner to act)
         whose leading `PlaceCueBall`, if any, the owner found legal (`plan` with
-        ``placement_checked``): the same plan; the common decision, [PlaceCueBall,
-        ShotAction] or [ShotAction] at the break or in play, is planned here directly, with
-        the rules' shot checks (`DisciplineBase._check_shot`) and stroke (`stroke_row`), and
-        so is a lone `ChooseOption` in an OPTION phase (the rules' `apply`). ``row``: the
-        shot's [V0, phi, theta, a, b] as a (5,) float64 array, if the owner built it (the
-        stroke row of a shot that is no miscue, G-3.27)."""
+        ``placement_checked``): the same plan (`plan_common`). ``row``: the shot's [V0, phi,
+        theta, a, b] as a (5,) float64 array, if the owner built it (the stroke row of a shot
+        that is no miscue, G-3.27)."""
+        return self.plan_common(actions, self.spec, True, row=row)
+
+    def plan_common(self, actions: list, spec: ActionSpec | None, placement_checked: bool,
+                    placed: GameState | None = None, row=None) -> tuple:
+        """`plan` of the decision ``actions`` (a list) of the seat to act, with its ``spec``
+        and ``placement_checked`` as in `plan`: the same plan. The common decision,
+        [PlaceCueBall, ShotAction] (its placement checked) or [ShotAction] at the break or in
+        play, is planned here directly, with the rules' shot checks
+        (`DisciplineBase._check_shot`) and stroke (`stroke_row`), and so is a lone
+        `ChooseOption` in an OPTION phase (the rules' `apply`). ``placed``: the state after
+        the checked placement when the caller has it (`DisciplineBase.place_checked` of the
+        current state, as the batched opponent makes it); ``row``: as in `plan_decoded`."""
         st = self.state
         n = len(actions)
-        a = actions[-1]
+        a = actions[-1] if n else None
         if n == 1 and type(a) is ChooseOption and st.phase is _OPTION:
             t0 = time.perf_counter()
             new, v = self.disc.apply(st, a)
             if self.timer is not None:
                 self.timer.actions += time.perf_counter() - t0
-            return new, ([] if v is None else [(st.seat_to_act, v)]), None, self.spec
+            return new, ([] if v is None else [(st.seat_to_act, v)]), None, spec
         ph = st.phase
         disc = self.disc
-        if not (type(a) is ShotAction and (n == 1 or (n == 2 and type(actions[0]) is PlaceCueBall))
+        if not (type(a) is ShotAction
+                and (n == 1 or (n == 2 and placement_checked and type(actions[0]) is PlaceCueBall))
                 and (ph is _PLAY or ph is _BREAK) and _plain_planning(disc) and st.discipline == disc.name):
-            return self.plan(st.seat_to_act, actions, self.spec, True)
+            return self.plan(st.seat_to_act, actions, spec, placement_checked)
         t0 = time.perf_counter()
         seat = st.seat_to_act
         if n == 2:  # a checked placement
             p = actions[0]
             x, y = p.x, p.y
             if st.cue_ball is _IN_POSITION or type(x) is not float or type(y) is not float:
-                return self.plan(seat, actions, self.spec, True)
-            # `DisciplineBase.place_checked` (its acting-state and phase checks hold here)
-            st = st._evolve({"pos": (x, y) + tuple(st.pos[2:]), "on_table": (True,) + tuple(st.on_table[1:]),
-                             "cue_placed": True})
+                return self.plan(seat, actions, spec, True)
+            if placed is not None:
+                st = placed
+            else:  # `DisciplineBase.place_checked` (its acting-state and phase checks hold here)
+                st = st._evolve({"pos": (x, y) + tuple(st.pos[2:]), "on_table": (True,) + tuple(st.on_table[1:]),
+                                 "cue_placed": True})
         disc._check_shot(st, a)  # `DisciplineBase.shot_inputs`
         cfg = st.config
         lim = cfg.miscue_limit
@@ -243,7 +255,7 @@ class Session:
             row = stroke_row(a, cfg)
         if self.timer is not None:
             self.timer.actions += time.perf_counter() - t0
-        return st, [], (seat, a, None, None, row), self.spec
+        return st, [], (seat, a, None, None, row), spec
 
     def _apply_actions(self, seat: int, actions: list, spec: ActionSpec | None = None,
                        placement_checked: bool = False) -> None:
@@ -374,13 +386,14 @@ class Session:
         return (not self.terminated and self.shots < self.max_shots and self.opponent is not None
                 and self.state.seat_to_act != self.learner_seat)
 
-    def opponent_act(self, acts, spec: ActionSpec | None = None, placement_checked: bool = False) -> None:
+    def opponent_act(self, acts, spec: ActionSpec | None = None, placement_checked: bool = False,
+                     placed: GameState | None = None) -> None:
         """Apply the opponent's decision (``defer_opponent`` mode: the owner asked the opponent
         for all waiting tables at once), then continue play as `_advance` does.
-        ``placement_checked``: as in `learner_act`."""
+        ``placement_checked``: as in `learner_act`; ``placed``: as in `plan_common`."""
         self.awaiting_opponent = False
-        self._apply_actions(self.state.seat_to_act, list(acts) if isinstance(acts, (list, tuple)) else [acts], spec,
-                            placement_checked)
+        self.commit(self.plan_common(list(acts) if isinstance(acts, (list, tuple)) else [acts], spec,
+                                     placement_checked, placed))
 
     def _advance(self) -> None:
         """Let the opponent act until the learner must decide, the game ends, the shot limit

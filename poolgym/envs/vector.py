@@ -227,29 +227,45 @@ class PoolVectorEnv(gym.vector.VectorEnv):
 
     def _opponent_round(self, wait) -> None:
         """The opponent's decisions for tables ``wait`` (one `decide_batch` call when the
-        opponent has one, else one call per table), then applied table by table."""
+        opponent has one, else one call per table), then applied table by table (with the
+        states after their placements that the batched opponent made on the tables' own
+        states, `GeometricOpponent.decide_batch`'s ``placed``)."""
         envs = self.envs
         t0 = time.perf_counter()
         sessions = [envs[i].session for i in wait]
         states = [s.state for s in sessions]
-        specs = [s.disc.legal_actions(s.state) for s in sessions]
+        specs = [s.disc.legal_actions(st) for s, st in zip(sessions, states)]
         rngs = [s.rng for s in sessions]
         # what each acting seat may see (a seated game hides the other seats' secrets)
-        views = [s.acting_view() for s in sessions] if sessions[0].seated else states
+        seated = sessions[0].seated
+        views = [s.acting_view() for s in sessions] if seated else states
         opp = sessions[0].opponent
         batch = getattr(opp, "decide_batch", None)
         checked = False  # the opponent checked its placements with the rules itself
+        placed = None
         if batch is not None and all(s.opponent is opp for s in sessions):
-            decisions = batch(views, specs, rngs)
             checked = bool(getattr(opp, "placements_checked", lambda: False)())
+            if checked and not seated:
+                placed = [None] * len(sessions)
+                decisions = batch(views, specs, rngs, placed=placed)
+            else:
+                decisions = batch(views, specs, rngs)
         else:
             decisions = [s.opponent(st, sp, r) for s, st, sp, r in zip(sessions, views, specs, rngs)]
         self.timer.other += time.perf_counter() - t0
         # as the learner's: a placement found illegal is applied unchecked, so that
         # `DisciplineBase.apply` raises exactly as in a single env
-        errs = {} if checked else self._placement_errors(sessions[0].disc, states, decisions)
+        if checked:
+            if placed is None:
+                for s, acts, spec in zip(sessions, decisions, specs):
+                    s.opponent_act(acts, spec, placement_checked=True)
+            else:
+                for s, acts, spec, pl in zip(sessions, decisions, specs, placed):
+                    s.opponent_act(acts, spec, placement_checked=True, placed=pl)
+            return
+        errs = self._placement_errors(sessions[0].disc, states, decisions)
         for k, (s, acts, spec) in enumerate(zip(sessions, decisions, specs)):
-            s.opponent_act(acts, spec, placement_checked=checked or (k in errs and errs[k] is None))
+            s.opponent_act(acts, spec, placement_checked=k in errs and errs[k] is None)
 
     def _placement_errors(self, disc, states, decisions, pos=None, on=None) -> dict:
         """{k: why the leading `PlaceCueBall` of ``decisions[k]`` is illegal on ``states[k]``,

@@ -16,14 +16,17 @@ one-table decision, so every table gets exactly the actions of a one-table call.
 
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 
 from poolgym.players.geometric import GeometricPlayer, _default_targets, preview_ball, preview_pots
-from poolgym.players.kernels import Kind, Outcome, TableBatch
+from poolgym.players.kernels import KITCHEN, PUSH_OUT, Kind, Outcome, TableBatch
 from poolgym.players.opponent import MAX_PLACEMENTS
 from poolgym.planning import table_geom
-from poolgym.players.view import Decision, Observation, beyond_head_string, danger_balls, spec_view, useful_pots
-from poolgym.rules.core import ChooseOption, Option, PlaceCueBall
+from poolgym.players.view import (SPEC_MEMO_SIZE, Decision, Observation, beyond_head_string, danger_balls,
+                                  spec_view, useful_pots)
+from poolgym.rules.core import ChooseOption, Concede, Declare, Option, PlaceCueBall, ShotAction
 from poolgym.rules.game import DisciplineBase, get_discipline
 from poolgym.rules.geometry import get_table
 
@@ -35,11 +38,15 @@ _NONE, _DECLARE = Decision.NONE, Decision.DECLARE
 _SPOT = Option.SPOT_NEAREST_KITCHEN_BALL
 
 
-def decide_all(player: GeometricPlayer, states, specs, rngs) -> list[list]:
+def decide_all(player: GeometricPlayer, states, specs, rngs, noise=None, placed=None) -> list[list]:
     """One decision of ``player`` for each table (module docstring): ``states`` of one
     discipline and table size, each with its ``specs`` entry (`legal_actions`) and its own
     generator in ``rngs`` (set as ``player.rng`` while that table decides, as
-    `PlayerOpponent` does)."""
+    `PlayerOpponent` does). ``noise`` = (sigma_phi, sigma_v): a decision's closing
+    `ShotAction` gets the execution noise drawn from its table's generator after the
+    decision (`add_noise`). ``placed`` (a list of ``len(states)``, optional): per table the
+    state after its decision's placements (`DisciplineBase.place_checked`), None when it
+    placed nothing."""
     n = len(states)
     if n == 0:
         return []
@@ -49,12 +56,14 @@ def decide_all(player: GeometricPlayer, states, specs, rngs) -> list[list]:
     cur_states, cur_specs = list(states), list(specs)
     todo = list(range(n))
     for _ in range(MAX_PLACEMENTS + 1):
-        placed = _round(player, disc, table, [cur_states[i] for i in todo], [cur_specs[i] for i in todo],
-                        [rngs[i] for i in todo], [acts[i] for i in todo])
-        if not placed:
+        placed_now = _round(player, disc, table, [cur_states[i] for i in todo], [cur_specs[i] for i in todo],
+                            [rngs[i] for i in todo], [acts[i] for i in todo], noise)
+        if not placed_now:
+            if placed is not None:
+                placed[:] = [cur if cur is not st else None for cur, st in zip(cur_states, states)]
             return acts
         # the tables that placed their cue ball decide again on the placed state
-        todo = [todo[j] for j in placed]
+        todo = [todo[j] for j in placed_now]
         pl = [acts[i][-1] for i in todo]
         errs = disc.placement_errors([cur_states[i] for i in todo], pl)
         for i, a, err in zip(todo, pl, errs):
@@ -66,76 +75,132 @@ def decide_all(player: GeometricPlayer, states, specs, rngs) -> list[list]:
     raise RuntimeError(f"{type(player).__name__} placed the cue ball {MAX_PLACEMENTS + 1} times without shooting")
 
 
-def _round(player, disc, table, states, specs, rngs, acts) -> list[int]:
-    """One action of each table appended to its ``acts``; returns the indices of the tables
-    whose action was a `PlaceCueBall`."""
-    from poolgym.rules.core import Concede, Declare, ShotAction
+def add_noise(shot, rng, sigma_phi: float, sigma_v: float):
+    """``shot`` (a `ShotAction`) with Gaussian execution noise drawn from ``rng``: phi first
+    (``sigma_phi`` deg), then V0 (``sigma_v`` of the speed, at least 0.1 m/s)."""
+    dphi, dv = rng.standard_normal(2).tolist()
+    return ShotAction._fast(max(0.1, shot.V0 * (1.0 + sigma_v * dv)), (shot.phi + sigma_phi * dphi) % 360.0,
+                            shot.theta, shot.a, shot.b, shot.called_ball, shot.called_pocket, shot.safety,
+                            shot.push_out)
 
+
+def _route(sv) -> tuple:
+    """(sv, mode, `Kind`, flags) of a table whose spec view is ``sv``: mode `_KERNEL` (the
+    kernel decides `Kind` with these `decide_tables` flags), `_ONE_TABLE` (the player's own
+    one-table method) or `_SPOT_REQUEST` (the GW-5 kitchen spot request); memoised per view."""
+    got = _ROUTES.get(id(sv))
+    if got is not None and got[0] is sv:
+        return got
+    dec = sv.decision
+    if dec is _NONE or dec is _DECLARE:
+        r = (sv, _ONE_TABLE, 0, 0)
+    elif dec is _OPTION_DECISION:
+        r = (sv, _KERNEL, _OPTION, 0)
+    elif _SPOT in sv.options:
+        r = (sv, _SPOT_REQUEST, 0, 0)  # GW-5: every ball is in the kitchen
+    elif dec is _PLACE_DECISION and not sv.is_break:
+        r = (sv, _KERNEL, _PLACE, KITCHEN if sv.kitchen else 0)
+    elif dec is _SHOOT_DECISION and not (sv.is_break or sv.is_lag):
+        r = (sv, _KERNEL, _SHOOT, PUSH_OUT if sv.push_out_allowed else 0)
+    else:  # a break or a lag shot
+        r = (sv, _ONE_TABLE, 0, 0)
+    if len(_ROUTES) > SPEC_MEMO_SIZE:
+        _ROUTES.clear()
+    _ROUTES[id(sv)] = r  # the view is kept alive: its id stays unique
+    return r
+
+
+_KERNEL, _ONE_TABLE, _SPOT_REQUEST = 0, 1, 2
+_ROUTES: dict = {}
+
+
+def _round(player, disc, table, states, specs, rngs, acts, noise=None) -> list[int]:
+    """One action of each table appended to its ``acts`` (a closing `ShotAction` with
+    ``noise``, as in `decide_all`); returns the indices of the tables whose action was a
+    `PlaceCueBall`."""
     n = len(states)
     N = len(states[0].on_table)
     discipline = states[0].discipline
     geom = table_geom(table)
     t = TableBatch(n, N)
-    t.P[:] = np.array([st.pos for st in states], np.float64).reshape(n, N, 2)
-    t.ON[:] = np.array([st.on_table for st in states], np.bool_).reshape(n, N)
+    P = t.P = np.fromiter(chain.from_iterable([st.pos for st in states]), np.float64, n * 2 * N).reshape(n, N, 2)
+    ON = t.ON = np.array([st.on_table for st in states], np.bool_).reshape(n, N)
     # the rules' own answer to "which balls serve this seat" when the discipline has one
     useful = type(disc).useful_balls is not DisciplineBase.useful_balls
     eight = preview_ball(discipline)
+    hs = geom.head_string_y
     svs = [None] * n
     out = [None] * n
+    kinds = [0] * n
+    flags = [0] * n
+    lists = [_NO_LISTS] * n
+    routes = _ROUTES
     for k in range(n):
         st, sp = states[k], specs[k]
-        sv = spec_view(sp)
-        svs[k] = sv
-        dec = sv.decision
-        if sp.declarations or dec is _NONE or dec is _DECLARE:
-            out[k] = _one_table(player, rngs[k], st, sp, table)
+        sv = svs[k] = spec_view(sp)
+        r = routes.get(id(sv))
+        if r is None or r[0] is not sv:
+            r = _route(sv)
+        mode = r[1]
+        if mode or sp.declarations:
+            if mode == _SPOT_REQUEST and not sp.declarations:
+                out[k] = ChooseOption(_SPOT)
+            else:
+                out[k] = _one_table(player, rngs[k], st, sp, table)
             continue
         targets = sv.targets
         pots = useful_pots(discipline, st, st.seat_to_act, sv.pot_balls) if useful else sv.pot_balls
         if sv.kitchen:
-            pots = beyond_head_string(t.P[k], geom.head_string_y, pots)
-        danger = danger_balls(discipline, st, targets)
-        if dec is _OPTION_DECISION:
-            if not pots:
+            pots = beyond_head_string(P[k], hs, pots)
+        kd = kinds[k] = r[2]
+        if not pots:
+            if kd == _OPTION:
                 pots = _default_targets(Observation(state=st, spec=sp, table=table, seat=st.seat_to_act,
                                                     discipline=discipline))
-            t.set(k, _OPTION, targets, pots, danger)
-        elif _SPOT in sv.options:
-            out[k] = ChooseOption(_SPOT)  # GW-5: every ball is in the kitchen
-        elif dec is _PLACE_DECISION and not sv.is_break:
-            t.set(k, _PLACE, targets, pots or targets, danger, kitchen=sv.kitchen)
-        elif dec is _SHOOT_DECISION and not (sv.is_break or sv.is_lag):
-            t.set(k, _SHOOT, targets, pots, danger, push_out=sv.push_out_allowed)
-        else:  # a break or a lag shot: the one-table path
-            out[k] = _one_table(player, rngs[k], st, sp, table)
-    kind = t.kind
-    if kind.any():
+            elif kd == _PLACE:
+                pots = targets
+        flags[k] = r[3]
+        lists[k] = (targets, pots, danger_balls(discipline, st, targets))
+    if any(kinds):
+        t.kind[:] = kinds
+        t.flags[:] = flags
+        t._lists = lists
         t.run(geom, player.sigma_phi, player.min_p, player.push_p, eight)
     code, F, I = t.code.tolist(), t.F.tolist(), t.I.tolist()
     # the pots on the 8 of this round, previewed together
-    prev = np.flatnonzero((kind == _SHOOT) & (t.code == _POT) & (t.I[:, 0] == eight)).tolist() if eight >= 0 else []
-    safe = dict(zip(prev, preview_pots(table, [states[k] for k in prev], [t.E[k, : t.I[k, 4]] for k in prev],
+    prev = [k for k in range(n) if kinds[k] == _SHOOT and code[k] == _POT and I[k][0] == eight] if eight >= 0 else []
+    safe = dict(zip(prev, preview_pots(table, [states[k] for k in prev], [t.E[k, : I[k][4]] for k in prev],
                                        player.speed_margin))) if prev else {}
     placed = []
-    kinds = kind.tolist()
     for k in range(n):
         a = out[k]
         if a is None:
             player.rng = rngs[k]
             kd = kinds[k]
-            if kd == _OPTION:
-                a = player.option_for(svs[k].options, F[k][2])
+            if kd == _SHOOT:
+                a = player.shot_from(code[k], F[k], I[k], svs[k], geom, P[k, 0], k in safe, safe.get(k))
             elif kd == _PLACE:
-                a = player.placement_from(code[k], F[k][0], F[k][1], geom, t.P[k], t.ON[k], svs[k].kitchen)
+                a = player.placement_from(code[k], F[k][0], F[k][1], geom, P[k], ON[k], svs[k].kitchen)
             else:
-                a = player.shot_from(code[k], F[k], I[k], svs[k], geom, t.P[k, 0], k in safe, safe.get(k))
-        acts[k].append(a)
-        if isinstance(a, PlaceCueBall):
+                a = player.option_for(svs[k].options, F[k][2])
+        ta = type(a)
+        if ta is ShotAction:
+            if noise is not None:
+                a = add_noise(a, rngs[k], noise[0], noise[1])
+        elif ta is PlaceCueBall:
             placed.append(k)
-        elif not isinstance(a, (ShotAction, ChooseOption, Concede, Declare)):  # pragma: no cover
+        elif not isinstance(a, (ShotAction, ChooseOption, Concede, Declare, PlaceCueBall)):  # pragma: no cover
             raise TypeError(f"{type(player).__name__} returned {type(a).__name__}, not a rules action")
+        elif isinstance(a, PlaceCueBall):
+            placed.append(k)
+        elif noise is not None and isinstance(a, ShotAction):
+            a = add_noise(a, rngs[k], noise[0], noise[1])
+        acts[k].append(a)
     return placed
+
+
+#: the ball lists of a table the kernel does not decide
+_NO_LISTS = ((), (), ())
 
 
 def _one_table(player, rng, state, spec, table):

@@ -65,6 +65,34 @@ def test_geometric_decide_batch_equals_per_table_calls(discipline):
             env.disc.apply(s, acts[-1])
 
 
+@pytest.mark.parametrize("discipline", ["nine_ball", "eight_ball"])
+def test_decide_batch_placed_states_are_the_rules_placements(discipline):
+    """`GeometricOpponent.decide_batch`'s ``placed``: per table the state after its decision's
+    placements (`DisciplineBase.place_checked`), None when it placed nothing; the session's
+    plan of the decision with it equals the plan without it."""
+    from poolgym.envs.session import Session
+    from poolgym.rules.core import PlaceCueBall
+
+    env, pairs = _positions(discipline, n=60, seed=2)
+    pairs = [(st, sp) for st, sp in pairs if sp is not None and st.phase is not Phase.GAME_OVER]
+    placed = []
+    got = GeometricOpponent().decide_batch([p[0] for p in pairs], [p[1] for p in pairs],
+                                           [np.random.default_rng(k) for k in range(len(pairs))], placed=placed)
+    assert len(placed) == len(pairs) and sum(pl is not None for pl in placed) >= 5
+    for (st, sp), acts, pl in zip(pairs, got, placed):
+        s = st
+        for a in acts:
+            if isinstance(a, PlaceCueBall):
+                s = env.disc.place_checked(s, a)
+        assert pl is None if s is st else (pl.pos, pl.on_table, pl.cue_placed) == (s.pos, s.on_table, True)
+        ses = Session(env.disc, st.config, None, st.seat_to_act, None, 100)
+        ses.state = st
+        plans = [ses.plan_common(list(acts), sp, True, pl), ses.plan_common(list(acts), sp, True)]
+        a, b = [(p[0].pos, p[0].on_table, p[1], None if p[2] is None else (p[2][:2], p[2][4].tolist()), p[3])
+                for p in plans]
+        assert a == b
+
+
 @pytest.mark.parametrize("discipline", ["nine_ball", "eight_ball", "straight_pool"])
 def test_encode_batch_equals_encode(discipline):
     env, pairs = _positions(discipline, n=30, seed=4)
