@@ -54,7 +54,7 @@ from physics.roots import first_down_crossing, first_down_crossing4, quadratic_r
 AIR_NONE, AIR_CONTACT, AIR_CLEAR = 0, 1, 2
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def contact(rv, nx, ny, nz, R, e, mu):
     """Impulse of a fixed body on ball ``rv`` at the contact point ``-R n`` (n: unit normal from
     the body to the ball centre); returns the normal impulse per unit mass (0 if the contact
@@ -88,7 +88,7 @@ def contact(rv, nx, ny, nz, R, e, mu):
     return jn
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def bounce(rv, P, v_settle):
     """An airborne ball meets the slate (its centre at height R): the contact impulse with
     restitution ``e_t`` and cloth friction ``u_s``. Returns True if it leaves the bed again
@@ -164,7 +164,7 @@ def ball_ball(rv1, rv2, R, e_b, fa, fb, fc, frictional):
     rv2[2, 2] += cz
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _sphere_time(Cx, Cy, Cz, Bx, By, Bz, Ax, Ay, Az, rad, h):
     """First approach time of a point r(t) = C + B t + A t^2 to distance ``rad`` from the
     origin, in 3D, within (0, h]; 0 if touching and approaching (``detect._circle_time``'s
@@ -201,7 +201,7 @@ def _sphere_time(Cx, Cy, Cz, Bx, By, Bz, Ax, Ay, Az, rad, h):
     return first_down_crossing4(a, b, c2, d1, e, 0.0, h)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _path(rv, s, P):
     """(velocity, half acceleration) of a ball's centre in 3D over its current motion state."""
     if s == AIRBORNE:
@@ -222,12 +222,12 @@ def ball_ball_time(rv1, s1, rv2, s2, P, h):
                         2.0 * P[P_R], h)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _z_at(rv, g, t):
     return rv[0, 2] + (rv[1, 2] - 0.5 * g * t) * t
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _on_segment(rv, t, p1x, p1y, dx, dy):
     px = rv[0, 0] + rv[1, 0] * t
     py = rv[0, 1] + rv[1, 1] * t
@@ -235,7 +235,7 @@ def _on_segment(rv, t, p1x, p1y, dx, dy):
     return 0.0 <= u <= 1.0
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def segment_time(rv, P, hc, p1x, p1y, p2x, p2y, nx, ny, hz):
     """(dt, kind) of an airborne ball's first meeting with a straight cushion within hz:
     ``AIR_CONTACT`` (the face below the nose or the nose edge), ``AIR_CLEAR`` (its centre
@@ -282,14 +282,14 @@ def segment_time(rv, P, hc, p1x, p1y, p2x, p2y, nx, ny, hz):
     return best, kind
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _edge_contact(rv, g, hc, d0, vd, t, p1x, p1y, dx, dy):
     """A touch of the nose line at t is a contact with the nose edge: above the nose, on the
     playing side and within the segment."""
     return _z_at(rv, g, t) > hc and d0 + vd * t >= 0.0 and _on_segment(rv, t, p1x, p1y, dx, dy)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _next_edge_time(rv, g, hc, d0, vd, t0, h, p1x, p1y, dx, dy, R):
     """First nose-edge contact in (t0, h]: the down-crossings of the quartic gap function
     ``(d0 + vd t)^2 + (Z0 + vz t - g t^2 / 2)^2 - R^2`` after t0 that are contacts
@@ -312,7 +312,7 @@ def _next_edge_time(rv, g, hc, d0, vd, t0, h, p1x, p1y, dx, dy, R):
     return math.inf
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _nose_circle_poly_time(X, Y, Z, vx, vy, vz, g, rj, R, h):
     """:func:`nose_circle_time`'s gap function from the given state, first down-crossing in
     (0, h]."""
@@ -396,7 +396,7 @@ def nose_circle_time(X, Y, Z, vx, vy, vz, g, rj, R, h):
     return math.inf
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def jaw_time(rv, P, hc, cx, cy, rj, hz):
     """(dt, kind) of an airborne ball's first meeting with a jaw (its circle: centre cx, cy,
     radius rj): its face below the nose (``AIR_CONTACT``), the nose of its tip above it
@@ -421,7 +421,7 @@ def jaw_time(rv, P, hc, cx, cy, rj, hz):
     return best, kind
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def cushion_normal(rv, nx, ny, d, R, hc):
     """3D unit normal (from the cushion to the ball centre) of a contact with a cushion whose
     horizontal normal is (nx, ny), the centre at horizontal distance d from the nose line:

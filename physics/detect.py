@@ -41,12 +41,12 @@ V_APPROACH = 1e-9
 T_MAX = 1.0e3
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def is_moving(s):
     return s == SLIDING or s == ROLLING or s == AIRBORNE
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _circle_time(Cx, Cy, Bx, By, Ax, Ay, rad, h):
     """First approach time of a point r(t) = C + B t + A t^2 (relative to a fixed or moving
     centre) to distance ``rad``, within (0, h]; 0 if already touching and approaching."""
@@ -103,7 +103,7 @@ def ball_ball_time(rvw1, s1, rvw2, s2, P, h):
                      P[P_R], P[P_US], P[P_UR], P[P_G], h)
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def pair_time(s1, x1, y1, vx1, vy1, wx1, wy1, s2, x2, y2, vx2, vy2, wx2, wy2, R, u_s, u_r, g,
               h):
     """:func:`ball_ball_time` of balls in states s1, s2 at (x, y) with velocity (vx, vy) and
@@ -132,7 +132,7 @@ def pair_time(s1, x1, y1, vx1, vy1, wx1, wy1, s2, x2, y2, vx2, vy2, wx2, wy2, R,
     )
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def ball_circle_time(rvw, s, P, cx, cy, rad, h):
     """Time until the ball centre comes within ``rad`` of the fixed point (cx, cy)."""
     if not is_moving(s):
@@ -142,7 +142,7 @@ def ball_circle_time(rvw, s, P, cx, cy, rad, h):
                         0.5 * ax, 0.5 * ay, rad, h)
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def ball_segment_time(rvw, s, P, p1x, p1y, p2x, p2y, nx, ny, h):
     """Time until the ball touches the straight cushion segment from its playing side.
 
@@ -157,7 +157,7 @@ def ball_segment_time(rvw, s, P, p1x, p1y, p2x, p2y, nx, ny, h):
                         p2x, p2y, nx, ny, h)
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def segment_time(x0, y0, vx, vy, ax, ay, R, p1x, p1y, p2x, p2y, nx, ny, h):
     """:func:`ball_segment_time` of a moving ball at (x0, y0) with velocity (vx, vy) and
     acceleration (ax, ay) (scalars, for the event loop: see :func:`pair_time`)."""

@@ -38,7 +38,7 @@ P_THETA_STEEP = 0.25
 FREE, CUSHION, JAW, TOUCH = 0, 1, 2, 3
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _fits(rvw, k, n, x, y, R, segs, normals, jaws, pockets, w, l, cw):
     """True if a ball at (x, y) is on the bed and clear of balls 0..n-1 of table k (the
     validator's tests, ``physics.simulate._layout_problem``, with its tolerance)."""

@@ -79,7 +79,7 @@ _AIRBORNE8 = np.int8(AIRBORNE)
 K_LIFTOFF, K_BALL_TABLE, K_LEAVE_TABLE = 11, 12, 13
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _smallest_root(al, be, ga):
     """Root of al t^2 + be t + ga = 0 nearest t = 0 (NaN if none or al <= 0), in the
     cancellation-free form q = -(be + sign(be) sqrt(disc)) / 2, roots q/al and ga/q."""
@@ -93,7 +93,7 @@ def _smallest_root(al, be, ga):
     return ta if abs(ta) < abs(tb) else tb
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _kiss_pair(r1v, r2v, moving1, moving2, R):
     """Move two balls to centre distance 2R + MIN_DIST (pooltool make_kiss)."""
     target = 2.0 * R + MIN_DIST
@@ -126,7 +126,7 @@ def _kiss_pair(r1v, r2v, moving1, moving2, R):
         r2v[0, 1] += corr * uy
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _kiss_line(rv, nx, ny, px, py, R):
     """Move a ball to distance R + MIN_DIST from the line through (px, py) with normal n."""
     dist = (rv[0, 0] - px) * nx + (rv[0, 1] - py) * ny
@@ -141,7 +141,7 @@ def _kiss_line(rv, nx, ny, px, py, R):
     rv[0, 1] += (R + MIN_DIST - dist) * ny
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _kiss_circle(rv, cx, cy, rad):
     """Move a ball to centre distance rad + MIN_DIST from the fixed point (cx, cy)."""
     target = rad + MIN_DIST
@@ -161,7 +161,7 @@ def _kiss_circle(rv, cx, cy, rad):
     rv[0, 1] = cy + target * Dy / d
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _creates_overlap(rvw, s, b, ox, oy, skip, R):
     """True if ball b, moved from (ox, oy) to its current position (its height unchanged),
     now overlaps another ball more than it did before (the move of a contact correction must
@@ -184,7 +184,7 @@ def _creates_overlap(rvw, s, b, ox, oy, skip, R):
     return False
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _enters_cushion(x, y, ox, oy, R, segs, normals, jaws):
     """True if a ball, moved from (ox, oy) to (x, y), now penetrates a
     straight cushion segment or a jaw circle more than it did before. A ball-ball contact
@@ -213,7 +213,7 @@ def _enters_cushion(x, y, ox, oy, R, segs, normals, jaws):
     return False
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _blocked(rvw, s, b, ox, oy, skip, R, segs, normals, jaws):
     """A contact correction moved ball b from (ox, oy) into a third ball or a cushion."""
     return (_creates_overlap(rvw, s, b, ox, oy, skip, R)
@@ -225,7 +225,7 @@ F_HOLD = 0.9  # a ball pushed again within F_HOLD V_SEP / (u_s g) (2.3 ms) ...
 D_HOLD = 1e-5  # m: ... and this close to where it was last pushed is held (see _held)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _held(b, t, rvw, push_t, push_xy, P):
     """Record a pushed contact of ball b (driven into the contact by its own cloth friction,
     separating slower than ``V_SEP``) at time t; True if the ball is held.
@@ -248,7 +248,7 @@ def _held(b, t, rvw, push_t, push_xy, P):
     return held
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _hold(rv):
     """Resolve the resting contact of a held ball (see :func:`_held`); returns its new state.
 
@@ -266,7 +266,7 @@ def _hold(rv):
     return STATIONARY if rv[2, 2] == 0.0 else SPINNING
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _shift_from(rv, ox, oy, target):
     """Move ball rv radially away from the point (ox, oy) to distance ``target``."""
     dx, dy = rv[0, 0] - ox, rv[0, 1] - oy
@@ -276,7 +276,7 @@ def _shift_from(rv, ox, oy, target):
         rv[0, 1] = oy + target * dy / d
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _unjam(rv1, rv2, nx, ny, P):
     """Make a pushed contact separate at ``V_SEP`` without creating energy.
 
@@ -325,7 +325,7 @@ def _unjam(rv1, rv2, nx, ny, P):
             rv2[2, c] *= k
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _unjam_cushion(rv, nx, ny, P):
     """Cushion version of :func:`_unjam` (n points from the cushion into the table)."""
     m, R = P[P_M], P[P_R]
@@ -348,7 +348,7 @@ def _unjam_cushion(rv, nx, ny, P):
             rv[2, c] *= k
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _cushion_push(b, t, rvw, nx, ny, P, jam, push_t, push_xy):
     """After a cushion or jaw collision of ball b (n into the table): a pushed contact
     separates at ``V_SEP`` (:func:`_unjam_cushion`) unless the ball is held
@@ -439,13 +439,13 @@ def _ol_model_collide_3d(r1, r2, P, bb_model):
     return either
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _resolve_cushion(rv, nx, ny, P, h, cu_model):
     _model_resolve(rv, nx, ny, P, h, cu_model)
     rv[1, 2] = 0.0
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _arc_range(x0, v, a, h):
     """Range of x0 + v t + a t^2 / 2 over t in [0, h]."""
     x1 = x0 + v * h + 0.5 * a * h * h
@@ -460,7 +460,7 @@ def _arc_range(x0, v, a, h):
     return lo, hi
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _ball_box(rv, s, P, h, box):
     """Axis-aligned box of the ball centre's path over the next h seconds (its current
     motion state), used to cull predictions."""
@@ -475,7 +475,7 @@ def _ball_box(rv, s, P, h, box):
     box[2], box[3] = _arc_range(rv[0, 1], rv[1, 1], ay, h)
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _predict_balls(bs, nb, t, rvw, s, P, segs, normals, jaws, pockets, hc,
                    tr_t, tr_k, tr_j, lc_t, lc_j, jw_t, jw_j, pk_t, pk_j, boxes, air3d):
     """Recompute the transition and the cushion, jaw and pocket predictions of balls
@@ -546,7 +546,7 @@ def _predict_balls(bs, nb, t, rvw, s, P, segs, normals, jaws, pockets, hc,
                 pk_j[b] = q
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _predict_air(b, t, dt, rv, P, segs, normals, jaws, hc, tr_t, tr_k, tr_j, lc_t, lc_j,
                  jw_t, jw_j, pk_t, pk_j, box):
     """Predictions of an airborne ball (``physics.air``): landing (its transition, BALL_TABLE),
@@ -590,7 +590,7 @@ def _predict_air(b, t, dt, rv, P, segs, normals, jaws, hc, tr_t, tr_k, tr_j, lc_
             tr_j[b] = -1
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _predict_pairs(b, lo, t, rvw, s, P, tr_t, bb, boxes, air3d):
     """Recompute the contact predictions of ball b with balls ``lo``.. (all but b), in
     one call: every call of a compiled function updates the reference counts of its array
@@ -632,7 +632,7 @@ def _log(n, E, t, kind, i, j, ev_t, ev_kind, ev_i, ev_j):
     return False
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _pocket_ball(rv, q, pockets, drop):
     """Put a pocketed ball at pocket q's centre, ``drop`` below the bed, at rest."""
     rv[0, 0] = pockets[q, 0]
@@ -643,7 +643,7 @@ def _pocket_ball(rv, q, pockets, drop):
         rv[2, k] = 0.0
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _off_table(rv):
     """A ball that left the table stays where it left, at rest; returns OFF_TABLE."""
     for k in range(3):
@@ -652,7 +652,7 @@ def _off_table(rv):
     return OFF_TABLE
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _landing_site(rvw, s, b, R, segs, normals, jaws, pockets, ext):
     """Where an airborne ball comes down: (K_POCKET, q) inside pocket q's capture circle,
     (K_LEAVE_TABLE, -1) off the bed (outside the table's outline ``ext``, behind a cushion
@@ -696,7 +696,7 @@ def _landing_site(rvw, s, b, R, segs, normals, jaws, pockets, ext):
     return K_BALL_TABLE, -1
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _settle_or_lift(rv, P):
     """State of a ball that was on the bed after a 3D contact: pressed into the slate
     (vz < 0) it bounces off it (``air.bounce``); it leaves the bed if it rises at least at
@@ -711,7 +711,7 @@ def _settle_or_lift(rv, P):
     return SLIDING
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _grounded(rvw, s, b, P):
     """Settle an airborne ball that would settle at its next landing anyway (it lands slower
     than ``V_SETTLE / e_t``, at most 0.5 mm above the bed) when it meets a cushion or a ball:
@@ -743,7 +743,7 @@ def _grounded(rvw, s, b, P):
 AIR_STUCK = 100
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _stuck(b, s, air_n):
     """Count a contact in the air of ball b (if airborne); True once it is stuck."""
     if s[b] != AIRBORNE:
@@ -752,7 +752,7 @@ def _stuck(b, s, air_n):
     return air_n[b] > AIR_STUCK
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _in_air(i, j, rvw, s, P):
     """A contact of ball i (and ball j, or j = -1 for a cushion) is three-dimensional: one of
     them is AIRBORNE after settling those that would settle at their next landing anyway
@@ -771,7 +771,7 @@ def _in_air(i, j, rvw, s, P):
     return air_
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _collide_air(rvw, s, i, j, P, bb_model, segs, normals, jaws):
     """Ball-ball contact with at least one ball airborne: the pair is set 2R + MIN_DIST
     apart along the 3D line of centres (moving the airborne ball(s) only, and not into a
@@ -806,7 +806,7 @@ def _collide_air(rvw, s, i, j, P, bb_model, segs, normals, jaws):
     return n1, n2
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _cushion_air(rvw, s, b, nx, ny, d, P, hc):
     """An airborne ball meets a cushion (horizontal normal (nx, ny), nose line through
     (px, py), the ball's centre at horizontal distance d from it, or the jaw surface): set
@@ -838,7 +838,7 @@ def _cushion_air(rvw, s, b, nx, ny, d, P, hc):
     return AIRBORNE
 
 # ---- the three-dimensional code, compiled only into table loops built with air3d ----
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _land_or_leave(kind, ei, ej, rvw, s, pocket, P, segs, normals, jaws, pockets, ext, drop,
                    air_n):
     """Resolve an airborne ball's BALL_TABLE (it comes down: in a pocket, off the bed, or on
@@ -863,7 +863,7 @@ def _land_or_leave(kind, ei, ej, rvw, s, pocket, P, segs, normals, jaws, pockets
     return kind, ej
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _in_air_contact(kind, ei, ej, rvw, s, P):
     """A ball-ball, cushion or jaw contact that is three-dimensional (:func:`_in_air`)."""
     if kind == K_BB:
@@ -873,7 +873,7 @@ def _in_air_contact(kind, ei, ej, rvw, s, P):
     return False
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _resolve_in_air(kind, ei, ej, rvw, s, P, bb_model, segs, normals, jaws, hc, air_n, touched):
     """Resolve a three-dimensional contact (:func:`_in_air_contact`); returns the event's
     (kind, i, j), the ball lifted off the bed by it (or -1) and the number of balls touched
@@ -995,7 +995,7 @@ def _ol_resolve_air_contact(air3d, kind, ei, ej, rvw, s, P, bb_model, segs, norm
                                  touched)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def simulate_table(rvw, s, pocket, cue, P, bb_model, cu_model, air3d, segs, normals, jaws,
                    pockets, cushion_h, drop, ev_t, ev_kind, ev_i, ev_j, max_iter, t_final):
     """Simulate one table in place from the post-strike state; see the module docstring.

@@ -40,19 +40,19 @@ V_SETTLE = 0.05
 EPS_SPIN = 2.220446049250313e-14  # pooltool const.EPS: |w_z| below this does not decay
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def rel_velocity(rvw, R):
     """Slip velocity (x, y) of the contact point with the cloth."""
     return rvw[1, 0] - R * rvw[2, 1], rvw[1, 1] + R * rvw[2, 0]
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _slip_time(ux, uy, vz, u_s, g):
     """Sliding time of a ball with slip (ux, uy) and vertical velocity vz."""
     return 2.0 * math.sqrt(ux * ux + uy * uy + vz * vz) / (7.0 * u_s * g)
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _stop_time(vx, vy, vz, u_r, g):
     """Rolling time of a ball with velocity (vx, vy, vz)."""
     if u_r == 0.0:
@@ -60,23 +60,23 @@ def _stop_time(vx, vy, vz, u_r, g):
     return math.sqrt(vx * vx + vy * vy + vz * vz) / (u_r * g)
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def slide_time(rvw, R, u_s, g):
     ux, uy = rel_velocity(rvw, R)
     return _slip_time(ux, uy, rvw[1, 2], u_s, g)
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def roll_time(rvw, u_r, g):
     return _stop_time(rvw[1, 0], rvw[1, 1], rvw[1, 2], u_r, g)
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def spin_time(rvw, R, u_sp, g):
     return _spin_stop_time(rvw[2, 2], R, u_sp, g)
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _decay_wz(wz, R, u_sp, g, t):
     if t == 0.0 or abs(wz) < EPS_SPIN:
         return wz
@@ -86,7 +86,7 @@ def _decay_wz(wz, R, u_sp, g, t):
     return wz - alpha * t if wz > 0 else wz + alpha * t
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _slip_accel(vx, vy, wx, wy, R, u_s, g):
     """(ax, ay) of a sliding ball with velocity (vx, vy) and spin (wx, wy): -u_s g u_hat
     (u_hat = +x if there is no slip)."""
@@ -100,7 +100,7 @@ def _slip_accel(vx, vy, wx, wy, R, u_s, g):
     return -u_s * g * ux / n, -u_s * g * uy / n
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _roll_accel(vx, vy, u_r, g):
     n = math.sqrt(vx * vx + vy * vy)
     if n == 0.0:
@@ -108,13 +108,13 @@ def _roll_accel(vx, vy, u_r, g):
     return -u_r * g * vx / n, -u_r * g * vy / n
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def slide_accel(rvw, R, u_s, g):
     """(ax, ay) of a sliding ball: -u_s g u_hat (u_hat = +x if there is no slip)."""
     return _slip_accel(rvw[1, 0], rvw[1, 1], rvw[2, 0], rvw[2, 1], R, u_s, g)
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def roll_accel(rvw, u_r, g):
     return _roll_accel(rvw[1, 0], rvw[1, 1], u_r, g)
 
@@ -129,7 +129,7 @@ def accel(rvw, s, P):
     return 0.0, 0.0
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def planar_accel(s, vx, vy, wx, wy, R, u_s, u_r, g):
     """:func:`accel` of a ball in state s with velocity (vx, vy) and spin (wx, wy)."""
     if s == SLIDING:
@@ -139,7 +139,7 @@ def planar_accel(s, vx, vy, wx, wy, R, u_s, u_r, g):
     return 0.0, 0.0
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _slide(x, y, vx, vy, wx, wy, wz, R, u_s, u_sp, g, t):
     """A sliding ball's (x, y, vx, vy, wx, wy, wz) after t seconds."""
     if t == 0.0:
@@ -162,7 +162,7 @@ def _slide(x, y, vx, vy, wx, wy, wz, R, u_s, u_sp, g, t):
     return x, y, vx, vy, wx, wy, _decay_wz(wz, R, u_sp, g, t)
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _roll(x, y, vx, vy, wx, wy, wz, R, u_r, u_sp, g, t):
     """A rolling ball's (x, y, vx, vy, wx, wy, wz) after t seconds."""
     if t == 0.0:
@@ -180,7 +180,7 @@ def _roll(x, y, vx, vy, wx, wy, wz, R, u_r, u_sp, g, t):
     return x, y, vx, vy, -vy / R, vx / R, _decay_wz(wz, R, u_sp, g, t)
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def air_time(rvw, R, g):
     """Time until an airborne ball's centre comes down to height R (it lands on the bed)."""
     vz = rvw[1, 2]
@@ -190,7 +190,7 @@ def air_time(rvw, R, g):
     return (vz + math.sqrt(vz * vz + 2.0 * g * dz)) / g
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _evolved(x, y, z, vx, vy, vz, wx, wy, wz, s, R, u_s, u_r, u_sp, g, t):
     """The state (x, y, z, vx, vy, vz, wx, wy, wz) of a ball in motion state s after t
     seconds (the closed forms of the module docstring; a scalar function, so that the event
@@ -232,7 +232,7 @@ def _evolved(x, y, z, vx, vy, vz, wx, wy, wz, s, R, u_s, u_r, u_sp, g, t):
     return x, y, z, vx, vy, vz, wx, wy, wz
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def evolve_all(rvw, s, P, t):
     """Advance every ball of a table, ``rvw`` (N, 3, 3) in states ``s`` (N,), in place by
     ``t`` seconds (:func:`evolve`)."""
@@ -261,14 +261,14 @@ def evolve(rvw, s, P, t):
         rvw[2, 0], rvw[2, 1], rvw[2, 2], s, P[P_R], P[P_US], P[P_UR], P[P_USP], P[P_G], t)
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def next_transition(rvw, s, P):
     """(dt, kind) of the ball's next motion transition; kind is an EventKind code, -1 none."""
     return transition_of(s, rvw[0, 2], rvw[1, 0], rvw[1, 1], rvw[1, 2], rvw[2, 0], rvw[2, 1],
                          rvw[2, 2], P[P_R], P[P_US], P[P_UR], P[P_USP], P[P_G])
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _spin_stop_time(wz, R, u_sp, g):
     """Time until the spin w_z about the vertical has decayed."""
     if u_sp == 0.0:
@@ -276,7 +276,7 @@ def _spin_stop_time(wz, R, u_sp, g):
     return abs(wz) * 2.0 / 5.0 * R / u_sp / g
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def transition_of(s, z, vx, vy, vz, wx, wy, wz, R, u_s, u_r, u_sp, g):
     """:func:`next_transition` of a ball in state s at height z with velocity (vx, vy, vz)
     and spin (wx, wy, wz) (scalars, for the event loop: see :func:`_evolved`)."""
@@ -297,7 +297,7 @@ def transition_of(s, z, vx, vy, vz, wx, wy, wz, R, u_s, u_r, u_sp, g):
     return math.inf, -1
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def apply_transition(rvw, kind):
     """Canonical transition resolution (kinds 5..10); returns the new motion state."""
     if kind == 5:

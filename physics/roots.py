@@ -26,7 +26,7 @@ from numba import njit
 _MAXIT = 80
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _eval4(a, b, c, d, e, x):
     """Value and derivative of a t^4 + b t^3 + c t^2 + d t + e at x (Horner)."""
     f = (((a * x + b) * x + c) * x + d) * x + e
@@ -34,7 +34,7 @@ def _eval4(a, b, c, d, e, x):
     return f, df
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _refine(a, b, c, d, e, x0, x1, f0, f1):
     """Root of the (monotone on [x0, x1]) quartic with f0 = f(x0), f1 = f(x1) of opposite sign."""
     if f0 == 0.0:
@@ -90,7 +90,7 @@ def quadratic_roots(a, b, c):
     return r1, r2
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _quadratic_roots_in(qa, qb, qc, lo, hi):
     """``(k, r1, r2)``: the ``k`` distinct real roots of ``qa t^2 + qb t + qc`` strictly inside
     (lo, hi), ascending; the unused entries are ``hi``."""
@@ -110,7 +110,7 @@ def _quadratic_roots_in(qa, qb, qc, lo, hi):
     return k, r1, r2
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _breakpoints(a, b, c, d, e, lo, hi):
     """Split [lo, hi] into pieces on which the quartic (a..e) is monotone.
 
@@ -257,7 +257,7 @@ def smallest_positive_root4(a, b, c, d, e, hi):
 DEG_MAX = 8
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _horner(c, j, n, x):
     """Value at x of the degree-n polynomial in row j of ``c`` (highest power first)."""
     f = c[j, 0]
@@ -266,7 +266,7 @@ def _horner(c, j, n, x):
     return f
 
 
-@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")
 def _refine_row(c, j, n, x0, x1, f0, f1):
     """Root of the degree-n polynomial in row j of ``c``, monotone on [x0, x1] with f0, f1 of
     opposite signs: regula falsi with the Illinois modification (a bracket that always

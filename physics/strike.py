@@ -76,7 +76,7 @@ def strike_velocity(shots: np.ndarray, ball: BallParams, cue: CueParams) -> tupl
     return vel, w
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def strike_one(V0, phi_deg, theta_deg, a, b, m, R, M, squirt, end_mass):
     """Scalar form of :func:`strike_velocity` used by the validating wrapper (same formula)."""
     phi = phi_deg * math.pi / 180.0
@@ -95,7 +95,7 @@ def strike_one(V0, phi_deg, theta_deg, a, b, m, R, M, squirt, end_mass):
             (k * (-b * sp - a * st * cp), k * (b * cp - a * st * sp), k * (-a * ct)))
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def slate_bounce(rv, V0, theta_deg, a, b, m, R, M, e_t, u_s, v_settle):
     """The slate's answer to an elevated stroke (see the module docstring). ``rv`` holds the
     flat post-strike state; if the rebound from the slate reaches ``v_settle`` it is replaced

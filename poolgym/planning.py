@@ -297,13 +297,13 @@ def _segment_clear(ax, ay, bx, by, balls, clearance):
     return True
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _phi_to(sx, sy, dx, dy):
     """`phi_deg` from (sx, sy) towards (dx, dy), compiled."""
     return math.degrees(math.atan2(dy - sy, dx - sx)) % 360.0
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _rail_distance(px, py, dx, dy, w, l, R):
     """Distance from (px, py) along the direction (dx, dy) to the first cushion line (ball-
     centre frame: x in [R, w - R], y in [R, l - R]); 0.5 for a zero direction, never below 0."""
@@ -326,7 +326,7 @@ def _rail_distance(px, py, dx, dy, w, l, R):
     return max(t, 0.0)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _kick_point(cx, cy, ox, oy, axis, wall):
     """(ok, x, y): the cushion contact point (ball-centre frame) of a one-rail kick from
     (cx, cy) to (ox, oy) off the cushion line ``axis`` = ``wall`` (mirror image of the object
@@ -433,7 +433,7 @@ def v0_for_pot(d1: float, d2: float, cut: float, v_arrive: float = ARRIVAL_SPEED
 
 
 # ----------------------------------------------------------------------------- pot table
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _erf(x):
     """erf for x >= 0 (Abramowitz & Stegun 7.1.26, |error| < 1.5e-7)."""
     t = 1.0 / (1.0 + 0.3275911 * x)
@@ -442,7 +442,7 @@ def _erf(x):
     return y if x >= 0 else -y
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _seg_dist(px, py, qx, qy, x, y):
     """Distance from (x, y) to the segment (px, py) -> (qx, qy)."""
     dx = qx - px
@@ -455,7 +455,7 @@ def _seg_dist(px, py, qx, qy, x, y):
     return math.sqrt(ex * ex + ey * ey)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _p_make(sig, d1, R, cc, h_eff, d2):
     """Make probability of a pot (module docstring: error propagation): aim noise ``sig``
     (rad), cue travel ``d1``, cosine of the cut ``cc``, effective mouth half-width ``h_eff``,
@@ -464,7 +464,7 @@ def _p_make(sig, d1, R, cc, h_eff, d2):
     return _erf(h_eff / (max(d2, 1e-3) * sig_obj * math.sqrt(2.0)))
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _ghost(ox, oy, ax, ay, R):
     """Ghost-ball aim of the object ball at (ox, oy) towards (ax, ay): (ghost x, y, the object
     ball's unit path x, y, its length)."""
@@ -477,7 +477,7 @@ def _ghost(ox, oy, ax, ay, R):
     return ox - 2.0 * R * ux, oy - 2.0 * R * uy, ux, uy, d2
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _path_clear(ax, ay, bx, by, balls, obst, need, skip):
     """The segment (ax, ay) -> (bx, by) passes every obstacle row ``obst`` other than ``skip`` at
     no less than its clearance ``need``."""
@@ -488,7 +488,7 @@ def _path_clear(ax, ay, bx, by, balls, obst, need, skip):
     return True
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _cue_leg_clear(R, aims, balls, obst, need, b, k, cx, cy, gx, gy):
     """The cue ball's path from (cx, cy) to the ghost (gx, gy) clear of every obstacle row
     ``obst`` (other than the object ball ``b``) by its clearance ``need``, and the cue ball not
@@ -497,7 +497,7 @@ def _cue_leg_clear(R, aims, balls, obst, need, b, k, cx, cy, gx, gy):
             and not _seg_dist(balls[b, 0], balls[b, 1], aims[k, 0], aims[k, 1], cx, cy) < 2 * R * 0.999)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, out, ghost):
     """Fill the (Q, T, 6) outputs of `pot_table` (``out`` = p, phi, cut, d1, d2, V0) for target
     rows ``tg`` (T,), obstacle rows ``obst`` (every ball on the table but the cue ball) with
@@ -621,7 +621,7 @@ def _pot_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, dange
     return ok, out, tg, ghost
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _target_rows(on, targets, cue_row):
     """The rows of ``targets`` on the table other than ``cue_row``, in their order."""
     tg = np.empty(targets.shape[0], np.int64)
@@ -634,7 +634,7 @@ def _target_rows(on, targets, cue_row):
     return tg[:nt].copy()
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _obstacles(on, cue_row, danger, danger_clearance, R):
     """(rows, clearances): every ball on the table other than ``cue_row``, to be passed at 2R
     (x 0.999), the ``danger`` rows at ``danger_clearance`` R."""
@@ -947,7 +947,7 @@ def _best_placement(consts, aims, axes, half, limit, P, on, targets, cue_row, ki
     return True, pts[q, 0], pts[q, 1]
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _valid_straight_in_points(obj, aims, R, cos_a, sin_a, dist, P, on, cue_row, kitchen, gap, w, l, hs, pockets,
                               segs, jaws):
     """The `_straight_in_points` that `_placements_ok` accepts, in candidate order (k, 2)."""

@@ -88,7 +88,7 @@ class Outcome(IntEnum):
     DONE = 6  # Kind.OPTION: F[2] holds the best make probability
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _clear(ax, ay, bx, by, balls, on, skip_a, skip_b, clearance):
     """The ball-centre path (ax, ay) -> (bx, by) passes every ball on the table other than
     rows ``skip_a`` and ``skip_b`` at ``clearance`` or more (`planning.segment_clear`)."""
@@ -99,7 +99,7 @@ def _clear(ax, ay, bx, by, balls, on, skip_a, skip_b, clearance):
     return True
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _danger_clear(ax, ay, bx, by, balls, danger, clearance):
     """The path passes every danger ball at ``clearance`` or more."""
     for i in range(danger.shape[0]):
@@ -109,7 +109,7 @@ def _danger_clear(ax, ay, bx, by, balls, danger, clearance):
     return True
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def safety_shot(consts, balls, on, targets, danger):
     """(found, phi, V0, ball) of the player's safety from the cue ball (row 0): each legal
     ball on the table hit full in the face with the speed to drive it to a rail (G-3.19 /
@@ -203,7 +203,7 @@ def safety_shot(consts, balls, on, targets, danger):
     return False, 0.0, 1.5, -1
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _best_pots(consts, aims, axes, half, limit, balls, on, pots, danger, preview_ball, k, F, I, E):
     """The best direct pot from the cue ball into I[k, 0:2], F[k, 0:3] (ball, pocket; phi, V0,
     p; -1 and p 0 when there is none), and the best three on ``preview_ball`` (by p, then

@@ -130,7 +130,7 @@ def outcomes(tab, stroke, cfg, first, t0, first_raw, t0_raw, cue_pocketed, pocke
     return code, bits, pmask
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def object_masks(k, pocketed, jumped):
     """Table ``k``'s object balls (rows 1 ...) as bit masks: (dropped in a pocket, left the
     table), bit b for ball b."""
@@ -158,7 +158,7 @@ def first_contact(k, resolved, legal, first, t0, first_raw, t0_raw):
     return f, t0_raw[k]
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def shot_fouls(k, f, tf, legal, kitchen, rail_check, stroke, cfg, cue_pocketed, jumped, start, ct, cb, cr, cue, rvw0,
                rvw1, n_events, ev_kind, ev_i, ev_j, ev_t, seg_y, jaw_y, bb, bc, bj):
     """Foul bits (:data:`MISCUE` ... :data:`NO_RAIL`) of table k's stroke (`general.standard_fouls`

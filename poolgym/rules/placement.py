@@ -46,7 +46,7 @@ _NO_TOUCH = np.bool_(False)
 _CUE0 = np.int64(0)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _clear_side(dx, dy, r):
     """+1 when ``hypot(dx, dy)`` is certainly above ``r``, -1 when certainly below (the squared
     distance clear of r**2 by far more than rounding), 0 near the boundary."""
@@ -88,7 +88,7 @@ def rests_on_bed(x, y, pockets, segs, jaws, R, tol):
     return clear_of_cushions(x, y, segs, jaws, R, tol)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def clear_of_cushions(x, y, segs, jaws, R, tol):
     """The cushion and jaw part of `rests_on_bed`: a ball centred at (x, y) is at least
     R - ``tol`` from every cushion segment and R + r - ``tol`` from every jaw circle."""
@@ -266,7 +266,7 @@ def bed_obstacles(w: float, l: float, segs, jaws) -> tuple:
     return np.ascontiguousarray(sg[~beyond]), np.ascontiguousarray(jw[~jaw_beyond])
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _clear_of_balls(x, y, pos, on, cue_ball, dist):
     """Every object ball on the table is more than ``dist`` from (x, y)."""
     d2 = dist * dist
@@ -279,7 +279,7 @@ def _clear_of_balls(x, y, pos, on, cue_ball, dist):
     return True
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _spot_ok(x, y, pos, on, kitchen, w, l, head_y, pockets, segs, jaws, R, clearance, xlo, xhi, ylo, yhi):
     if x < xlo or x > xhi or y < ylo or y > yhi:
         return False

@@ -253,7 +253,7 @@ def rail_facts(pos0, cue, first, t0, w, l, R, eps, frozen_enabled, ct, cb, cr, k
     return rails, to_cue, driven_to_cushion(pos0, cue, t0, w, l, lim, ct, cb, cr, kind, ei, ej, et, bb, -1, 0)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def driven_to_cushion(pos0, cue, t0, w, l, lim, ct, cb, cr, kind, ei, ej, et, bb, ball, ball_rails):
     """Some ball has a cushion contact (ct, cb, cr) after ``t0`` that :func:`contact_is_new`
     accepts (G-3.38, last paragraph), every ball's rails at the start being

@@ -34,7 +34,7 @@ _Generator = np.random.Generator
 _PCG64 = np.random.PCG64
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _hashmix(value, h):
     """(hashed value, next hash constant): numpy's ``hashmix`` (mod 2**32 in int64)."""
     value ^= h
@@ -43,7 +43,7 @@ def _hashmix(value, h):
     return value ^ (value >> _XSHIFT), h
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _mix(x, y):
     """numpy's ``mix`` of two pool words (mod 2**32 in int64)."""
     r = (_MIX_MULT_L * x - _MIX_MULT_R * y) & _M32
@@ -137,7 +137,7 @@ _MUL_HI = np.uint64(2549297995355413924)
 _MUL_LO = np.uint64(4865540595714422341)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _mulhi64(a, b):
     """High 64 bits of the 128-bit product of the uint64 ``a`` and ``b``."""
     a_lo, a_hi = a & _U32, a >> _S32
@@ -147,7 +147,7 @@ def _mulhi64(a, b):
     return p3 + (p1 >> _S32) + (p2 >> _S32) + (mid >> _S32)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _pcg_step(st):
     """state = state * MULT + inc (mod 2**128) on st = [state hi, state lo, inc hi, inc lo]."""
     hi, lo = st[0], st[1]
@@ -159,7 +159,7 @@ def _pcg_step(st):
     st[1] = lo2
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _pcg_next64(st):
     """PCG64's next 64-bit output (step, then XSL-RR of the new state)."""
     _pcg_step(st)

@@ -67,7 +67,7 @@ class ShotFacts:
         return set(self.cush_ball[self.cush_ball != cue_ball].tolist())
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _scan(kind, ei, ej, et, n, cue, legal_mask, use_legal, split_eps, lut, n_seg, bb, bc, bj, ct, cb, cr):
     """The scan of the first ``n`` events behind :func:`scan_events` (writes the cushion
     contacts into ct / cb / cr): (first, t0, first_raw, t0_raw, count)."""

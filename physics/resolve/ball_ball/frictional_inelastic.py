@@ -43,7 +43,7 @@ from numba import njit
 EPS_SLIP = 2.220446049250313e-14
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def alciatore_friction(s, fa, fb, fc):
     """Alciatore TP A-14 ball-ball friction coefficient ``fa + fb * exp(-fc * s)`` at slip ``s``."""
     return fa + fb * math.exp(-fc * s)

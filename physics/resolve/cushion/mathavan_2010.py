@@ -72,7 +72,7 @@ _STUCK = 1
 _SATURATED = 2
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _friction(vx, vy, wx, wy, wz, oIx, oIy, oCx, oCy, R, s, c, mu_s, mu_w, tol):
     """Friction per unit normal impulse at I: (a_x, a_y, b_x, b_y, state_I, state_C).
 
@@ -138,7 +138,7 @@ def _friction(vx, vy, wx, wy, wz, oIx, oIy, oCx, oCy, R, s, c, mu_s, mu_w, tol):
     return ax, ay, mu_s * N * ucx, mu_s * N * ucy, stateI, stateC
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _rates(vx, vy, wx, wy, wz, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_w, tol):
     """d(vx, vy, wx, wy, wz)/dP and the signed work rate v_y cos(theta)."""
     ax, ay, bx, by, _, _ = _friction(vx, vy, wx, wy, wz, oIx, oIy, oCx, oCy,
@@ -152,7 +152,7 @@ def _rates(vx, vy, wx, wy, wz, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_w, tol):
             vy * c)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _rk4(vx, vy, wx, wy, wz, E, h, k1, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_w, tol):
     """One classical RK4 step of size h in P for the state (v, w, E); k1 = rates at the start."""
     hh = 0.5 * h
@@ -171,7 +171,7 @@ def _rk4(vx, vy, wx, wy, wz, E, h, k1, oIx, oIy, oCx, oCy, M, R, s, c, mu_s, mu_
             E + h6 * (k1[5] + 2.0 * k2[5] + 2.0 * k3[5] + k4[5]))
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _landing(sx, sy, dsx, dsy, tol, stiff):
     """Step limit set by a contact's slip (inf if it does not limit the step).
 
