@@ -572,6 +572,21 @@ class DisciplineBase:
             return general.after_shot(state, rec)  # rounding overlaps separated
         return pos, on
 
+    def _batch_rests(self, bf, states, recs) -> tuple:
+        """`_batch_rest` of every table of the batch: (pos list, on_table list) in table order
+        (the batch's facts read once)."""
+        if type(self)._batch_rest is not DisciplineBase._batch_rest:
+            got = [self._batch_rest(bf, k, st, rec) for k, (st, rec) in enumerate(zip(states, recs))]
+            return [g[0] for g in got], [g[1] for g in got]
+        P, O, G = bf.rests(ball_radius())
+        if min(G[:len(states)], default=1.0) >= 1e-9:
+            return P, O
+        P, O = list(P), list(O)
+        for k, g in enumerate(G[:len(states)]):
+            if g < 1e-9:
+                P[k], O[k] = general.after_shot(states[k], recs[k])  # rounding overlaps separated
+        return P, O
+
     def _batch_post(self, old: GameState, new: GameState, verdict: Verdict, inning_ended: bool):
         """`_post` of a batched referee's fresh ``new`` state (not GAME_OVER; its
         ``stall_innings`` still ``old``'s): the GW-12 stand-in counter set in place, `_post`

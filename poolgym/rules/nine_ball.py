@@ -173,6 +173,23 @@ def _fouls(is_break: bool, fbits: int) -> tuple:
     return got
 
 
+def _outcome_verdict(c: int, brk: bool, fb: int, pmask: int, seat: int) -> Verdict:
+    """The verdict of `nine_ball_batch.outcomes`' outcome ``c`` (not FALLBACK) of ``seat``'s
+    shot (a break when ``brk``) with foul bits ``fb`` and pocketed-ball bits ``pmask``."""
+    var = brk + (2 if fb & _nb.JUMPED else 0)
+    opp = 1 - seat
+    pk = general.ball_tuple(pmask)
+    if c == _nb.WIN:  # 9B-5.14 (9B-5.5 on the break)
+        return _verdict(_V_WIN[var], legal_pocketed=pk, pocketed=pk, next_seat=seat, winner=seat)
+    if c == _nb.THIRD_FOUL:  # 9B-5.13
+        return _verdict(_V_THIRD[var], fouls=_fouls(brk, fb) + (F_THIRD,), pocketed=pk, next_seat=opp, winner=opp)
+    if c == _nb.FOUL:  # 9B-5.7, in hand anywhere 9B-5.10
+        return _verdict(_V_FOUL[var], fouls=_fouls(brk, fb), pocketed=pk, next_seat=opp)
+    if c == _nb.POT:  # 9B-5.1 (9B-5.5)
+        return _verdict(_V_POT[var], legal_pocketed=pk, pocketed=pk, next_seat=seat)
+    return _verdict(_V_MISS[var], next_seat=opp)  # MISS, G-3.5
+
+
 class NineBall(DisciplineBase):
     """WPA nine-ball (see the module docstring for the rules and their IDs).
 
@@ -396,33 +413,37 @@ class NineBall(DisciplineBase):
             return super().adjudicate_batch(states, actions, recs)
         code, bits, pmask = ruled
         bf = recs[0].facts[0]
+        pos_all, on_all = self._batch_rests(bf, states, recs)
+        # verdicts are immutable: one object per (outcome, break, foul bits, pocketed, seat)
+        memo = self.__dict__.get("_batch_verdicts")
+        if memo is None or len(memo) > 20000:
+            memo = self.__dict__["_batch_verdicts"] = {}
         out = []
         for k, (st, c) in enumerate(zip(states, code)):
             if c == _nb.FALLBACK:
                 out.append(self.adjudicate_validated(st, actions[k], recs[k]))
                 continue
-            pos, on = self._batch_rest(bf, k, st, recs[k])
+            pos, on = pos_all[k], on_all[k]
             seat = st.seat_to_act
             opp = 1 - seat
             brk = st.phase is _BREAK
             fb = bits[k]
-            var = brk + (2 if fb & _nb.JUMPED else 0)
-            pk = general.ball_tuple(pmask[k])
+            key = (c, brk, fb, pmask[k], seat)
+            v = memo.get(key)
+            if v is None:
+                v = memo[key] = _outcome_verdict(c, brk, fb, pmask[k], seat)
             cf = list(st.consecutive_fouls)
             if c == _nb.WIN:  # 9B-5.14 (9B-5.5 on the break)
                 cf[seat] = 0
                 out.append((st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
                                         "phase": _GAME_OVER, "winner": seat, "consecutive_fouls": tuple(cf),
-                                        "extra": NineBallExtra()}),
-                            _verdict(_V_WIN[var], legal_pocketed=pk, pocketed=pk, next_seat=seat, winner=seat)))
+                                        "extra": NineBallExtra()}), v))
                 continue
             if c == _nb.THIRD_FOUL:  # 9B-5.13
                 cf[seat] += 1
                 out.append((st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
                                         "phase": _GAME_OVER, "winner": opp, "consecutive_fouls": tuple(cf),
-                                        "extra": NineBallExtra()}),
-                            _verdict(_V_THIRD[var], fouls=_fouls(brk, fb) + (F_THIRD,), pocketed=pk,
-                                     next_seat=opp, winner=opp)))
+                                        "extra": NineBallExtra()}), v))
                 continue
             if c == _nb.FOUL:  # 9B-5.7, in hand anywhere 9B-5.10
                 cf[seat] += 1
@@ -430,21 +451,18 @@ class NineBall(DisciplineBase):
                                   "options": (), "consecutive_fouls": tuple(cf), "seat_to_act": opp,
                                   "phase": _PLAY, "cue_ball": _IN_HAND_ANYWHERE,
                                   "cue_placed": False, "inning": st.inning + 1, "extra": _EXTRA_NONE})
-                v = _verdict(_V_FOUL[var], fouls=_fouls(brk, fb), pocketed=pk, next_seat=opp)
             elif c == _nb.POT:  # 9B-5.1 (9B-5.5: the next shot may be a push-out)
                 cf[seat] = 0
                 new = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
                                   "consecutive_fouls": tuple(cf), "seat_to_act": seat, "phase": _PLAY,
                                   "cue_ball": _IN_POSITION, "cue_placed": False,
                                   "extra": _EXTRA_PUSH if brk else _EXTRA_NONE})
-                v = _verdict(_V_POT[var], legal_pocketed=pk, pocketed=pk, next_seat=seat)
             else:  # MISS, G-3.5
                 cf[seat] = 0
                 new = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": (),
                                   "consecutive_fouls": tuple(cf), "seat_to_act": opp, "phase": _PLAY,
                                   "cue_ball": _IN_POSITION, "cue_placed": False,
                                   "inning": st.inning + 1, "extra": _EXTRA_PUSH if brk else _EXTRA_NONE})
-                v = _verdict(_V_MISS[var], next_seat=opp)
             out.append(self._batch_post(st, new, v, c != _nb.POT))
         return out
 
