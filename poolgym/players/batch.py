@@ -20,7 +20,7 @@ from itertools import chain
 
 import numpy as np
 
-from poolgym.players.geometric import GeometricPlayer, _default_targets, preview_ball, preview_pots
+from poolgym.players.geometric import GeometricPlayer, _default_targets, preview_ball, preview_pots, stroke
 from poolgym.players.kernels import KITCHEN, PUSH_OUT, Kind, Outcome, TableBatch
 from poolgym.players.opponent import MAX_PLACEMENTS
 from poolgym.planning import table_geom
@@ -76,34 +76,34 @@ def decide_all(player: GeometricPlayer, states, specs, rngs, noise=None, placed=
 
 
 def add_noise(shot, rng, sigma_phi: float, sigma_v: float):
-    """``shot`` (a `ShotAction`) with Gaussian execution noise drawn from ``rng``: phi first
-    (``sigma_phi`` deg), then V0 (``sigma_v`` of the speed, at least 0.1 m/s)."""
-    dphi, dv = rng.standard_normal(2).tolist()
-    return ShotAction._fast(max(0.1, shot.V0 * (1.0 + sigma_v * dv)), (shot.phi + sigma_phi * dphi) % 360.0,
-                            shot.theta, shot.a, shot.b, shot.called_ball, shot.called_pocket, shot.safety,
-                            shot.push_out)
+    """``shot`` (a `ShotAction`) with the execution noise of `stroke` drawn from ``rng``."""
+    return stroke(shot.V0, shot.phi, shot.theta, shot.a, shot.b, shot.called_ball, shot.called_pocket, shot.safety,
+                  shot.push_out, (rng, sigma_phi, sigma_v))
 
 
 def _route(sv) -> tuple:
-    """(sv, mode, `Kind`, flags) of a table whose spec view is ``sv``: mode `_KERNEL` (the
-    kernel decides `Kind` with these `decide_tables` flags), `_ONE_TABLE` (the player's own
-    one-table method) or `_SPOT_REQUEST` (the GW-5 kitchen spot request); memoised per view."""
+    """(sv, mode, `Kind`, flags, ball lists, their lengths) of a table whose spec view is
+    ``sv``: mode `_KERNEL` (the kernel decides `Kind` with these `decide_tables` flags),
+    `_ONE_TABLE` (the player's own one-table method) or `_SPOT_REQUEST` (the GW-5 kitchen spot
+    request); the ball lists (`TableBatch.run`'s ``L`` of one table) and lengths of a table
+    with the view's targets and balls to pot and no danger balls; memoised per view."""
     got = _ROUTES.get(id(sv))
     if got is not None and got[0] is sv:
         return got
     dec = sv.decision
     if dec is _NONE or dec is _DECLARE:
-        r = (sv, _ONE_TABLE, 0, 0)
+        r = (_ONE_TABLE, 0, 0)
     elif dec is _OPTION_DECISION:
-        r = (sv, _KERNEL, _OPTION, 0)
+        r = (_KERNEL, _OPTION, 0)
     elif _SPOT in sv.options:
-        r = (sv, _SPOT_REQUEST, 0, 0)  # GW-5: every ball is in the kitchen
+        r = (_SPOT_REQUEST, 0, 0)  # GW-5: every ball is in the kitchen
     elif dec is _PLACE_DECISION and not sv.is_break:
-        r = (sv, _KERNEL, _PLACE, KITCHEN if sv.kitchen else 0)
+        r = (_KERNEL, _PLACE, KITCHEN if sv.kitchen else 0)
     elif dec is _SHOOT_DECISION and not (sv.is_break or sv.is_lag):
-        r = (sv, _KERNEL, _SHOOT, PUSH_OUT if sv.push_out_allowed else 0)
+        r = (_KERNEL, _SHOOT, PUSH_OUT if sv.push_out_allowed else 0)
     else:  # a break or a lag shot
-        r = (sv, _ONE_TABLE, 0, 0)
+        r = (_ONE_TABLE, 0, 0)
+    r = (sv,) + r + (sv.targets + sv.pot_balls, (len(sv.targets), len(sv.pot_balls), 0))
     if len(_ROUTES) > SPEC_MEMO_SIZE:
         _ROUTES.clear()
     _ROUTES[id(sv)] = r  # the view is kept alive: its id stays unique
@@ -133,7 +133,8 @@ def _round(player, disc, table, states, specs, rngs, acts, noise=None) -> list[i
     out = [None] * n
     kinds = [0] * n
     flags = [0] * n
-    lists = [_NO_LISTS] * n
+    cats = [()] * n  # per table its ball lists in one tuple (targets, pots, danger)
+    lens = [(0, 0, 0)] * n
     routes = _ROUTES
     for k in range(n):
         st, sp = states[k], specs[k]
@@ -160,12 +161,15 @@ def _round(player, disc, table, states, specs, rngs, acts, noise=None) -> list[i
             elif kd == _PLACE:
                 pots = targets
         flags[k] = r[3]
-        lists[k] = (targets, pots, danger_balls(discipline, st, targets))
+        danger = danger_balls(discipline, st, targets)
+        if pots is sv.pot_balls and not danger:
+            cats[k], lens[k] = r[4], r[5]
+        else:
+            cats[k], lens[k] = targets + pots + danger, (len(targets), len(pots), len(danger))
     if any(kinds):
         t.kind[:] = kinds
         t.flags[:] = flags
-        t._lists = lists
-        t.run(geom, player.sigma_phi, player.min_p, player.push_p, eight)
+        t.run(geom, player.sigma_phi, player.min_p, player.push_p, eight, flat=(cats, lens))
     code, F, I = t.code.tolist(), t.F.tolist(), t.I.tolist()
     # the pots on the 8 of this round, previewed together
     prev = [k for k in range(n) if kinds[k] == _SHOOT and code[k] == _POT and I[k][0] == eight] if eight >= 0 else []
@@ -177,9 +181,12 @@ def _round(player, disc, table, states, specs, rngs, acts, noise=None) -> list[i
         if a is None:
             player.rng = rngs[k]
             kd = kinds[k]
-            if kd == _SHOOT:
-                a = player.shot_from(code[k], F[k], I[k], svs[k], geom, P[k, 0], k in safe, safe.get(k))
-            elif kd == _PLACE:
+            if kd == _SHOOT:  # the execution noise drawn as the shot is made
+                a = player.shot_from(code[k], F[k], I[k], svs[k], geom, P[k, 0], k in safe, safe.get(k),
+                                     None if noise is None else (rngs[k], noise[0], noise[1]))
+                acts[k].append(a)
+                continue
+            if kd == _PLACE:
                 a = player.placement_from(code[k], F[k][0], F[k][1], geom, P[k], ON[k], svs[k].kitchen)
             else:
                 a = player.option_for(svs[k].options, F[k][2])
@@ -197,10 +204,6 @@ def _round(player, disc, table, states, specs, rngs, acts, noise=None) -> list[i
             a = add_noise(a, rngs[k], noise[0], noise[1])
         acts[k].append(a)
     return placed
-
-
-#: the ball lists of a table the kernel does not decide
-_NO_LISTS = ((), (), ())
 
 
 def _one_table(player, rng, state, spec, table):

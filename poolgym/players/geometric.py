@@ -214,26 +214,25 @@ class GeometricPlayer:
         return self.shot_from(int(t.code[0]), t.F[0].tolist(), t.I[0].tolist(), v, v.geom, v.balls[0], previewed,
                               safe)
 
-    def shot_from(self, code: int, F, I, sv, geom, cue, previewed: bool = False, safe=None):
+    def shot_from(self, code: int, F, I, sv, geom, cue, previewed: bool = False, safe=None, noise=None):
         """The `ShotAction` of a decided table (`Kind.SHOOT`; ``code`` an `Outcome`, ``F`` and
         ``I`` its rows of `TableBatch.F` / `TableBatch.I`; ``sv`` its `View` or `SpecView`; the
         cue ball at ``cue``). ``previewed``: its pot is on the 8 and was previewed (8B-4.19),
         ``safe`` = the preview's (phi, V0, b, pocket), None when every variant scratches (a
-        safety is played instead)."""
-        from poolgym.rules.core import ShotAction
-
+        safety is played instead). ``noise``: as in `stroke` (drawn after the decision's own
+        draws)."""
         if code == _PUSH_OUT:
-            return self.push_out_from(geom, cue)
+            return self.push_out_from(geom, cue, noise)
         if code == _POT:
             ball, pocket = I[0], I[1]
             phi, V0, spin = F[0], min(F[1] * self.speed_margin, V0_MAX), 0.0
             if previewed:
                 if safe is None:  # every previewed pot on the 8 scratches: play safe instead
-                    return self.safety_from(I[2], F[3], F[4], I[3], None, sv)
+                    return self.safety_from(I[2], F[3], F[4], I[3], None, sv, noise)
                 phi, V0, spin, pocket = safe
             call_b, call_p = (ball, pocket) if sv.call_required or sv.callable_balls else (None, None)
-            return ShotAction._fast(V0, phi, 0.0, 0.0, spin, call_b, call_p, False, False)
-        return self.safety_from(I[2], F[3], F[4], I[3], (I[0], I[1]) if I[0] >= 0 else None, sv)
+            return stroke(V0, phi, 0.0, 0.0, spin, call_b, call_p, False, False, noise)
+        return self.safety_from(I[2], F[3], F[4], I[3], (I[0], I[1]) if I[0] >= 0 else None, sv, noise)
 
     def lag_shot(self, v: View):
         """G-3.6: send the cue ball to the foot rail so it comes back to rest near the head rail."""
@@ -266,12 +265,10 @@ class GeometricPlayer:
         """9B-5.6: a soft roll towards the long string (nothing needs to be hit)."""
         return self.push_out_from(v.geom, v.balls[0])
 
-    def push_out_from(self, g, cue):
-        """`push_out` from the cue ball at ``cue`` on the table ``g``."""
-        from poolgym.rules.core import ShotAction
-
+    def push_out_from(self, g, cue, noise=None):
+        """`push_out` from the cue ball at ``cue`` on the table ``g`` (``noise``: as in `stroke`)."""
         tgt = np.array([g.w / 2, g.l / 2 + self.rng.uniform(-0.3, 0.3)])
-        return ShotAction(V0=0.8, phi=phi_deg(cue, tgt), push_out=True)
+        return stroke(0.8, phi_deg(cue, tgt), 0.0, 0.0, 0.0, None, None, False, True, noise)
 
     def safety(self, v: View, cands: list[PotCandidate]):
         """Hit a legal ball hard enough to reach a rail; kick if no direct line (G-3.19)
@@ -281,12 +278,10 @@ class GeometricPlayer:
         t = self.decide(v, Kind.SAFETY)
         return self.safety_from(int(t.I[0, 2]), float(t.F[0, 3]), float(t.F[0, 4]), int(t.I[0, 3]), best, v)
 
-    def safety_from(self, found: int, phi: float, V0: float, b: int, best, sv):
+    def safety_from(self, found: int, phi: float, V0: float, b: int, best, sv, noise=None):
         """The safety `ShotAction` of a decided table (``found``, ``phi``, ``V0``, ``b``: the
         kernel's `safety_shot`; ``sv`` its `View` or `SpecView`); ``best`` = the (ball, pocket)
-        of the best pot, called when a call is required (or None)."""
-        from poolgym.rules.core import ShotAction
-
+        of the best pot, called when a call is required (or None); ``noise``: as in `stroke`."""
         if not found:  # no legal ball on the table: any direction
             phi, V0, b = float(self.rng.uniform(0, 360)), 1.5, None
         declare = sv.safety_allowed
@@ -294,8 +289,22 @@ class GeometricPlayer:
         if sv.call_required and not declare and sv.callable_balls:
             call_b = best[0] if best else (b if b in sv.callable_balls else sv.callable_balls[0])
             call_p = best[1] if best else 0
-        return ShotAction._fast(float(min(V0 * self.speed_margin, V0_MAX)), float(phi), 0.0, 0.0, 0.0, call_b,
-                                call_p, declare and not call_b, False)
+        return stroke(float(min(V0 * self.speed_margin, V0_MAX)), float(phi), 0.0, 0.0, 0.0, call_b, call_p,
+                      declare and not call_b, False, noise)
+
+
+def stroke(V0, phi, theta, a, b, called_ball, called_pocket, safety: bool, push_out: bool, noise=None):
+    """The `ShotAction` with these fields; ``noise`` = (rng, sigma_phi, sigma_v): with Gaussian
+    execution noise drawn from ``rng`` now, phi first (``sigma_phi`` deg), then V0
+    (``sigma_v`` of the speed, at least 0.1 m/s)."""
+    from poolgym.rules.core import ShotAction
+
+    if noise is not None:
+        rng, sigma_phi, sigma_v = noise
+        dphi, dv = rng.standard_normal(2).tolist()
+        V0 = max(0.1, V0 * (1.0 + sigma_v * dv))
+        phi = (phi + sigma_phi * dphi) % 360.0
+    return ShotAction._fast(V0, phi, theta, a, b, called_ball, called_pocket, safety, push_out)
 
 
 def preview_ball(discipline: str | None) -> int:
@@ -393,4 +402,4 @@ def _default_targets(obs: Observation) -> tuple:
     return tuple(state.balls_on_table())
 
 
-__all__ = ["GeometricPlayer", "preview_ball", "preview_pots", "PREVIEW_VARIANTS"]
+__all__ = ["GeometricPlayer", "preview_ball", "preview_pots", "PREVIEW_VARIANTS", "stroke"]

@@ -341,19 +341,26 @@ class TableBatch:
         self._lists[k] = (targets, pots, danger)
         self.flags[k] = (KITCHEN if kitchen else 0) | (PUSH_OUT if push_out else 0)
 
-    def _flat(self):
-        """(L, OFF): every table's ball lists in one array with their offsets (module docstring)."""
-        lists = self._lists
-        L = np.fromiter(chain.from_iterable(a + b + c for a, b, c in lists), np.int64)
+    def _flat(self, flat=None):
+        """(L, OFF): every table's ball lists in one array with their offsets (module
+        docstring); ``flat`` = (per table its three lists as one tuple, their three lengths)
+        when the caller has them, else from `set`'s lists."""
+        if flat is None:
+            lists = self._lists
+            flat = ([a + b + c for a, b, c in lists], [(len(a), len(b), len(c)) for a, b, c in lists])
+        cats, lens = flat
+        L = np.fromiter(chain.from_iterable(cats), np.int64)
         OFF = np.zeros((self.B, 4), np.int64)
-        OFF[:, 1:] = [(len(a), len(b), len(c)) for a, b, c in lists]
+        OFF[:, 1:] = lens
         OFF = OFF.reshape(-1).cumsum().reshape(self.B, 4)
         return L, OFF
 
-    def run(self, geom, sigma_phi: float, min_p: float, push_p: float, preview_ball: int = -1) -> "TableBatch":
+    def run(self, geom, sigma_phi: float, min_p: float, push_p: float, preview_ball: int = -1,
+            flat=None) -> "TableBatch":
         """`decide_tables` on ``geom`` (a `planning.TableGeom`) for a player with aim noise
-        ``sigma_phi`` (deg) and thresholds ``min_p``, ``push_p``; returns self."""
-        L, OFF = self._flat()
+        ``sigma_phi`` (deg) and thresholds ``min_p``, ``push_p``; ``flat`` as in `_flat`;
+        returns self."""
+        L, OFF = self._flat(flat)
         decide_tables(self.kind, self.P, self.ON, L, OFF, self.flags,
                       pot_consts(geom, sigma_phi), geom.aims, geom.axes, geom.half_widths, APPROACH_LIMIT,
                       geom.head_string_y, geom.pockets, geom.segments, geom.jaws, _COS_A, _SIN_A, _DIST,
