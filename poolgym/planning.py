@@ -657,10 +657,16 @@ def _obstacles(on, cue_row, danger, danger_clearance, R):
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
-def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, danger, danger_clearance, Q):
+def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, danger, danger_clearance, Q,
+                first_best):
     """(nq,) the best make probability from each cue position of Q (nq, 2): the max of `_pot_run`'s
     p over its (target, pocket) entries, 0 when none is feasible (the same value: each pot's p
     is computed as `_pot_kernel` computes it, and only pots that cannot be the best skip it).
+    ``first_best``: only the first position of the highest value is asked for (the
+    ball-in-hand spot, `_best_placement`): a position's value is then exact when it exceeds
+    every earlier one, and may be lower than its own best (never higher) otherwise -- pots
+    ranked below the band of the best position so far cannot exceed it (the ranking below), so
+    they are not evaluated.
 
     Per cue position, the feasible-looking pots (object path clear, cut within the limit,
     `_pot_kernel`'s tests) are ranked by the argument of their make probability's erf without
@@ -706,6 +712,8 @@ def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, da
             n += 1
     key = np.empty(n)
     inv2R = 1.0 / (2.0 * R)
+    top = 0.0  # ``first_best``: the highest value so far, and the band of keys that may exceed it
+    floor = -1.0
     for q in range(nq):
         cx = Q[q, 0]
         cy = Q[q, 1]
@@ -720,7 +728,10 @@ def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, da
             c = (vx * G[j, 2] + vy * G[j, 3]) / d1
             if c < cos_cut - 1e-9:  # certainly beyond the cut limit
                 continue
-            key[j] = G[j, 8] / (1.0 + d1 * inv2R / max(c, 0.1))
+            kj = G[j, 8] / (1.0 + d1 * inv2R / max(c, 0.1))
+            if kj < floor:  # ranked below the best position's band: its p cannot exceed that value
+                continue
+            key[j] = kj
             m += 1
         bp = 0.0
         stop = -1.0
@@ -759,6 +770,9 @@ def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, da
                 if stop < 0.0:
                     stop = kb * (1.0 - 1e-6)
         best[q] = bp
+        if first_best and bp > top:
+            top = bp
+            floor = stop
     return best
 
 
@@ -939,7 +953,7 @@ def _best_placement(consts, aims, axes, half, limit, P, on, targets, cue_row, ki
         pts = thin
     lifted = on.copy()
     lifted[cue_row] = False
-    best = _best_p_run(consts, aims, axes, half, limit, P, lifted, targets, cue_row, danger, 4.0, pts)
+    best = _best_p_run(consts, aims, axes, half, limit, P, lifted, targets, cue_row, danger, 4.0, pts, True)
     q = 0
     for i in range(1, pts.shape[0]):  # the first spot of the best p
         if best[i] > best[q]:

@@ -148,7 +148,8 @@ def test_best_p_run_is_the_pot_tables_best_p():
     """`_best_p_run` (the scoring of ball-in-hand spots) gives, for every cue position, exactly
     the max of the full pot table's p over its (target, pocket) entries (0 without a pot), with
     and without danger balls, for crowded and sparse layouts, with cut limits of 80 and 88 deg
-    (whose cosine is below p's floor of 0.1)."""
+    (whose cosine is below p's floor of 0.1); asked for the first position of the best value only
+    (``first_best``), that position and value are the same and no value is above the exact one."""
     rng = np.random.default_rng(6)
     g = planning.TableGeom.wpa()
     potted = 0
@@ -166,7 +167,13 @@ def test_best_p_run_is_the_pot_tables_best_p():
                                           targets, np.int64(0), danger, 4.0, Q)
         want = out[0].reshape(len(Q), -1).max(axis=1) if tg.shape[0] else np.zeros(len(Q))
         got = planning._best_p_run(consts, g.aims, g.axes, g.half_widths, planning.APPROACH_LIMIT, balls, on,
-                                   targets, np.int64(0), danger, 4.0, Q)
+                                   targets, np.int64(0), danger, 4.0, Q, False)
         assert np.array_equal(got, want)
+        # only the first position of the best value asked for: that position and value exact,
+        # no value above the exact one
+        first = planning._best_p_run(consts, g.aims, g.axes, g.half_widths, planning.APPROACH_LIMIT, balls, on,
+                                     targets, np.int64(0), danger, 4.0, Q, True)
+        assert int(np.argmax(first)) == int(np.argmax(want)) and first.max() == want.max()
+        assert (first <= want).all()
         potted += int((want > 0).sum())
     assert potted > 1000
