@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from itertools import chain
 
 import numpy as np
 
@@ -502,7 +503,10 @@ class NineBall(DisciplineBase):
                            cfg.jumped_ball_is_foul)
         b = bf._batch
         seg_y, jaw_y = q._segment_jaw_y(table)
-        code, bits, pmask = _nb.outcomes(np.array(tab, np.int64), np.array(stroke, np.float64), c, bf.first, bf.t0,
+        B = len(tab)  # (np.fromiter over the chained tuples: the same values as np.array, faster)
+        tab = np.fromiter(chain.from_iterable(tab), np.int64, 6 * B).reshape(B, 6)
+        stroke = np.fromiter(chain.from_iterable(stroke), np.float64, 3 * B).reshape(B, 3)
+        code, bits, pmask = _nb.outcomes(tab, stroke, c, bf.first, bf.t0,
                                          bf.first_raw, bf.t0_raw, bf.cue_pocketed, bf.pocketed, bf.jumped, bf.start,
                                          bf.ct, bf.cb, bf.cr, bf.to_rail, bf.cue_ball, b.rvw0, b.rvw, b.n_events,
                                          b.ev_kind, b.ev_i, b.ev_j, b.ev_t, seg_y, jaw_y, _BB, _BC, _BJ)
