@@ -231,6 +231,78 @@ def _overlapped(table, rvw, s, shots, models: PhysicsModels, timer: Timer | None
         timer.overlapped += 1
 
 
+class Launch:
+    """The first physics round of a group of tables, built from their planned states before
+    the plans are committed (the native vector env's pipelined step, `PoolVectorEnv`):
+    ``states`` the planned states (balls as the shots start), ``rows`` their stroke rows (no
+    execution noise to draw), ``legal`` per table the balls legal to hit first (or None), as
+    `simulate_sessions` builds them from the sessions' pending jobs. :meth:`start` submits the
+    kernel (`physics.stream.simulate_batch_async`); a launch never started changes nothing,
+    and one started and never consumed only costs its kernel time."""
+
+    def __init__(self, table, ids: list, states: list, rows: list, legal: list, models: PhysicsModels):
+        from poolgym.rules.game import batch_physics_inputs
+
+        rvw_b, s_b = batch_physics_inputs(states)
+        self.ids = ids
+        self.legal = legal
+        self.views = list(zip(rvw_b, s_b))  # per table (rvw, s) as simulated, for the session logs
+        self.table = table
+        self.models = models
+        self.run = None
+        self._args = _batch_arrays(rvw_b, s_b, np.stack(rows), models)
+
+    def start(self):
+        """The `physics.stream.BatchRun` simulating the group (submitted on the first call)."""
+        if self.run is None:
+            from physics.stream import simulate_batch_async
+
+            rvw, s, shots = self._args
+            self.run = simulate_batch_async(self.table, rvw, shots, np.zeros(rvw.shape[0], np.int64), s=s,
+                                            grow_log=True, **self.models.kwargs())
+        return self.run
+
+
+def _consume_launches(launches: list, table, timer: Timer | None, split_eps, consume, background=None):
+    """`_overlapped` for groups of tables simulated one after the other (`Launch`): the first
+    is running, each next one is submitted as soon as the kernel finished the one before (at
+    the consumer's next chunk), so the worker thread runs them back to back while this thread
+    referees; ``consume(lo, records)`` gets the chunks of all groups in order, ``lo`` counted
+    over the groups together."""
+    launches[0].start()
+    off = 0
+    try:
+        if background is not None:
+            background()
+        for g, L in enumerate(launches):
+            run = L.start()
+            nxt = launches[g + 1] if g + 1 < len(launches) else None
+            B = len(run)
+            lo = 0
+            while lo < B:
+                hi = run.wait(min(B, lo + OVERLAP_CHUNK))
+                if nxt is not None and nxt.run is None and run.finished() >= B:
+                    nxt.start()
+                t1 = time.perf_counter()
+                recs = _records(run.partial(lo, hi), table, L.legal[lo:hi], split_eps)
+                if timer is not None:
+                    timer.rules += time.perf_counter() - t1
+                consume(off + lo, recs)
+                lo = hi
+            off += B
+    finally:
+        for L in launches:
+            if L.run is not None:
+                L.run.result()  # waits for the batch (also when consuming raised)
+    if timer is not None:
+        for L in launches:
+            if L.run is not None:
+                timer.physics += L.run.kernel_cpu
+                timer.calls += 1
+                timer.shots += len(L.run)
+                timer.overlapped += 1
+
+
 def simulate_lag(table, rvw, rows, models: PhysicsModels, timer: Timer | None = None):
     """The `poolgym.rules.lag.LagRecord` of both lag strokes ``rows`` (2, 5) (noise already
     applied) from the lag balls ``rvw`` (2, 3, 3) (`physics.lag.simulate_lag`)."""
@@ -247,7 +319,7 @@ def simulate_lag(table, rvw, rows, models: PhysicsModels, timer: Timer | None = 
 
 
 def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | None = None,
-                      split_eps: float = 0.0, background=None, resolved=None) -> None:
+                      split_eps: float = 0.0, background=None, resolved=None, launches=None) -> None:
     """Simulate the pending shot of every session in ``sessions`` with ONE batched physics
     call and hand each its record (`Session.resolve`). The physics inputs of the tables whose
     job left them to the owner are built together (`poolgym.rules.game.batch_physics_inputs`,
@@ -259,13 +331,27 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
     env resets its other tables there). ``resolved(lo, hi)``: optional callable, called
     after ``sessions[lo:hi]`` were resolved (in order, covering them all; with the overlap
     while the kernel simulates later tables): the native vector env finishes those tables'
-    steps there."""
+    steps there. ``launches``: the `Launch` groups already built for ``sessions`` (their
+    tables in order; each session's pending job is the plan its group was built from): they
+    are simulated and consumed as above, group after group (`_consume_launches`)."""
     if not sessions:
         if background is not None:
             background()
         return
     from poolgym.envs.session import Session
     from poolgym.rules.game import batch_physics_inputs
+
+    if launches:
+        lviews = [v for L in launches for v in L.views]
+
+        def consume_l(lo, recs):
+            hi = lo + len(recs)
+            Session.resolve_all(sessions[lo:hi], recs, lviews[lo:hi])
+            if resolved is not None:
+                resolved(lo, hi)
+
+        _consume_launches(launches, table, timer, split_eps, consume_l, background)
+        return
 
     if any(np.ndim(ses.pending[4]) == 2 for ses in sessions):
         # G-3.6: a table's two lag strokes are played at once (`simulate_lag`); a round with a

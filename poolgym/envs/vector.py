@@ -33,6 +33,15 @@ the batch's outputs and runs every table in ONE nogil compiled call, so it never
 GIL mid-batch. Every table is simulated and refereed on its own with its own RNG, so results are
 bit-identical with the overlap on or off (tested).
 
+Pipeline (self-play without execution noise, Box actions, the overlap; at least 2 x
+`PIPELINE_MIN_GROUP` stepping tables): `_step_prepare` decodes and plans the stepping tables
+in `PIPELINE_GROUPS` groups in table order and starts the first group's shots
+(`physics_io.Launch`, inputs from the plans, which no table has committed yet) before it
+plans the next group; each next group is submitted as soon as the kernel has finished the one
+before (`physics_io._consume_launches`), so the kernel starts after the first group's
+planning instead of all of it. A decision found illegal in a later group still raises with
+no table changed (a started group's results are dropped). Same results (tested).
+
 Autoreset: ``autoreset_mode="next_step"`` (default, `gymnasium.vector.AutoresetMode.NEXT_STEP`:
 the step after an episode ends resets that table, ignores its action and returns reward 0) or
 ``"same_step"`` (the table is reset in the step that ended it; the last observation and info
@@ -74,6 +83,11 @@ from poolgym.rules.core import IllegalActionError, PlaceCueBall, ShotAction
 #: tables finished during the overlap are observed (`Codec.encode_batch`) in groups of at least
 #: this many: the encoder costs ~60 us a call plus ~3 us a table
 OBS_GROUP = 64
+
+#: a step's stepping tables are planned and simulated in up to this many pipelined groups
+#: (`PoolVectorEnv._pipeline_groups`) of at least `PIPELINE_MIN_GROUP` tables
+PIPELINE_GROUPS = 2
+PIPELINE_MIN_GROUP = 32
 
 #: during a physics call, the opponent decides for the tables already refereed once this many
 #: wait (`PoolVectorEnv._run_rounds`; a batched decision has a fixed cost)
@@ -178,7 +192,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         self._started = False
 
     # ------------------------------------------------------------------ batching
-    def _run_rounds(self, idx, background=None, resolved=None) -> None:
+    def _run_rounds(self, idx, background=None, resolved=None, launches=None) -> None:
         """Play tables ``idx`` until each waits for its learner: every table whose opponent is
         to act is decided in one batched opponent call, every pending shot is simulated in one
         batched physics call; repeated until nothing is left. ``background`` (optional) runs
@@ -189,7 +203,9 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         kernel still simulates later tables), ``resolved(ids)`` (optional) is called with the
         group, in table order, and the opponent decides for the tables whose opponent is to
         act once `OPP_GROUP` of them are waiting (their shots join the next round). Every table
-        sees the same sequence of operations on its own state and RNG as without the groups."""
+        sees the same sequence of operations on its own state and RNG as without the groups.
+        ``launches``: the `physics_io.Launch` groups of the first round's shots, if
+        `_step_prepare` built them (their tables are the first round's, in order)."""
         envs = self.envs
         waiting = []  # tables whose opponent is to act, decided in groups of `OPP_GROUP`
 
@@ -218,9 +234,13 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                 cand = idx
                 continue
             pend = [envs[i].session for i in pend_ids]
+            if launches is not None and pend_ids != [i for L in launches for i in L.ids]:
+                raise RuntimeError("the pipelined physics groups do not match the pending shots")
             physics_io.simulate_sessions(
                 self.table, pend, self.models, self.timer, split_eps=envs[0].config.split_hit_eps,
-                background=background, resolved=lambda lo, hi, ids=pend_ids: on_group(ids[lo:hi]))
+                background=background, resolved=lambda lo, hi, ids=pend_ids: on_group(ids[lo:hi]),
+                launches=launches)
+            launches = None
             cand = idx if background is not None else pend_ids
             background = None
             waiting.clear()  # the rest are decided at the top of the loop
@@ -313,17 +333,19 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                 raise ValueError(f"table {i}: {err}") from None
         return arr
 
-    def _decode_all(self, actions, resetting):
+    def _decode_all(self, actions, resetting, idx=None):
         """Box actions of every stepping table decoded together (`Codec.decode_box_batch`:
         one compiled call places all cue balls in hand) and their placements checked by the
         rules in one more (`DisciplineBase.placement_errors`), from one array of the tables'
         balls: (decisions, their shots' [V0, phi, theta, a, b] rows (views of one array)),
-        per table, None for a table that resets; None in macro mode (decoded per table by
+        per table, None for a table that resets (or is not in ``idx``, the tables to decode:
+        by default every table that does not reset); None in macro mode (decoded per table by
         `PoolEnv._decode`)."""
         e0 = self.envs[0]
         if e0.action_mode != "box":
             return None
-        idx = np.flatnonzero(~resetting).tolist()
+        if idx is None:
+            idx = np.flatnonzero(~resetting).tolist()
         out = [None] * self.num_envs
         rows = [None] * self.num_envs
         if not idx:
@@ -425,23 +447,71 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         envs = self.envs
         resetting = self._needs_reset.copy()
         actions = self._check_actions(actions)
-        decoded, rows = self._decode_all(actions, resetting) or (None, None)
-        # validate every table's decision, then apply them all: a bad action changes no table
+        stepping = np.flatnonzero(~resetting).tolist()
+        groups = self._pipeline_groups(stepping)
+        # validate every table's decision, then apply them all (`_step_run`): a bad action
+        # changes no table
         prepared = {}
-        for i, e in enumerate(envs):
-            if resetting[i]:
-                continue
-            try:
-                if decoded is not None:  # (`_decode_all` found the learner to act)
-                    prepared[i] = (e.session.plan_decoded(decoded[i], rows[i]), False)
-                else:
-                    prepared[i] = e._step_prepare(actions[i])
-            except (ValueError, RuntimeError) as err:
-                raise type(err)(f"table {i}: {err}") from None
-        return resetting, prepared
+        launches = [] if len(groups) > 1 else None
+        for ids in groups:
+            decoded, rows = self._decode_all(actions, resetting, ids) or (None, None)
+            for i in ids:
+                e = envs[i]
+                try:
+                    if decoded is not None:  # (`_decode_all` found the learner to act)
+                        prepared[i] = (e.session.plan_decoded(decoded[i], rows[i]), False)
+                    else:
+                        prepared[i] = e._step_prepare(actions[i])
+                except (ValueError, RuntimeError) as err:
+                    raise type(err)(f"table {i}: {err}") from None
+            if launches is not None:
+                launch = self._launch(ids, prepared)
+                if launch is None:  # a plan the pipeline does not simulate: the step runs unpipelined
+                    launches = None
+                    continue
+                if not launches:
+                    launch.start()  # the first group is simulated while the next one is planned
+                launches.append(launch)
+        return resetting, prepared, launches
 
-    def _step_run(self, resetting, prepared):
-        """Carry out a `_step_prepare` plan: the step proper (see the module docstring)."""
+    def _pipeline_groups(self, stepping: list) -> list:
+        """The stepping tables in the groups `_step_prepare` plans one after the other: two
+        halves when the step can be pipelined (Box actions, self-play without execution
+        noise, the overlapped physics, at least 2 x `PIPELINE_MIN_GROUP` tables:
+        the first half's shots are simulated while the second half is decoded and planned),
+        else one group."""
+        e0 = self.envs[0]
+        n = len(stepping)
+        if (n < 2 * PIPELINE_MIN_GROUP or e0.action_mode != "box" or not self.models.overlap
+                or self.models.parallel or any(self.envs[i].session.opponent is not None
+                                              or self.envs[i].session.noise is not None for i in stepping)):
+            return [stepping]
+        G = min(PIPELINE_GROUPS, n // PIPELINE_MIN_GROUP)
+        return [stepping[g * n // G: (g + 1) * n // G] for g in range(G)]
+
+    def _launch(self, ids: list, prepared: dict):
+        """The `physics_io.Launch` of the shots planned for tables ``ids`` (their plans not yet
+        committed), or None when one of them is not a plain shot planned on the table's balls
+        (a lag stroke, physics inputs of its own)."""
+        shot_ids, states, rows, legal = [], [], [], []
+        for i in ids:
+            st, _, job, spec = prepared[i][0]
+            if job is None:
+                continue
+            if job[2] is not None or np.ndim(job[4]) != 1:
+                return None
+            shot_ids.append(i)
+            states.append(st)
+            rows.append(job[4])
+            # as `Session.commit` sets the pending shot's `pending_legal`
+            legal.append(None if spec is None or not spec.target_balls else tuple(spec.target_balls))
+        if not shot_ids:
+            return None
+        return physics_io.Launch(self.table, shot_ids, states, rows, legal, self.models)
+
+    def _step_run(self, resetting, prepared, launches=None):
+        """Carry out a `_step_prepare` plan: the step proper (see the module docstring);
+        ``launches``: the first round's physics groups `_step_prepare` built (and started)."""
         n = self.num_envs
         envs = self.envs
         # a self-play table whose decision is no shot (an option, a declaration) has nothing
@@ -498,7 +568,8 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                 self._encode(unobserved)
                 unobserved.clear()
 
-        self._run_rounds(list(range(n)), background=background if reset_ids or idle else None, resolved=resolved)
+        self._run_rounds(list(range(n)), background=background if reset_ids or idle else None, resolved=resolved,
+                         launches=launches)
         self._restarts(reset_ids)
         rest = np.flatnonzero(~finished).tolist()
         for i in rest:

@@ -160,11 +160,17 @@ def test_overlapped_physics_changes_nothing(env_id, kwargs, monkeypatch):
     the plain batched call and of N single envs, step by step, autoresets included (tables
     finished in the overlap observed in groups of 3, opponents deciding in groups of 2, to
     exercise the grouping; self-play pea pool: the tables deciding an option are committed,
-    finished and observed in the overlap)."""
+    finished and observed in the overlap; self-play without noise: the first round planned and
+    simulated in pipelined groups of >= 3 tables)."""
     from poolgym.envs import physics_io, vector
 
     monkeypatch.setattr(vector, "OBS_GROUP", 3)
     monkeypatch.setattr(vector, "OPP_GROUP", 2)
+    monkeypatch.setattr(vector, "PIPELINE_MIN_GROUP", 3)
+    pipelined = []
+    consume = physics_io._consume_launches
+    monkeypatch.setattr(physics_io, "_consume_launches", lambda ls, *a, **k: pipelined.append(len(ls)) or
+                        consume(ls, *a, **k))
 
     n = max(10, physics_io.OVERLAP_MIN_BATCH)
     runs = []
@@ -179,6 +185,10 @@ def test_overlapped_physics_changes_nothing(env_id, kwargs, monkeypatch):
             out += [o, r, te, tr, info["shots"], info["winner"], comps]
         runs.append(out)
         assert (venv.unwrapped.timer.overlapped > 0) == overlap
+        s0 = venv.unwrapped.envs[0].session
+        assert bool(pipelined) == (overlap and s0.opponent is None and s0.noise is None)
+        assert all(g > 1 for g in pipelined)
+        pipelined.clear()
         venv.close()
     kw = {k: v for k, v in kwargs.items() if k != "autoreset_mode"}
     mode = gym.vector.AutoresetMode.SAME_STEP if "autoreset_mode" in kwargs else gym.vector.AutoresetMode.NEXT_STEP
