@@ -401,6 +401,11 @@ class Session:
         with ``awaiting_opponent`` True: the owner (the native vector env) collects the
         opponent's decisions for every waiting table in one batched call and hands each back
         with `opponent_act` (the same decisions, drawn from the same per-table RNG)."""
+        if self.opponent is None:  # self-play: the learner plays every seat
+            if self.pending is None:
+                st = self.state
+                self.spec = None if st.phase is _GAME_OVER or self.runout_failed else self.disc.legal_actions(st)
+            return
         while self.pending is None and self.opponent_to_act():
             if self.defer_opponent:
                 self.awaiting_opponent = True
