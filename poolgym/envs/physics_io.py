@@ -200,11 +200,12 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
 
 
 def _overlapped(table, rvw, s, shots, models: PhysicsModels, timer: Timer | None, legal, split_eps, consume,
-                background=None):
+                background=None, idle=None):
     """Simulate the batch on a worker thread (`physics.stream.simulate_batch_async`, ONE
     kernel call), run ``background()`` (if given), then call ``consume(lo, records)`` for
     every chunk of tables [lo, lo+len) as soon as it is final, in table order, on this thread
-    (see `PhysicsModels.overlap`)."""
+    (see `PhysicsModels.overlap`); ``idle()`` (if given) whenever the next chunk is not final
+    yet, before waiting for it."""
     from physics.stream import simulate_batch_async
 
     B = rvw.shape[0]
@@ -215,7 +216,10 @@ def _overlapped(table, rvw, s, shots, models: PhysicsModels, timer: Timer | None
         if background is not None:
             background()
         while lo < B:
-            hi = run.wait(min(B, lo + OVERLAP_CHUNK))
+            want = min(B, lo + OVERLAP_CHUNK)
+            if idle is not None and run.finished() < want:
+                idle()
+            hi = run.wait(want)
             t1 = time.perf_counter()
             recs = _records(run.partial(lo, hi), table, None if legal is None else legal[lo:hi], split_eps)
             if timer is not None:
@@ -263,12 +267,12 @@ class Launch:
         return self.run
 
 
-def _consume_launches(launches: list, table, timer: Timer | None, split_eps, consume, background=None):
+def _consume_launches(launches: list, table, timer: Timer | None, split_eps, consume, background=None, idle=None):
     """`_overlapped` for groups of tables simulated one after the other (`Launch`): the first
     is running, each next one is submitted as soon as the kernel finished the one before (at
     the consumer's next chunk), so the worker thread runs them back to back while this thread
     referees; ``consume(lo, records)`` gets the chunks of all groups in order, ``lo`` counted
-    over the groups together."""
+    over the groups together; ``idle`` as in `_overlapped`."""
     launches[0].start()
     off = 0
     try:
@@ -280,7 +284,10 @@ def _consume_launches(launches: list, table, timer: Timer | None, split_eps, con
             B = len(run)
             lo = 0
             while lo < B:
-                hi = run.wait(min(B, lo + OVERLAP_CHUNK))
+                want = min(B, lo + OVERLAP_CHUNK)
+                if idle is not None and run.finished() < want:
+                    idle()
+                hi = run.wait(want)
                 if nxt is not None and nxt.run is None and run.finished() >= B:
                     nxt.start()
                 t1 = time.perf_counter()
@@ -319,7 +326,7 @@ def simulate_lag(table, rvw, rows, models: PhysicsModels, timer: Timer | None = 
 
 
 def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | None = None,
-                      split_eps: float = 0.0, background=None, resolved=None, launches=None) -> None:
+                      split_eps: float = 0.0, background=None, resolved=None, launches=None, idle=None) -> None:
     """Simulate the pending shot of every session in ``sessions`` with ONE batched physics
     call and hand each its record (`Session.resolve`). The physics inputs of the tables whose
     job left them to the owner are built together (`poolgym.rules.game.batch_physics_inputs`,
@@ -333,7 +340,9 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
     while the kernel simulates later tables): the native vector env finishes those tables'
     steps there. ``launches``: the `Launch` groups already built for ``sessions`` (their
     tables in order; each session's pending job is the plan its group was built from): they
-    are simulated and consumed as above, group after group (`_consume_launches`)."""
+    are simulated and consumed as above, group after group (`_consume_launches`). ``idle()``:
+    optional callable, with the overlap called whenever this thread would wait for the kernel
+    (the native vector env observes the tables it finished there)."""
     if not sessions:
         if background is not None:
             background()
@@ -350,7 +359,7 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
             if resolved is not None:
                 resolved(lo, hi)
 
-        _consume_launches(launches, table, timer, split_eps, consume_l, background)
+        _consume_launches(launches, table, timer, split_eps, consume_l, background, idle)
         return
 
     if any(np.ndim(ses.pending[4]) == 2 for ses in sessions):
@@ -388,7 +397,7 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
                 resolved(lo, lo + len(recs))
 
         rvw_a, s_a, shots_a = _batch_arrays(rvw, s, shots, models)
-        _overlapped(table, rvw_a, s_a, shots_a, models, timer, legal, split_eps, consume, background)
+        _overlapped(table, rvw_a, s_a, shots_a, models, timer, legal, split_eps, consume, background, idle)
         return
     if background is not None:
         background()

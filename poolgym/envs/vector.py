@@ -84,6 +84,9 @@ from poolgym.rules.core import IllegalActionError, PlaceCueBall, ShotAction
 #: this many: the encoder costs ~60 us a call plus ~3 us a table
 OBS_GROUP = 64
 
+#: ... and in groups of at least this many while this thread would wait for the kernel
+IDLE_OBS_GROUP = 16
+
 #: a step's stepping tables are planned and simulated in up to this many pipelined groups
 #: (`PoolVectorEnv._pipeline_groups`) of at least `PIPELINE_MIN_GROUP` tables
 PIPELINE_GROUPS = 2
@@ -192,7 +195,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         self._started = False
 
     # ------------------------------------------------------------------ batching
-    def _run_rounds(self, idx, background=None, resolved=None, launches=None) -> None:
+    def _run_rounds(self, idx, background=None, resolved=None, launches=None, idle=None) -> None:
         """Play tables ``idx`` until each waits for its learner: every table whose opponent is
         to act is decided in one batched opponent call, every pending shot is simulated in one
         batched physics call; repeated until nothing is left. ``background`` (optional) runs
@@ -205,7 +208,8 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         act once `OPP_GROUP` of them are waiting (their shots join the next round). Every table
         sees the same sequence of operations on its own state and RNG as without the groups.
         ``launches``: the `physics_io.Launch` groups of the first round's shots, if
-        `_step_prepare` built them (their tables are the first round's, in order)."""
+        `_step_prepare` built them (their tables are the first round's, in order). ``idle``:
+        as in `physics_io.simulate_sessions`."""
         envs = self.envs
         waiting = []  # tables whose opponent is to act, decided in groups of `OPP_GROUP`
 
@@ -239,7 +243,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             physics_io.simulate_sessions(
                 self.table, pend, self.models, self.timer, split_eps=envs[0].config.split_hit_eps,
                 background=background, resolved=lambda lo, hi, ids=pend_ids: on_group(ids[lo:hi]),
-                launches=launches)
+                launches=launches, idle=idle)
             launches = None
             cand = idx if background is not None else pend_ids
             background = None
@@ -568,8 +572,15 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                 self._encode(unobserved)
                 unobserved.clear()
 
+        def observe_waiting():
+            # this thread would wait for the kernel: the finished tables are observed now
+            # (at least `IDLE_OBS_GROUP`), not after the physics
+            if len(unobserved) >= IDLE_OBS_GROUP:
+                self._encode(unobserved)
+                unobserved.clear()
+
         self._run_rounds(list(range(n)), background=background if reset_ids or idle else None, resolved=resolved,
-                         launches=launches)
+                         launches=launches, idle=observe_waiting)
         self._restarts(reset_ids)
         rest = np.flatnonzero(~finished).tolist()
         for i in rest:
