@@ -572,14 +572,16 @@ class Codec:
         u = self._clean_box(arr)[0].tolist()
         return self._decode_u(u, state, spec, None)
 
-    def decode_box_batch(self, actions, states, specs, pos=None, on=None) -> list:
+    def decode_box_batch(self, actions, states, specs, pos=None, on=None, rows_out=None) -> list:
         """`decode_box` for B tables at once (same results): the Box rows are checked and
         clipped together, every cue-ball placement is moved to its nearest legal spot by
         ONE call of `poolgym.rules.placement.nearest_legal_spots`, and the shots of the rows
         whose spec only asks for a shot (no declaration, option or multiple call open) are
         computed with array operations (speed, elevation, tip offset, the direction's base:
         the nearest legal target ball); the others are decoded row by row. ``pos`` (B, N, 2)
-        and ``on`` (B, N): the states' ball arrays, if the caller has them."""
+        and ``on`` (B, N): the states' ball arrays, if the caller has them; ``rows_out`` (B, 5)
+        float64, optional: filled with each decision's shot as [V0, phi, theta, a, b] (its last
+        action when that is a `ShotAction`, else NaN)."""
         from poolgym.rules.placement import nearest_legal_spots, table_arrays
 
         B = len(states)
@@ -629,12 +631,19 @@ class Codec:
             for k, x, y in zip(ks, px.tolist(), py.tolist()):
                 placed[k] = fast(x, y)
         # the plain rows' shots, all together
-        V0 = (self.V0_min + (U[:, 0] + 1) / 2 * (self.V0_max - self.V0_min)).tolist()
-        theta = ((U[:, 2] + 1) / 2 * self.theta_max).tolist()
+        V0 = self.V0_min + (U[:, 0] + 1) / 2 * (self.V0_max - self.V0_min)
+        theta = (U[:, 2] + 1) / 2 * self.theta_max
         A = 0.45 * U[:, 3]
         Bt = 0.45 * U[:, 4]
         # rows whose offset may lie beyond 0.45: projected row by row (`_decode_u`, math.hypot)
         near = (A * A + Bt * Bt > 0.2025 * (1.0 - 1e-9)).tolist()
+        if rows_out is not None:  # the shots' stroke rows; corrected below where a row differs
+            rows_out[:, 0] = V0
+            rows_out[:, 2] = theta
+            rows_out[:, 3] = A
+            rows_out[:, 4] = Bt
+        V0 = V0.tolist()
+        theta = theta.tolist()
         A = A.tolist()
         Bt = Bt.tolist()
         if self.phi_mode == "absolute":
@@ -656,14 +665,21 @@ class Codec:
             by = dy[ar, best].tolist()
             base = [math.degrees(math.atan2(y_, x_)) if h else 0.0 for h, x_, y_ in zip(has, bx, by)]
         # phi = (base + 180 u1) mod 360 (the same IEEE operations as on Python floats)
-        phis = (((0.0 if base is None else np.array(base, np.float64)) + 180.0 * U[:, 1]) % 360.0).tolist()
+        phis = ((0.0 if base is None else np.array(base, np.float64)) + 180.0 * U[:, 1]) % 360.0
+        if rows_out is not None:
+            rows_out[:, 1] = phis
+        phis = phis.tolist()
         push = (U[:, 8] > 0).tolist()
         out = []
         shot = ShotAction._fast
         for k in range(B):
             kind = kinds[k]
             if kind is None:
-                out.append(self._decode_u(rows[k], states[k], specs[k], placed[k]))
+                dec = self._decode_u(rows[k], states[k], specs[k], placed[k])
+                out.append(dec)
+                if rows_out is not None:
+                    a = dec[-1] if dec else None
+                    rows_out[k] = (a.V0, a.phi, a.theta, a.a, a.b) if type(a) is ShotAction else np.nan
                 continue
             spec = specs[k]
             a, b = A[k], Bt[k]
@@ -671,6 +687,9 @@ class Codec:
                 r = math.hypot(a, b)
                 if r > 0.45:
                     a, b = a * 0.45 / r, b * 0.45 / r
+                    if rows_out is not None:
+                        rows_out[k, 3] = a
+                        rows_out[k, 4] = b
             if spec.safety_allowed or spec.callable_balls:
                 safety, called_ball, called_pocket = self._call(U[k].tolist(), spec)
             else:  # (`_call` of a spec with neither)

@@ -77,7 +77,7 @@ from poolgym.envs.param import dict_action
 from poolgym.envs.pool_env import PoolEnv
 from poolgym.envs.seating import seat_view
 from poolgym.envs.session import SHAPING_KEYS
-from poolgym.rules.core import IllegalActionError, PlaceCueBall, ShotAction
+from poolgym.rules.core import IllegalActionError, PlaceCueBall
 
 
 #: tables finished during the overlap are observed (`Codec.encode_batch`) in groups of at least
@@ -95,9 +95,6 @@ PIPELINE_MIN_GROUP = 32
 #: during a physics call, the opponent decides for the tables already refereed once this many
 #: wait (`PoolVectorEnv._run_rounds`; a batched decision has a fixed cost)
 OPP_GROUP = 32
-
-#: the stroke row of a decision that is no shot (not read)
-_NAN_ROW = (np.nan,) * 5
 
 #: the components of a table that did not step (it was reset)
 _ZERO_ROW = (0.0,) * len(SHAPING_KEYS)
@@ -363,18 +360,14 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         N = len(states[0].on_table)
         pos = np.fromiter(chain.from_iterable([st.pos for st in states]), np.float64, B * 2 * N).reshape(B, N, 2)
         on = np.fromiter(chain.from_iterable([st.on_table for st in states]), np.bool_, B * N).reshape(B, N)
-        dec = e0.codec.decode_box_batch(actions[idx], states, [s.spec for s in sessions], pos, on)
+        R = np.empty((B, 5), np.float64)  # the shots' [V0, phi, theta, a, b] (`Session.plan_decoded`)
+        dec = e0.codec.decode_box_batch(actions[idx], states, [s.spec for s in sessions], pos, on, rows_out=R)
         # `Session.plan` applies the checked placements without repeating the check
         for k, err in self._placement_errors(e0.disc, states, dec, pos, on).items():
             if err is not None:
                 raise IllegalActionError(f"table {idx[k]}: illegal cue-ball placement: {err}")
-        # the shots' [V0, phi, theta, a, b] rows, built as one array (`Session.plan_decoded`)
-        vals = []
-        for i, d in zip(idx, dec):
-            a = d[-1]
+        for i, d, r in zip(idx, dec, R):
             out[i] = d
-            vals.append((a.V0, a.phi, a.theta, a.a, a.b) if type(a) is ShotAction else _NAN_ROW)
-        for i, r in zip(idx, np.array(vals, np.float64)):
             rows[i] = r
         return out, rows
 
