@@ -614,7 +614,8 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         """(rewards (n,), components {key: (n,)}) from each table's components (a row in
         `SHAPING_KEYS` order): every reward is summed over the keys in that order from 0.0,
         the same float operations as `pool_env.weighted_reward`, for all tables at once."""
-        C = np.array(rows, np.float64).reshape(self.num_envs, len(SHAPING_KEYS))
+        K = len(SHAPING_KEYS)  # (np.fromiter over the chained rows: the same values as np.array, faster)
+        C = np.fromiter(chain.from_iterable(rows), np.float64, self.num_envs * K).reshape(self.num_envs, K)
         W = self._weights
         rewards = np.zeros(self.num_envs, np.float64)
         for j in range(len(SHAPING_KEYS)):
@@ -622,15 +623,17 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         return rewards, {k: C[:, j].copy() for j, k in enumerate(SHAPING_KEYS)}
 
     def _infos(self, comps) -> dict:
-        envs = self.envs
-        winner = np.array([-1 if e.session.state.winner is None else e.session.state.winner for e in envs])
+        n = self.num_envs
+        ss = [e.session for e in self.envs]
+        sts = [s.state for s in ss]
         if not isinstance(comps, dict):
-            comps = {k: np.zeros(self.num_envs) for k in SHAPING_KEYS}
+            comps = {k: np.zeros(n) for k in SHAPING_KEYS}
+        # (np.fromiter: the int64 arrays np.array makes of these ints, faster)
         return {
-            "shots": np.array([e.session.shots for e in envs]),
-            "winner": winner,
-            "learner_seat": np.array([e.session.learner_seat for e in envs]),
-            "seat_to_act": np.array([e.session.state.seat_to_act for e in envs]),
+            "shots": np.fromiter([s.shots for s in ss], np.int64, n),
+            "winner": np.fromiter([-1 if st.winner is None else st.winner for st in sts], np.int64, n),
+            "learner_seat": np.fromiter([s.learner_seat for s in ss], np.int64, n),
+            "seat_to_act": np.fromiter([st.seat_to_act for st in sts], np.int64, n),
             "reward_components": comps,
         }
 
