@@ -658,7 +658,7 @@ def _obstacles(on, cue_row, danger, danger_clearance, R):
 
 @njit(cache=True, no_cfunc_wrapper=True)
 def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, danger, danger_clearance, Q,
-                first_best):
+                first_best, pick):
     """(nq,) the best make probability from each cue position of Q (nq, 2): the max of `_pot_run`'s
     p over its (target, pocket) entries, 0 when none is feasible (the same value: each pot's p
     is computed as `_pot_kernel` computes it, and only pots that cannot be the best skip it).
@@ -666,7 +666,9 @@ def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, da
     ball-in-hand spot, `_best_placement`): a position's value is then exact when it exceeds
     every earlier one, and may be lower than its own best (never higher) otherwise -- pots
     ranked below the band of the best position so far cannot exceed it (the ranking below), so
-    they are not evaluated.
+    they are not evaluated. ``pick`` (nq, 4) receives each position's best pot: ball, pocket
+    (ties to the lower ball, then the lower pocket; -1 when there is none), phi and V0 as
+    `_pot_kernel` computes them.
 
     Per cue position, the feasible-looking pots (object path clear, cut within the limit,
     `_pot_kernel`'s tests) are ranked by the argument of their make probability's erf without
@@ -674,8 +676,13 @@ def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, da
     read from the dot product instead of ``cos(acos(.))``: equal to about 1e-15 relative),
     which p increases with; in that order each pot's exact p and paths are checked until the
     first feasible one, then every pot ranked within 1e-6 (relative) of it, far beyond the
-    rounding of either side."""
+    rounding of either side, and on below it while p equals the best (erf saturates at 1)."""
     w, l, R, sig, max_cut = consts[0], consts[1], consts[2], consts[3], consts[4]
+    e_b, m_b, M, u_s, u_r, g = consts[5], consts[6], consts[7], consts[8], consts[9], consts[10]
+    arrival, v0_min, v0_max = consts[11], consts[12], consts[13]
+    for q in range(Q.shape[0]):
+        pick[q, 0] = -1.0
+        pick[q, 1] = -1.0
     nq = Q.shape[0]
     best = np.zeros(nq)
     tg = _target_rows(on, targets, cue_row)
@@ -735,14 +742,17 @@ def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, da
             m += 1
         bp = 0.0
         stop = -1.0
+        bb = -1
+        bk = -1
         while m > 0:
             jb = -1
             for j in range(n):
                 if key[j] >= 0.0 and (jb < 0 or key[j] > key[jb]):
                     jb = j
-            if jb < 0 or key[jb] < stop:
+            if jb < 0:
                 break
             kb = key[jb]
+            below = kb < stop  # ranked below the band: p at most the best's, equal only where p saturates
             key[jb] = -1.0
             m -= 1
             # `_pot_kernel`'s own computation of this pot
@@ -760,15 +770,27 @@ def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, da
             ct = math.acos(c)
             if not (ct <= max_cut and d1 > 1e-6):
                 continue
-            pq = _p_make(sig, d1, R, math.cos(ct), G[jb, 4], G[jb, 5])
-            if pq <= bp:
-                continue
+            cc = math.cos(ct)
+            pq = _p_make(sig, d1, R, cc, G[jb, 4], G[jb, 5])
+            if below and pq < bp:  # this pot and every one ranked below it: p below the best's
+                break
             b = int(G[jb, 6])
             k = int(G[jb, 7])
+            if bb >= 0 and not (pq > bp or (pq == bp and (b < bb or (b == bb and k < bk)))):
+                continue
             if _cue_leg_clear(R, aims, balls, obst, need, b, k, cx, cy, gx, gy):
                 bp = pq
+                bb = b
+                bk = k
                 if stop < 0.0:
                     stop = kb * (1.0 - 1e-6)
+                v_obj = _launch_speed(G[jb, 5], arrival, u_s, u_r, g)  # `_pot_kernel`'s phi and V0
+                v_contact = v_obj / (0.5 * (1.0 + e_b) * max(cc, 0.08))
+                v_cue = _launch_speed(d1, v_contact, u_s, u_r, g)
+                pick[q, 0] = b
+                pick[q, 1] = k
+                pick[q, 2] = math.degrees(math.atan2(wy, wx)) % 360.0
+                pick[q, 3] = min(max(v_cue * (1.0 + m_b / M) / 2.0, v0_min), v0_max)
         best[q] = bp
         if first_best and bp > top:
             top = bp
@@ -953,7 +975,8 @@ def _best_placement(consts, aims, axes, half, limit, P, on, targets, cue_row, ki
         pts = thin
     lifted = on.copy()
     lifted[cue_row] = False
-    best = _best_p_run(consts, aims, axes, half, limit, P, lifted, targets, cue_row, danger, 4.0, pts, True)
+    best = _best_p_run(consts, aims, axes, half, limit, P, lifted, targets, cue_row, danger, 4.0, pts, np.bool_(True),
+                       np.empty((pts.shape[0], 4)))  # (np.bool_: a plain bool, one compiled version for all callers)
     q = 0
     for i in range(1, pts.shape[0]):  # the first spot of the best p
         if best[i] > best[q]:

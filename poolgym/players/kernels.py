@@ -48,6 +48,7 @@ from poolgym.planning import (
     PLACEMENT_ANGLES_DEG,
     PLACEMENT_DISTANCES,
     PLACEMENT_MAX_POINTS,
+    _best_p_run,
     _best_placement,
     _kick_point,
     _phi_to,
@@ -214,6 +215,26 @@ def _best_pots(consts, aims, axes, half, limit, balls, on, pots, danger, preview
     F[k, 2] = 0.0
     if not on[0]:
         return False
+    previewed = False
+    for i in range(pots.shape[0]):
+        if pots[i] == preview_ball and preview_ball != 0 and on[preview_ball]:
+            previewed = True
+    if not previewed:  # the best pot only, ranked (`_best_p_run`): the same pot as the whole table's below
+        pick = np.empty((1, 4))
+        cue = np.empty((1, 2))  # (a new array: the layout of `_best_placement`'s call)
+        cue[0, 0] = balls[0, 0]
+        cue[0, 1] = balls[0, 1]
+        # (np.bool_: a plain bool, not a literal, so both callers share one compiled version)
+        bp = _best_p_run(consts, aims, axes, half, limit, balls, on, pots, _CUE_ROW, danger, 4.0, cue, np.bool_(False),
+                         pick)[0]
+        if pick[0, 0] < 0:
+            return False
+        I[k, 0] = int(pick[0, 0])
+        I[k, 1] = int(pick[0, 1])
+        F[k, 0] = pick[0, 2]
+        F[k, 1] = pick[0, 3]
+        F[k, 2] = bp
+        return True
     ok, out, tg, _ = _pot_run(consts, aims, axes, half, limit, balls, on, pots, _CUE_ROW, danger, 4.0, balls[0:1])
     found = False
     bp = 0.0

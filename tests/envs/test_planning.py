@@ -167,13 +167,53 @@ def test_best_p_run_is_the_pot_tables_best_p():
                                           targets, np.int64(0), danger, 4.0, Q)
         want = out[0].reshape(len(Q), -1).max(axis=1) if tg.shape[0] else np.zeros(len(Q))
         got = planning._best_p_run(consts, g.aims, g.axes, g.half_widths, planning.APPROACH_LIMIT, balls, on,
-                                   targets, np.int64(0), danger, 4.0, Q, False)
+                                   targets, np.int64(0), danger, 4.0, Q, False, np.empty((len(Q), 4)))
         assert np.array_equal(got, want)
         # only the first position of the best value asked for: that position and value exact,
         # no value above the exact one
         first = planning._best_p_run(consts, g.aims, g.axes, g.half_widths, planning.APPROACH_LIMIT, balls, on,
-                                     targets, np.int64(0), danger, 4.0, Q, True)
+                                     targets, np.int64(0), danger, 4.0, Q, True, np.empty((len(Q), 4)))
         assert int(np.argmax(first)) == int(np.argmax(want)) and first.max() == want.max()
         assert (first <= want).all()
         potted += int((want > 0).sum())
     assert potted > 1000
+
+
+def test_decide_tables_best_pot_is_the_pot_tables_best():
+    """The geometric player's pot (`poolgym.players.kernels.decide_tables`, `Kind.SHOOT`, with
+    no preview ball) is the pot table's (`_pot_run`) feasible entry of the highest p, ties to the
+    lower ball, then the lower pocket, with its phi and V0, or none when no entry is feasible,
+    for crowded and sparse layouts, with and without danger balls."""
+    from poolgym.players.kernels import Kind, TableBatch
+
+    rng = np.random.default_rng(11)
+    g = planning.TableGeom.wpa()
+    consts = planning.pot_consts(g, 0.125)
+    B, n = 400, 16
+    t = TableBatch(B, n)
+    want = []
+    for k in range(B):
+        balls = np.column_stack([rng.uniform(R, g.w - R, n), rng.uniform(R, g.l - R, n)])
+        on = rng.random(n) < (0.9 if k % 2 else 0.4)
+        on[0] = True
+        pots = tuple(b for b in range(1, n) if rng.random() < 0.6)
+        danger = (8,) if k % 3 == 0 and 8 not in pots else ()
+        t.P[k], t.ON[k] = balls, on
+        t.set(k, Kind.SHOOT, pots, pots, danger)
+        ok, out, tg, _ = planning._pot_run(consts, g.aims, g.axes, g.half_widths, planning.APPROACH_LIMIT, balls,
+                                           on, np.array(pots, np.int64), np.int64(0), np.array(danger, np.int64),
+                                           4.0, balls[0:1])
+        cands = [(-out[0, 0, ti, pk], int(tg[ti]), pk, out[1, 0, ti, pk], out[5, 0, ti, pk])
+                 for ti in range(tg.shape[0]) for pk in range(6) if ok[0, ti, pk]]
+        want.append(min(cands) if cands else None)
+    t.run(g, 0.125, 0.0, 0.0, -1)
+    found = 0
+    for k in range(B):
+        w = want[k]
+        if w is None:
+            assert t.I[k, 0] == -1 and t.F[k, 2] == 0.0
+            continue
+        found += 1
+        assert (int(t.I[k, 0]), int(t.I[k, 1])) == (w[1], w[2])
+        assert (t.F[k, 0], t.F[k, 1], t.F[k, 2]) == (w[3], w[4], -w[0])
+    assert found > 200
