@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from poolgym.planning import TableGeom, table_geom
+from poolgym.rules.core import CueBallPlacement, Phase
 
 
 @dataclass(frozen=True)
@@ -146,11 +147,10 @@ def spec_view(spec) -> SpecView:
 
 
 def _spec_view(spec) -> SpecView:
-    from poolgym.rules.core import CueBallPlacement, Phase
-
-    if spec.phase is Phase.DECLARE and spec.declarations:
+    phase = spec.phase
+    if phase is _P_DECLARE and spec.declarations:
         decision = Decision.DECLARE
-    elif spec.phase is Phase.OPTION and spec.options:
+    elif phase is _P_OPTION and spec.options:
         decision = Decision.OPTION
     elif spec.must_place:
         decision = Decision.PLACE
@@ -158,17 +158,26 @@ def _spec_view(spec) -> SpecView:
         decision = Decision.SHOOT
     else:
         decision = Decision.NONE
-    targets = tuple(int(b) for b in spec.target_balls)
-    callable_balls = tuple(int(b) for b in spec.callable_balls)
+    targets = tuple(map(int, spec.target_balls))
+    callable_balls = tuple(map(int, spec.callable_balls))
     if spec.call_required and callable_balls:
         pot = tuple(b for b in targets if b in callable_balls) or callable_balls
     else:
         pot = targets
-    return SpecView(decision=decision, targets=targets, pot_balls=pot, callable_balls=callable_balls,
-                    call_required=bool(spec.call_required), safety_allowed=bool(spec.safety_allowed),
-                    push_out_allowed=bool(spec.push_out_allowed),
-                    kitchen=spec.place_cue is CueBallPlacement.IN_HAND_KITCHEN, is_break=spec.phase is Phase.BREAK,
-                    is_lag=spec.phase is Phase.LAG, options=tuple(spec.options))
+    # the frozen dataclass's fields set directly (its __init__ sets them one by one: a view is
+    # made for every new spec, some 600 a step in a six-seat game)
+    sv = object.__new__(SpecView)
+    sv.__dict__.update({"decision": decision, "targets": targets, "pot_balls": pot, "callable_balls": callable_balls,
+                        "call_required": bool(spec.call_required), "safety_allowed": bool(spec.safety_allowed),
+                        "push_out_allowed": bool(spec.push_out_allowed),
+                        "kitchen": spec.place_cue is _IN_HAND_KITCHEN, "is_break": phase is _P_BREAK,
+                        "is_lag": phase is _P_LAG, "options": tuple(spec.options)})
+    return sv
+
+
+#: enum members `_spec_view` compares by identity
+_P_DECLARE, _P_OPTION, _P_BREAK, _P_LAG = Phase.DECLARE, Phase.OPTION, Phase.BREAK, Phase.LAG
+_IN_HAND_KITCHEN = CueBallPlacement.IN_HAND_KITCHEN
 
 
 def view_of(obs, balls: np.ndarray | None = None, on: np.ndarray | None = None) -> View:
