@@ -246,8 +246,7 @@ class Session:
             if placed is not None:
                 st = placed
             else:  # `DisciplineBase.place_checked` (its acting-state and phase checks hold here)
-                st = st._evolve({"pos": (x, y) + tuple(st.pos[2:]), "on_table": (True,) + tuple(st.on_table[1:]),
-                                 "cue_placed": True})
+                st = st.with_cue_at(x, y)
         disc._check_shot(st, a)  # `DisciplineBase.shot_inputs`
         cfg = st.config
         lim = cfg.miscue_limit

@@ -570,6 +570,13 @@ class GameState:
         _set_attr(new, "__dict__", d)
         return new
 
+    def with_cue_at(self, x: float, y: float) -> "GameState":
+        """The state with the cue ball placed at (``x``, ``y``): on the table and
+        ``cue_placed`` set. The placement's legality (G-3.22, 9B-5.10, G-3.16) is the
+        caller's to check (`DisciplineBase._place`)."""
+        return self._evolve({"pos": (x, y) + self.pos[2:], "on_table": (True,) + self.on_table[1:],
+                             "cue_placed": True})
+
     def to_json(self) -> str:
         return serialize.to_json(self)
 

@@ -740,8 +740,7 @@ class DisciplineBase:
                                   may_touch=self.placement_may_touch(state))
             if err is not None:
                 raise IllegalActionError(f"illegal cue-ball placement: {err}")
-        return state._evolve({"pos": (float(x), float(y)) + tuple(state.pos[2:]),
-                              "on_table": (True,) + tuple(state.on_table[1:]), "cue_placed": True})
+        return state.with_cue_at(float(x), float(y))
 
     def _option(self, state: GameState, action: ChooseOption):
         opt = action.option
