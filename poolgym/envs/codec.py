@@ -87,7 +87,6 @@ from __future__ import annotations
 
 import functools
 import math
-from itertools import chain
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,6 +94,7 @@ import numpy as np
 from poolgym import planning
 from poolgym.rules.game import MAX_CUE_SPEED
 from poolgym.rules.games.honolulu import MultiCallShot
+from poolgym.rules.rows import bool_rows, float_rows
 from poolgym.rules.core import (
     ActionSpec,
     ChooseOption,
@@ -412,9 +412,8 @@ class Codec:
         B = len(states)
         N = self.N
         out.fill(0.0)
-        # (np.fromiter over the chained tuples: the same floats, without np.array's shape discovery)
-        P = np.fromiter(chain.from_iterable([st.pos for st in states]), np.float64, B * 2 * N).reshape(B, 2 * N)
-        on = np.fromiter(chain.from_iterable([st.on_table for st in states]), np.bool_, B * N).reshape(B, N)
+        P = float_rows([st.pos for st in states], 2 * N)
+        on = bool_rows([st.on_table for st in states], N)
         xy = P * np.tile([2.0 / self.w, 2.0 / self.l], N) - 1.0
         np.clip(xy, -1.0, 1.0, out=xy)
         xy *= np.repeat(on, 2, axis=1)
@@ -459,8 +458,7 @@ class Codec:
         if all(len(st.scores) == Pn and len(st.groups) == Pn and len(st.consecutive_fouls) == Pn for st in states):
             seat_a = np.asarray(seats, np.int64)
             # the three seat tuples of every table in one array (small ints and scores: exact in float64)
-            GSC = np.fromiter(chain.from_iterable([st.groups + st.scores + st.consecutive_fouls for st in states]),
-                              np.float64, B * 3 * Pn).reshape(B, 3, Pn)
+            GSC = float_rows([st.groups + st.scores + st.consecutive_fouls for st in states], 3 * Pn).reshape(B, 3, Pn)
             G = GSC[:, 0].astype(np.int64)
             S = GSC[:, 1]
             CF = GSC[:, 2]

@@ -64,7 +64,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import time
-from itertools import chain
 
 import gymnasium as gym
 import numpy as np
@@ -78,6 +77,7 @@ from poolgym.envs.pool_env import PoolEnv
 from poolgym.envs.seating import seat_view
 from poolgym.envs.session import SHAPING_KEYS
 from poolgym.rules.core import IllegalActionError, PlaceCueBall
+from poolgym.rules.rows import bool_rows, float_rows
 
 
 #: tables finished during the overlap are observed (`Codec.encode_batch`) in groups of at least
@@ -358,8 +358,8 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         states = [s.state for s in sessions]
         B = len(states)
         N = len(states[0].on_table)
-        pos = np.fromiter(chain.from_iterable([st.pos for st in states]), np.float64, B * 2 * N).reshape(B, N, 2)
-        on = np.fromiter(chain.from_iterable([st.on_table for st in states]), np.bool_, B * N).reshape(B, N)
+        pos = float_rows([st.pos for st in states], 2 * N).reshape(B, N, 2)
+        on = bool_rows([st.on_table for st in states], N)
         R = np.empty((B, 5), np.float64)  # the shots' [V0, phi, theta, a, b] (`Session.plan_decoded`)
         dec = e0.codec.decode_box_batch(actions[idx], states, [s.spec for s in sessions], pos, on, rows_out=R)
         # `Session.plan` applies the checked placements without repeating the check
@@ -614,8 +614,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         """(rewards (n,), components {key: (n,)}) from each table's components (a row in
         `SHAPING_KEYS` order): every reward is summed over the keys in that order from 0.0,
         the same float operations as `pool_env.weighted_reward`, for all tables at once."""
-        K = len(SHAPING_KEYS)  # (np.fromiter over the chained rows: the same values as np.array, faster)
-        C = np.fromiter(chain.from_iterable(rows), np.float64, self.num_envs * K).reshape(self.num_envs, K)
+        C = float_rows(rows, len(SHAPING_KEYS))
         W = self._weights
         rewards = np.zeros(self.num_envs, np.float64)
         for j in range(len(SHAPING_KEYS)):

@@ -28,7 +28,6 @@ import dataclasses
 import importlib
 import math
 from collections.abc import Mapping
-from itertools import chain
 from typing import Callable, Optional
 
 import numpy as np
@@ -37,6 +36,7 @@ from . import general, lag
 from .core import (ActionSpec, ChooseOption, Concede, CueBallPlacement, Declaration, Declare, EventType, GameState,
                    IllegalActionError, Option, Phase, PlaceCueBall, RulesConfig, SeatEvent, ShotAction, Verdict)
 from .placement import placement_error, placement_errors
+from .rows import bool_rows, float_rows
 from .general import is_miscue
 from .geometry import ball_radius, get_table, in_kitchen
 from .seats import active_seats, next_in_order, team_of, teammates
@@ -94,10 +94,9 @@ def batch_physics_inputs(states) -> tuple:
     int8), built with one array conversion for the batch (the envs' batched shots)."""
     B = len(states)
     N = len(states[0].on_table)
-    # np.fromiter over the chained tuples: the same values as np.array, without its shape discovery
-    pos = np.fromiter(chain.from_iterable([st.pos for st in states]), np.float64, B * N * 2)
+    pos = float_rows([st.pos for st in states], 2 * N)
     rvw = make_rvw(pos, ball_radius()).reshape(B, N, 3, 3)
-    on = np.fromiter(chain.from_iterable([st.on_table for st in states]), np.bool_, B * N).reshape(B, N)
+    on = bool_rows([st.on_table for st in states], N)
     s = np.where(on, np.int8(_STILL), np.int8(_DOWN))
     return rvw, s
 

@@ -26,6 +26,7 @@ import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's 
 from numba import njit
 
 from .rails import rail_lut
+from .rows import bool_tuples
 from .shot_record import EventKind, Motion, ShotRecord
 
 __all__ = ["ShotFacts", "shot_facts", "pocketed_balls", "jumped_balls", "scan_events", "shot_facts_batch", "BatchFacts", "rest_mask_and_gap",
@@ -417,7 +418,7 @@ class BatchFacts:
             on, gap = rest_batch(np.asarray(b.s0) != _POCKETED, np.asarray(b.pocket), np.asarray(b.s), P1,
                                  float(R), _POCKETED, _OFF)
             got = self._rest = (R, [tuple(r) for r in P1.reshape(P1.shape[0], -1).tolist()],
-                                [tuple(r) for r in on.tolist()], gap.tolist())
+                                bool_tuples(on), gap.tolist())
         return got[1], got[2], got[3]
 
     def balls_to_rail(self, k: int) -> np.ndarray:
