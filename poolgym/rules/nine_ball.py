@@ -35,7 +35,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from itertools import chain
 
 import numpy as np
 
@@ -44,8 +43,9 @@ from .core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionErr
                    ShotAction, Verdict)
 from .core import _VERDICT_DEFAULTS
 from .game import DisciplineBase
-from .geometry import ball_radius, diamond_slots
-from .seeding import seeded_generator
+from .geometry import ball_radius, diamond_slots, get_table
+from .rows import float_rows, int_rows
+from .seeding import permutation_prefix
 from .shot_record import EventKind
 
 __all__ = ["NineBall", "NineBallConfig", "NineBallExtra", "NineOnPushOut"]
@@ -237,7 +237,8 @@ class NineBall(DisciplineBase):
         if type(self).rack is not NineBall.rack:
             return super().rack_tuples(config, seed, rng_counter)
         slots, _ = self._rack_geometry(config)
-        others = tuple(seeded_generator([seed, rng_counter]).permutation(7).tolist())
+        # ``default_rng([seed, rng_counter]).permutation(7)``, drawn without building the Generator
+        others = tuple(permutation_prefix([seed, rng_counter], 7, 7))
         cache = self.__dict__.setdefault("_rack_tuple_cache", {})
         hit = cache.get((id(slots), others))
         if hit is not None and hit[0] is slots:
@@ -270,7 +271,6 @@ class NineBall(DisciplineBase):
         return slots, head
 
     def table_for(self, config):
-        from .geometry import get_table
         return get_table(config.table)
 
     def initial_extra(self, config):
@@ -503,9 +503,8 @@ class NineBall(DisciplineBase):
                            cfg.jumped_ball_is_foul)
         b = bf._batch
         seg_y, jaw_y = q._segment_jaw_y(table)
-        B = len(tab)  # (np.fromiter over the chained tuples: the same values as np.array, faster)
-        tab = np.fromiter(chain.from_iterable(tab), np.int64, 6 * B).reshape(B, 6)
-        stroke = np.fromiter(chain.from_iterable(stroke), np.float64, 3 * B).reshape(B, 3)
+        tab = int_rows(tab, 6)
+        stroke = float_rows(stroke, 3)
         code, bits, pmask = _nb.outcomes(tab, stroke, c, bf.first, bf.t0,
                                          bf.first_raw, bf.t0_raw, bf.cue_pocketed, bf.pocketed, bf.jumped, bf.start,
                                          bf.ct, bf.cb, bf.cr, bf.to_rail, bf.cue_ball, b.rvw0, b.rvw, b.n_events,

@@ -328,13 +328,26 @@ class BatchFacts:
         if legal is not None:
             if len(legal) != B:
                 raise ValueError(f"legal: need {B} entries (one per table), got {len(legal)}")
-            self.legal = tuple(None if lg is None else tuple(int(b) for b in lg) for lg in legal)
-            for k, lg in enumerate(self.legal):
-                if lg is not None:
-                    use[k] = True
-                    for b in lg:
-                        if 0 <= b < N:
-                            lm[k, b] = True
+            memo = {}  # a legal tuple -> (its balls as ints, those in 0..N-1): tables share a few
+            norm, used, rows, cols = [], [], [], []
+            for k, lg in enumerate(legal):
+                if lg is None:
+                    norm.append(None)
+                    continue
+                hit = memo.get(lg) if type(lg) is tuple else None
+                if hit is None:
+                    t = tuple(int(b) for b in lg)
+                    hit = (t, [b for b in t if 0 <= b < N])
+                    if type(lg) is tuple:
+                        memo[lg] = hit
+                norm.append(hit[0])
+                used.append(k)
+                for b in hit[1]:
+                    rows.append(k)
+                    cols.append(b)
+            self.legal = tuple(norm)
+            use[used] = True
+            lm[rows, cols] = True
         self.split_eps = float(split_eps)
         lut, n_seg = rail_lut(table)
         self.table = table

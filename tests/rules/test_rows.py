@@ -6,7 +6,7 @@ from itertools import chain
 import numpy as np
 import pytest
 
-from poolgym.rules.rows import bool_rows, bool_tuples, float_rows
+from poolgym.rules.rows import bool_rows, bool_tuples, float_rows, int_rows
 
 
 def test_float_rows_bit_identical_to_fromiter():
@@ -20,6 +20,15 @@ def test_float_rows_bit_identical_to_fromiter():
         want = np.fromiter(chain.from_iterable(rows), np.float64, B * W).reshape(B, W)
         assert got.shape == (B, W) and got.dtype == np.float64 and got.flags.writeable
         assert got.tobytes() == want.tobytes()
+
+
+def test_int_rows_as_fromiter():
+    rows = [(True, False, 3, -1, 2**62, 0), (0, 1, -(2**63), 7, 5, False)]
+    got = int_rows(rows, 6)
+    assert got.dtype == np.int64 and got.flags.writeable
+    assert got.tobytes() == np.fromiter(chain.from_iterable(rows), np.int64, 12).reshape(2, 6).tobytes()
+    with pytest.raises(struct.error):
+        int_rows([(1.5,)], 1)
 
 
 def test_bool_rows_and_tuples_round_trip():
