@@ -652,7 +652,7 @@ class Codec:
             if ks:
                 cx[ks] = px
                 cy[ks] = py
-            tm = np.array([kind[2] if kind is not None else _NO_TARGETS[N] for kind in kinds], np.bool_) & on
+            tm = bool_rows([kind[2] if kind is not None else _NO_TARGETS[N] for kind in kinds], N) & on
             dx = pos[:, :, 0] - cx[:, None]
             dy = pos[:, :, 1] - cy[:, None]
             d = np.where(tm, dx * dx + dy * dy, np.inf)

@@ -87,6 +87,12 @@ class PhysicsModels:
         return kw
 
 
+def shot_rows(rows: list) -> np.ndarray:
+    """(B, 5) array of B stroke rows, each a (5,) [V0, phi, theta, a, b] (as ``np.stack``;
+    one concatenation, without a view of every row)."""
+    return np.concatenate(rows).reshape(len(rows), 5)
+
+
 #: batches smaller than this run on one thread (`physics.simulate_batch(parallel=False)`)
 PARALLEL_MIN_BATCH = 8
 #: batches smaller than this are not overlapped (`PhysicsModels.overlap`): a worker thread's
@@ -254,7 +260,7 @@ class Launch:
         self.table = table
         self.models = models
         self.run = None
-        self._args = _batch_arrays(rvw_b, s_b, np.stack(rows), models)
+        self._args = _batch_arrays(rvw_b, s_b, shot_rows(rows), models)
 
     def start(self):
         """The `physics.stream.BatchRun` simulating the group (submitted on the first call)."""
@@ -387,7 +393,7 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
         rvw, s = rvw_b, s_b  # the common case: the batch arrays as they are
     else:
         rvw, s = [v[0] for v in views], [v[1] for v in views]
-    shots = np.stack([j[4] for j in jobs])
+    shots = shot_rows([j[4] for j in jobs])
     legal = [ses.pending_legal for ses in sessions]
     if models.overlap and not models.parallel and len(jobs) >= OVERLAP_MIN_BATCH:
         def consume(lo, recs):

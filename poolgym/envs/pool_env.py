@@ -507,13 +507,16 @@ class PoolEnv(gym.Env):
         restored: `_reset_rollback`)."""
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"options must be a dict or None, got {type(options).__name__}")
-        saved = (self._np_random, self._np_random_seed,
-                 None if self._np_random is None else self._np_random.bit_generator.state)
+        gen, gen_seed = self._np_random, self._np_random_seed
+        bit_state = None  # the Generator's state before this reset draws from it (none drawn: None)
         try:
             super().reset(seed=seed)
             options = dict(options or {})
             with_options = bool(set(options) - {"learner_seat"})
             seat = options.pop("learner_seat", self.learner_seat_arg)
+            draws = (isinstance(seat, str) and seat == "random") or self.runout
+            if draws and gen is not None and self._np_random is gen:
+                bit_state = gen.bit_generator.state
             if isinstance(seat, str) and seat == "random":
                 seat = int(self.np_random.integers(self.config.n_players))
             elif not (isinstance(seat, (int, np.integer)) and not isinstance(seat, bool)
@@ -525,15 +528,17 @@ class PoolEnv(gym.Env):
                 base = start if start is not None else self.disc.initial_state(self.config, 0)
                 start = apply_reset_options(base, options, self.disc, self.table)
         except BaseException:
-            self._reset_rollback(saved)
+            self._reset_rollback((gen, gen_seed, bit_state))
             raise
-        return saved, with_options, int(seat), start
+        return (gen, gen_seed, bit_state), with_options, int(seat), start
 
     def _reset_rollback(self, saved) -> None:
-        """Undo the seeding and draws of a `_reset_prepare` (``saved`` = its first element)."""
+        """Undo the seeding and draws of a `_reset_prepare` (``saved`` = its first element: the
+        Generator and seed before it, and the Generator's state before the reset drew from it, or
+        None when it drew nothing from that Generator)."""
         gen, seed, bit_state = saved
         self._np_random, self._np_random_seed = gen, seed
-        if gen is not None:
+        if gen is not None and bit_state is not None:
             gen.bit_generator.state = bit_state
 
     def _reset_commit(self, plan) -> None:

@@ -534,10 +534,12 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             for i in reset_ids:
                 envs[i]._reset_begin(None, None)
 
-        terms = np.zeros(n, bool)
-        truncs = np.zeros(n, bool)
+        # per table as Python lists (made arrays at the end: no numpy item access per table)
+        resetting_l = resetting.tolist()
+        terms = [False] * n
+        truncs = [False] * n
         rows = [_ZERO_ROW] * n  # per table: its components in SHAPING_KEYS order
-        finished = np.zeros(n, bool)  # tables whose step was finished (and observed) early
+        finished = [False] * n  # tables whose step was finished (and observed) early
 
         def finish(i):
             s = envs[i].session
@@ -558,7 +560,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             # batched encoder's fixed cost) -- the same work, in the overlap
             for i in ids:
                 s = envs[i].session
-                if not resetting[i] and s.pending is None and not s.awaiting_opponent:
+                if not resetting_l[i] and s.pending is None and not s.awaiting_opponent:
                     finish(i)
                     unobserved.append(i)
             if len(unobserved) >= OBS_GROUP:
@@ -575,16 +577,18 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         self._run_rounds(list(range(n)), background=background if reset_ids or idle else None, resolved=resolved,
                          launches=launches, idle=observe_waiting)
         self._restarts(reset_ids)
-        rest = np.flatnonzero(~finished).tolist()
+        rest = [i for i in range(n) if not finished[i]]
         for i in rest:
             s = envs[i].session
-            if resetting[i]:
+            if resetting_l[i]:
                 s.finish_step()
                 s.done = not s.learner_to_act()
                 continue
             finish(i)
         self._encode(unobserved + rest)
         rewards, comps = self._rewards(rows)
+        terms = np.array(terms, bool)
+        truncs = np.array(truncs, bool)
         done = terms | truncs
         infos = self._infos(comps)
         if self.autoreset_mode is AutoresetMode.NEXT_STEP:
