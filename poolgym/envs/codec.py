@@ -652,7 +652,7 @@ class Codec:
             if ks:
                 cx[ks] = px
                 cy[ks] = py
-            tm = bool_rows([kind[2] if kind is not None else _NO_TARGETS[N] for kind in kinds], N) & on
+            tm = np.concatenate([kind[2] if kind is not None else _NO_TARGETS[N] for kind in kinds]).reshape(B, N) & on
             dx = pos[:, :, 0] - cx[:, None]
             dy = pos[:, :, 1] - cy[:, None]
             d = np.where(tm, dx * dx + dy * dy, np.inf)

@@ -540,10 +540,10 @@ class GameState:
 
     def lowest_ball(self) -> Optional[int]:
         """Lowest-numbered object ball on the table (9B-5.1) or None."""
-        for k in range(1, len(self.on_table)):
-            if self.on_table[k]:
-                return k
-        return None
+        try:
+            return self.on_table.index(True, 1)
+        except ValueError:
+            return None
 
     @property
     def game_over(self) -> bool:

@@ -378,7 +378,7 @@ class EightBall(DisciplineBase):
         """8B-4.3 / INF2-8B-2: tight triangle (``triangle_slots``), apex on the foot spot,
         the 8 in slot 4 (centre), back corners slots 10 and 14 (one stripe, one solid)."""
         table = get_table(config.table)
-        slots = triangle_slots(table, ball_radius(), config.rack_gap)
+        slots = self._triangle(table, config.rack_gap)
         order = rack_order(config.rack_pattern, rng)
         pos = np.zeros((16, 2))
         pos[0] = table.head_spot
@@ -387,6 +387,22 @@ class EightBall(DisciplineBase):
         on = np.ones(16, bool)
         on[0] = False
         return pos, on
+
+    def _triangle(self, table, gap: float) -> np.ndarray:
+        """`triangle_slots` of ``table`` (read-only), cached per (table, rack gap, ball radius)
+        while ``get_table`` returns the same table object."""
+        R = ball_radius()
+        key = (id(table), gap, R)
+        cache = self.__dict__.setdefault("_triangle_cache", {})
+        hit = cache.get(key)
+        if hit is not None and hit[0] is table:
+            return hit[1]
+        slots = triangle_slots(table, R, gap)
+        slots.setflags(write=False)
+        if len(cache) > 64:
+            cache.clear()
+        cache[key] = (table, slots)
+        return slots
 
     def initial_extra(self, config):
         return EightBallExtra()
@@ -889,7 +905,7 @@ class EightBall(DisciplineBase):
         rng, new_rng = draw_rng(state)
         pos, on = self.rack(state.config, rng)
         ex = EightBallExtra(reracks=state.extra.reracks + 1)
-        s = state.replace(pos=tuple(np.asarray(pos, float).reshape(-1).tolist()), on_table=tuple(bool(v) for v in on),
+        s = state.replace(pos=tuple(np.asarray(pos, float).reshape(-1).tolist()), on_table=tuple(np.asarray(on, bool).tolist()),
                           rng=new_rng, seat_to_act=breaker, breaker=breaker, phase=Phase.BREAK, options=(),
                           cue_ball=CueBallPlacement.IN_HAND_KITCHEN, cue_placed=False, groups=(0, 0),
                           consecutive_fouls=(0, 0), stall_innings=0, extra=ex)
@@ -926,8 +942,8 @@ def rack_order(pattern: RackPattern, rng: np.random.Generator) -> tuple:
     random), numbers random within each group.
     """
     pattern = RackPattern(pattern)
-    solids = [int(b) for b in rng.permutation(np.array(SOLIDS))]
-    stripes = [int(b) for b in rng.permutation(np.array(STRIPES))]
+    solids = rng.permutation(np.array(SOLIDS)).tolist()
+    stripes = rng.permutation(np.array(STRIPES)).tolist()
     order = [0] * 15
     order[4] = EIGHT
     if pattern is RackPattern.WPA:
@@ -935,7 +951,7 @@ def rack_order(pattern: RackPattern, rng: np.random.Generator) -> tuple:
             order[10], order[14] = solids.pop(), stripes.pop()
         else:
             order[10], order[14] = stripes.pop(), solids.pop()
-        rest = [int(b) for b in rng.permutation(np.array(solids + stripes))]
+        rest = rng.permutation(np.array(solids + stripes)).tolist()
         k = 0
         for slot in range(15):
             if slot in (4, 10, 14):

@@ -620,7 +620,8 @@ class DisciplineBase:
             on = np.array([st.on_table for st in states], np.bool_).reshape(B, N)
         xs = np.array([float(a.x) for a in actions], np.float64)
         ys = np.array([float(a.y) for a in actions], np.float64)
-        kit = np.array([st.cue_ball is CueBallPlacement.IN_HAND_KITCHEN for st in states], np.bool_)
+        kitchen = CueBallPlacement.IN_HAND_KITCHEN
+        kit = np.array([st.cue_ball is kitchen for st in states], np.bool_)
         mt = np.array([self.placement_may_touch(st) for st in states], np.bool_)
         return placement_errors(xs, ys, pos, on, self.table(states[0]), ball_radius(), kitchen=kit, may_touch=mt)
 
