@@ -78,6 +78,9 @@ def points_advantage(points, teams, seat: int) -> float:
     n = len(points)
     if n == 0 or not any(points):
         return 0.0
+    if n == 2 and not teams:  # two seats (14.1's every verdict): the float operations below, unrolled
+        a, b = float(points[0]), float(points[1])
+        return (a if seat == 0 else b) - (a + b) / 2
     side = list(teams) if teams else list(range(n))
     sums: dict = {}
     for k in range(n):

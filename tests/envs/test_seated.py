@@ -386,6 +386,22 @@ def test_points_shaping_is_the_advantage_over_the_table_mean(points, teams, want
         assert sum(got) == pytest.approx(0.0)
 
 
+def test_two_seat_points_advantage_is_the_general_sum_bit_for_bit():
+    """Two seats without teams (14.1): `points_advantage` is exactly the side-mean formula
+    (each seat its own side, its change minus the mean of the two) and the general sum over
+    sides, float for float."""
+    from poolgym.envs.seating import points_advantage
+
+    rng = np.random.default_rng(3)
+    for p in [(1, 0), (0, -1), (-15, 0), (3, -2), (0, 0)] + [tuple(rng.integers(-20, 21, 2).tolist()) for _ in range(300)]:
+        for seat in (0, 1):
+            m0, m1 = (0.0 + float(p[0])) / 1, (0.0 + float(p[1])) / 1
+            want = 0.0 if not any(p) else (m0, m1)[seat] - sum((m0, m1)) / 2
+            got = points_advantage(p, (), seat)
+            general = points_advantage(p, (0, 1), seat)  # the same sides, through the general sum
+            assert type(got) is float and repr(got) == repr(want) == repr(general)
+
+
 @pytest.mark.parametrize("env_id, n, rules", [
     ("poolgym/PeaPool-v0", 3, {"variant_points": True}),
     ("poolgym/OddBall-v0", 4, None),
