@@ -422,15 +422,25 @@ class EightBall(DisciplineBase):
     def spec_key(self, state: GameState):
         """`legal_actions` at the break and in play depends on the phase, the seat, the cue
         ball's placement, the legal object balls (8B-4.11, `legal_object_balls`, which also
-        decide the call on the 8, 8B-4.20) and the 8B-4.21 stalemate offer; no key in the
-        other phases, with the GW-5 kitchen spot request possible (it depends on the
-        positions), nor for a subclass (it may compute its spec from more)."""
+        decide the call on the 8, 8B-4.20), the 8B-4.21 stalemate offer and, with the cue
+        ball in hand behind the head string, the GW-5 kitchen spot request and its choices
+        (they depend on the positions: part of the key then); no key in the other phases,
+        nor for a subclass (it may compute its spec from more)."""
         ph = state.phase
-        if type(self) is not EightBall or (ph is not Phase.PLAY and ph is not Phase.BREAK) or (
-                state.config.kitchen_spot_request and state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN):
+        if type(self) is not EightBall or (ph is not Phase.PLAY and ph is not Phase.BREAK):
             return None
+        kitchen = ()
+        if state.config.kitchen_spot_request and state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN:
+            opts = DisciplineBase.extra_options(self, state)
+            if opts:
+                kitchen = (opts, self.spot_choices(state))
         return (id(state.config), ph, state.seat_to_act, state.cue_ball, state.cue_placed, legal_object_balls(state),
-                self._may_offer_stalemate(state))
+                self._may_offer_stalemate(state), kitchen)
+
+    #: the key's seat (`DisciplineBase.spec_key_seat`): the seat enters the spec only as its
+    #: ``seat`` field and through the key's legal balls and stalemate offer; a position the
+    #: other seat met with the same legal balls reuses that spec with the seat changed
+    spec_key_seat = 2
 
     def extra_options(self, state: GameState) -> tuple:
         """GW-5 kitchen spot request (base) and the 8B-4.21 stalemate offer."""

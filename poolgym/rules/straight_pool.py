@@ -434,14 +434,25 @@ class StraightPool(DisciplineBase):
 
     def spec_key(self, state: GameState):
         """`legal_actions` at the break and in play depends on the phase, the seat, the cue
-        ball's placement and the balls on the table (SP-6.7.1: any of them may be hit first
-        and called); no key in the other phases, with the GW-5 kitchen spot request possible
-        (it depends on the positions), nor for a subclass (it may compute its spec from more)."""
+        ball's placement, the balls on the table (SP-6.7.1: any of them may be hit first
+        and called) and, with the cue ball in hand behind the head string, the GW-5 / SP-6.7.7
+        kitchen spot request and its choices (they depend on the positions: part of the key
+        then); no key in the other phases, nor for a subclass (it may compute its spec from
+        more)."""
         ph = state.phase
-        if type(self) is not StraightPool or (ph is not Phase.PLAY and ph is not Phase.BREAK) or (
-                state.config.kitchen_spot_request and state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN):
+        if type(self) is not StraightPool or (ph is not Phase.PLAY and ph is not Phase.BREAK):
             return None
-        return (id(state.config), ph, state.seat_to_act, state.cue_ball, state.cue_placed, state.on_table)
+        kitchen = ()
+        if state.config.kitchen_spot_request and state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN:
+            opts = self.extra_options(state)
+            if opts:
+                kitchen = (opts, self.spot_choices(state))
+        return (id(state.config), ph, state.seat_to_act, state.cue_ball, state.cue_placed, state.on_table, kitchen)
+
+    #: the key's seat (`DisciplineBase.spec_key_seat`): the seat enters the spec only as its
+    #: ``seat`` field; a position the other seat met (a miss, a safety, a foul that leaves
+    #: the balls as they are) reuses that spec with the seat changed
+    spec_key_seat = 2
 
     def shot_spec(self, state: GameState) -> dict:
         """Any ball may be hit first and called (SP-6.7.1); a call or a safety is required

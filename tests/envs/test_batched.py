@@ -231,3 +231,36 @@ def test_straight_pool_spec_memo_equals_the_computed_spec(rules):
         if term or trunc:
             env.reset()
     assert keyed > 100
+
+
+@pytest.mark.rule("SP-6.7.7")
+@pytest.mark.parametrize("discipline", ["straight_pool", "eight_ball"])
+def test_spec_memo_keys_the_kitchen_spot_request(discipline):
+    """With the cue ball in hand behind the head string the GW-5 / SP-6.7.7 spot request
+    depends on the positions: `StraightPool.spec_key` and `EightBall.spec_key` hold the
+    request and its choices, so the memoised spec equals the computed one for layouts with
+    the same balls on the table (every object ball in the kitchen, one beyond the head
+    string, two equally near it), for either seat (the other seat's spec derived from the
+    first, `spec_key_seat`), one memo kept over all of them."""
+    from poolgym.rules.core import Option
+    from poolgym.rules.game import get_discipline
+    from poolgym.rules.testing import make_state
+
+    d = get_discipline(discipline)
+    d.__dict__.pop("_spec_cache", None)
+    d.__dict__.pop("_seatless_spec_cache", None)
+    cfg = d.config_cls(kitchen_spot_request=True)
+    layouts = [{3: (0.3, 0.3), 4: (0.8, 0.5), 9: (1.1, 0.2)},   # all in the kitchen: 4 is spotted
+               {3: (0.3, 0.3), 4: (0.8, 0.5), 9: (1.1, 2.0)},   # 9 beyond the head string: no request
+               {3: (0.3, 0.5), 4: (0.8, 0.5), 9: (1.1, 0.2)}]   # 3 and 4 equally near: either
+    want_choices = [(4,), (), (3, 4)]
+    for balls, choices in zip(layouts, want_choices):
+        st = make_state(discipline, balls, None, config=cfg, cue_ball=CueBallPlacement.IN_HAND_KITCHEN)
+        for seat in (0, 1):
+            s = st.replace(seat_to_act=seat)
+            assert d.spec_key(s) is not None
+            spec = d.legal_actions(s)
+            assert spec == d._legal_actions(s) and spec.seat == seat
+            assert (Option.SPOT_NEAREST_KITCHEN_BALL in spec.options) == bool(choices)
+            assert spec.spot_choices == choices
+            assert d.legal_actions(s) is spec
