@@ -668,7 +668,8 @@ def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, da
     ranked below the band of the best position so far cannot exceed it (the ranking below), so
     they are not evaluated. ``pick`` (nq, 4) receives each position's best pot: ball, pocket
     (ties to the lower ball, then the lower pocket; -1 when there is none), phi and V0 as
-    `_pot_kernel` computes them.
+    `_pot_kernel` computes them; a (0, 4) ``pick`` asks for the values only (the same values:
+    the ball-in-hand spot needs no stroke).
 
     Per cue position, the feasible-looking pots (object path clear, cut within the limit,
     `_pot_kernel`'s tests) are ranked by the argument of their make probability's erf without
@@ -680,9 +681,11 @@ def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, da
     w, l, R, sig, max_cut = consts[0], consts[1], consts[2], consts[3], consts[4]
     e_b, m_b, M, u_s, u_r, g = consts[5], consts[6], consts[7], consts[8], consts[9], consts[10]
     arrival, v0_min, v0_max = consts[11], consts[12], consts[13]
-    for q in range(Q.shape[0]):
-        pick[q, 0] = -1.0
-        pick[q, 1] = -1.0
+    picking = pick.shape[0] > 0
+    if picking:
+        for q in range(Q.shape[0]):
+            pick[q, 0] = -1.0
+            pick[q, 1] = -1.0
     nq = Q.shape[0]
     best = np.zeros(nq)
     tg = _target_rows(on, targets, cue_row)
@@ -784,13 +787,14 @@ def _best_p_run(consts, aims, axes, half, limit, balls, on, targets, cue_row, da
                 bk = k
                 if stop < 0.0:
                     stop = kb * (1.0 - 1e-6)
-                v_obj = _launch_speed(G[jb, 5], arrival, u_s, u_r, g)  # `_pot_kernel`'s phi and V0
-                v_contact = v_obj / (0.5 * (1.0 + e_b) * max(cc, 0.08))
-                v_cue = _launch_speed(d1, v_contact, u_s, u_r, g)
-                pick[q, 0] = b
-                pick[q, 1] = k
-                pick[q, 2] = math.degrees(math.atan2(wy, wx)) % 360.0
-                pick[q, 3] = min(max(v_cue * (1.0 + m_b / M) / 2.0, v0_min), v0_max)
+                if picking:
+                    v_obj = _launch_speed(G[jb, 5], arrival, u_s, u_r, g)  # `_pot_kernel`'s phi and V0
+                    v_contact = v_obj / (0.5 * (1.0 + e_b) * max(cc, 0.08))
+                    v_cue = _launch_speed(d1, v_contact, u_s, u_r, g)
+                    pick[q, 0] = b
+                    pick[q, 1] = k
+                    pick[q, 2] = math.degrees(math.atan2(wy, wx)) % 360.0
+                    pick[q, 3] = min(max(v_cue * (1.0 + m_b / M) / 2.0, v0_min), v0_max)
         best[q] = bp
         if first_best and bp > top:
             top = bp
@@ -975,8 +979,9 @@ def _best_placement(consts, aims, axes, half, limit, P, on, targets, cue_row, ki
         pts = thin
     lifted = on.copy()
     lifted[cue_row] = False
+    # (np.bool_: a plain bool, one compiled version for all callers; an empty pick: the values only)
     best = _best_p_run(consts, aims, axes, half, limit, P, lifted, targets, cue_row, danger, 4.0, pts, np.bool_(True),
-                       np.empty((pts.shape[0], 4)))  # (np.bool_: a plain bool, one compiled version for all callers)
+                       np.empty((0, 4)))
     q = 0
     for i in range(1, pts.shape[0]):  # the first spot of the best p
         if best[i] > best[q]:

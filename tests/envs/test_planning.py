@@ -175,6 +175,11 @@ def test_best_p_run_is_the_pot_tables_best_p():
                                      targets, np.int64(0), danger, 4.0, Q, True, np.empty((len(Q), 4)))
         assert int(np.argmax(first)) == int(np.argmax(want)) and first.max() == want.max()
         assert (first <= want).all()
+        # an empty ``pick``: the values only, the same
+        for fb, same in ((False, got), (True, first)):
+            values = planning._best_p_run(consts, g.aims, g.axes, g.half_widths, planning.APPROACH_LIMIT, balls, on,
+                                          targets, np.int64(0), danger, 4.0, Q, fb, np.empty((0, 4)))
+            assert np.array_equal(values, same)
         potted += int((want > 0).sum())
     assert potted > 1000
 
