@@ -377,7 +377,8 @@ class SearchAgent(GeometricAgent):
         ghost-ball aim ignores throw (the ball-ball friction of the physics, Alciatore) and the
         cue ball's curve, so a pot's window is often off centre by more than the ICGA
         direction noise (0.125 deg). Strokes with no window, push-outs and strokes the
-        physics rejects are returned unchanged."""
+        physics rejects are returned unchanged. An outcome that pockets no object ball is
+        no success without asking the referee (no legal pot, and every win is one)."""
         from poolgym.rules.core import Phase
         from poolgym.rules.shot_record import ShotRecord
 
@@ -391,10 +392,13 @@ class SearchAgent(GeometricAgent):
         res = self.simulate(obs, shots.reshape(-1, 5))
         if res is None:
             return list(acts)
+        potted = (np.asarray(res.pocket)[:, 1:] >= 0).any(axis=1)
         me, out = obs.seat, list(acts)
         for j, i in enumerate(todo):
             ok = np.zeros(len(offs), bool)
             for m in range(len(offs)):
+                if not potted[j * len(offs) + m]:
+                    continue
                 try:
                     new, verdict = disc.apply_shot_record(obs.state, acts[i],
                                                           ShotRecord.from_sim(res[j * len(offs) + m]))
