@@ -14,8 +14,10 @@ batched referees, 14.1's and the BCA games' batched analysis (``nine_ball_batch.
 ``eight_ball_batch.outcomes``, ``straight_pool_batch.outcomes``, ``games.bca_batch.outcomes``; "table by table" is
 the referee's per-table path). The best of
 ``--repeat`` runs of the same seeded steps is printed, in microseconds per learner step and
-as a share of the step. Issue 16's bars ask the native env for >= 15,000 steps/s with the
-opponent (<= 133 us of CPU per step on two cores) and >= 25,000 self-play (<= 80 us).
+as a share of the step, and the step's CPU outside ``physics.simulate_batch`` over its CPU
+(issue 16's "outside/inside physics", <= 1 at N=256 self-play). Issue 16's bars ask the native
+env for >= 15,000 steps/s with the opponent (<= 133 us of CPU per step on two cores) and
+>= 25,000 self-play (<= 80 us).
 """
 
 from __future__ import annotations
@@ -136,6 +138,10 @@ def main(argv=None):
                                                          "14.1 outcomes kernel"))
     print(f"{'Python outside the compiled kernels':40s} {(total - kernels) * per:8.1f} us  "
           f"{100 * (total - kernels) / total:5.1f}%")
+    phys = best["  physics.simulate_batch"]
+    if phys > 0:  # issue 16's "outside/inside physics": the step's CPU outside physics.simulate_batch over it
+        print(f"{'outside/inside physics':40s} {(total - phys) / phys:8.2f}     (step - physics.simulate_batch) / "
+              f"physics.simulate_batch")
     with open("/proc/loadavg") as fh:
         print("load average:", " ".join(fh.read().split()[:3]))
 
