@@ -87,6 +87,7 @@ from __future__ import annotations
 
 import functools
 import math
+import struct
 from dataclasses import dataclass
 
 import numpy as np
@@ -296,6 +297,8 @@ class Codec:
         self.max_shots = int(max_shots)
         self.geom = planning.table_geom(table)
         self.w, self.l = float(table.w), float(table.l)
+        #: (2N,) x and y scale of the positions' columns in `encode_batch` (x, y, x, y, ...)
+        self._xy_scale = np.tile([2.0 / self.w, 2.0 / self.l], self.N)
         self.seats = seats
         n_decl = len(DECLARATIONS) if seats is not None else 0
         self.common_size = 2 * self.N + 3 * self.N + len(PHASES) + 3 + 6 + len(OPTIONS) + 6 + 2 * self.P + 1
@@ -414,8 +417,9 @@ class Codec:
         out.fill(0.0)
         P = float_rows([st.pos for st in states], 2 * N)
         on = bool_rows([st.on_table for st in states], N)
-        xy = P * np.tile([2.0 / self.w, 2.0 / self.l], N) - 1.0
-        np.clip(xy, -1.0, 1.0, out=xy)
+        xy = P * self._xy_scale - 1.0
+        np.minimum(xy, 1.0, out=xy)  # (np.clip's values, without its Python wrapper)
+        np.maximum(xy, -1.0, out=xy)
         xy *= np.repeat(on, 2, axis=1)
         out[:, : 2 * N] = xy
         out[:, 2 * N : 3 * N] = on
@@ -455,15 +459,17 @@ class Codec:
             out[flags_rows, k_fl : k_fl + 6] = flags
         # per-seat parts (observer first), the seat tuples of all tables as arrays
         Pn = len(states[0].scores)
-        if all(len(st.scores) == Pn and len(st.groups) == Pn and len(st.consecutive_fouls) == Pn for st in states):
-            seat_a = np.asarray(seats, np.int64)
-            # the three seat tuples of every table in one array (small ints and scores: exact in float64)
+        try:  # the three seat tuples of every table in one array (small ints and scores: exact in float64)
             GSC = float_rows([st.groups + st.scores + st.consecutive_fouls for st in states], 3 * Pn).reshape(B, 3, Pn)
+        except struct.error:  # pragma: no cover - one env's tables always have the same players
+            GSC = None
+        if GSC is not None:
+            seat_a = np.asarray(seats, np.int64)
             G = GSC[:, 0].astype(np.int64)
             S = GSC[:, 1]
             CF = GSC[:, 2]
             for j in range(min(2, Pn)):
-                g = np.clip(G[ar, (seat_a + j) % Pn], 0, 2)
+                g = np.minimum(np.maximum(G[ar, (seat_a + j) % Pn], 0), 2)
                 out[ar, k_gr + 3 * j + g] = 1.0
             for j in range(min(self.P, Pn)):
                 sj = (seat_a + j) % Pn

@@ -87,6 +87,11 @@ class PhysicsModels:
         return kw
 
 
+def _lag_row(row) -> bool:
+    """The pending job's stroke ``row`` holds both lag strokes (2, 5) (G-3.6)."""
+    return (row.ndim if type(row) is np.ndarray else np.ndim(row)) == 2
+
+
 def shot_rows(rows: list) -> np.ndarray:
     """(B, 5) array of B stroke rows, each a (5,) [V0, phi, theta, a, b] (as ``np.stack``;
     one concatenation, without a view of every row)."""
@@ -368,14 +373,14 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
         _consume_launches(launches, table, timer, split_eps, consume_l, background, idle)
         return
 
-    if any(np.ndim(ses.pending[4]) == 2 for ses in sessions):
+    if any(_lag_row(ses.pending[4]) for ses in sessions):
         # G-3.6: a table's two lag strokes are played at once (`simulate_lag`); a round with a
         # lag (the first shot of a match) simulates its tables one by one, in order (each
         # table's result is the same bit for bit as in a batch)
         if background is not None:
             background()
         for k, ses in enumerate(sessions):
-            if np.ndim(ses.pending[4]) == 2:
+            if _lag_row(ses.pending[4]):
                 ses.resolve(simulate_lag(table, ses.pending[2], ses.pending[4], models, timer))
             else:
                 simulate_sessions(table, [ses], models, timer, split_eps)
@@ -384,14 +389,16 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
         return
     jobs = [s.pending for s in sessions]
     build = [k for k, j in enumerate(jobs) if j[2] is None]
-    views = [(j[2], j[3]) for j in jobs]  # per table (rvw, s): the lag's own inputs, or built here
-    if build:
-        rvw_b, s_b = batch_physics_inputs([sessions[k].state for k in build])
-        for m, k in enumerate(build):
-            views[k] = (rvw_b[m], s_b[m])
-    if len(build) == len(jobs):
-        rvw, s = rvw_b, s_b  # the common case: the batch arrays as they are
+    # per table (rvw, s): the lag's own inputs, or built here
+    if len(build) == len(jobs):  # the common case: the batch arrays as they are, a view per table
+        rvw, s = batch_physics_inputs([ses.state for ses in sessions])
+        views = list(zip(rvw, s))
     else:
+        views = [(j[2], j[3]) for j in jobs]
+        if build:
+            rvw_b, s_b = batch_physics_inputs([sessions[k].state for k in build])
+            for m, k in enumerate(build):
+                views[k] = (rvw_b[m], s_b[m])
         rvw, s = [v[0] for v in views], [v[1] for v in views]
     shots = shot_rows([j[4] for j in jobs])
     legal = [ses.pending_legal for ses in sessions]

@@ -318,8 +318,8 @@ class Session:
                 shape = row.shape
                 row = np.asarray(self.noise.apply(row.reshape(-1, 5), self.rng), float)
                 row[:, 0] = np.minimum(row[:, 0], MAX_CUE_SPEED)
-                row = row.reshape(shape)
-            self.pending = (seat, a, rvw, s, row)
+                pending = (seat, a, rvw, s, row.reshape(shape))
+            self.pending = pending
             self.pending_legal = None if spec is None or not spec.target_balls else tuple(spec.target_balls)
         if self.timer is not None:
             self.timer.actions += time.perf_counter() - t0

@@ -64,6 +64,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import time
+from operator import attrgetter
 
 import gymnasium as gym
 import numpy as np
@@ -95,6 +96,10 @@ PIPELINE_MIN_GROUP = 32
 #: during a physics call, the opponent decides for the tables already refereed once this many
 #: wait (`PoolVectorEnv._run_rounds`; a batched decision has a fixed cost)
 OPP_GROUP = 32
+
+#: per-table fields read for the infos (C-level getters)
+_SESSION, _STATE, _SHOTS = attrgetter("session"), attrgetter("state"), attrgetter("shots")
+_LEARNER_SEAT, _SEAT_TO_ACT = attrgetter("learner_seat"), attrgetter("seat_to_act")
 
 #: the components of a table that did not step (it was reset)
 _ZERO_ROW = (0.0,) * len(SHAPING_KEYS)
@@ -627,16 +632,16 @@ class PoolVectorEnv(gym.vector.VectorEnv):
 
     def _infos(self, comps) -> dict:
         n = self.num_envs
-        ss = [e.session for e in self.envs]
-        sts = [s.state for s in ss]
+        ss = list(map(_SESSION, self.envs))
+        sts = list(map(_STATE, ss))
         if not isinstance(comps, dict):
             comps = {k: np.zeros(n) for k in SHAPING_KEYS}
         # (np.fromiter: the int64 arrays np.array makes of these ints, faster)
         return {
-            "shots": np.fromiter([s.shots for s in ss], np.int64, n),
+            "shots": np.fromiter(map(_SHOTS, ss), np.int64, n),
             "winner": np.fromiter([-1 if st.winner is None else st.winner for st in sts], np.int64, n),
-            "learner_seat": np.fromiter([s.learner_seat for s in ss], np.int64, n),
-            "seat_to_act": np.fromiter([st.seat_to_act for st in sts], np.int64, n),
+            "learner_seat": np.fromiter(map(_LEARNER_SEAT, ss), np.int64, n),
+            "seat_to_act": np.fromiter(map(_SEAT_TO_ACT, sts), np.int64, n),
             "reward_components": comps,
         }
 
