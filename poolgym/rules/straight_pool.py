@@ -775,10 +775,11 @@ class StraightPool(DisciplineBase):
         """`adjudicate_validated` of a batch of shots: the fouls and outcome of every break and
         shot in play in one compiled call (`poolgym.rules.straight_pool_batch.outcomes`), then
         each table's state and verdict built as :meth:`_breaking_violation`, :meth:`_foul`,
-        :meth:`_legal` and `_post` build them (the balls spotted by `_spot`); the cases that call
-        leaves open (third fouls, G-3.38, G-3.39, ...), the scoring shots that end the game
-        (SP-6.1) or call for the SP-6.7.3 re-rack, and records without their batch's facts are
-        ruled by :meth:`adjudicate` itself."""
+        :meth:`_legal` and `_post` build them (the balls spotted by `_spot`, the SP-6.7.3 re-rack
+        of a scoring shot that leaves one ball or none by :meth:`_rerack_fourteen`); the cases
+        that call leaves open (third fouls, G-3.38, G-3.39, ...), the scoring shots that end
+        the game (SP-6.1) and records without their batch's facts are ruled by
+        :meth:`adjudicate` itself."""
         ruled = self._batch_outcomes(states, actions, recs)
         if ruled is None:
             return super().adjudicate_batch(states, actions, recs)
@@ -820,7 +821,7 @@ class StraightPool(DisciplineBase):
             if c == _sb.POT:  # SP-6.5 / SP-6.7.1: every ball pocketed scores, the inning continues
                 sc = list(scores)
                 sc[seat] += len(pk)
-                if sc[seat] >= st.config.target_points or sum(on) - on[0] <= 1:  # SP-6.1, SP-6.7.3
+                if sc[seat] >= st.config.target_points:  # SP-6.1
                     out.append(self.adjudicate_validated(st, actions[k], recs[k]))
                     continue
                 cf[seat] = 0
@@ -829,8 +830,13 @@ class StraightPool(DisciplineBase):
                                   "scores": sc, "consecutive_fouls": tuple(cf),
                                   "extra": self._keep_turn(st.extra, seat), "seat_to_act": seat,
                                   "phase": play, "cue_ball": in_position, "cue_placed": False})
+                cue = in_position
+                refs = brk + ("SP-6.5", "SP-6.7.1")
+                if sum(on) - on[0] <= 1:  # SP-6.7.3: one ball left (or none), the 14 re-racked
+                    new, cue, rr = self._rerack_fourteen(new, recs[k])
+                    refs += rr
                 v = Verdict._fast(legal_pocketed=pk, pocketed=pk, points=self._delta(scores, sc), next_seat=seat,
-                                  cue_ball=in_position, rule_refs=brk + ("SP-6.5", "SP-6.7.1"), turn_continues=True)
+                                  cue_ball=cue, rule_refs=refs, turn_continues=True)
                 out.append(self._batch_post(st, new, v, False))
                 continue
             if c == _sb.FOUL:  # SP-6.11 (SP-6.12's counter), SP-6.8 / SP-6.9 / SP-6.13 spotting, SP-6.10

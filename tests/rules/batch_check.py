@@ -24,8 +24,9 @@ def play_checked(monkeypatch, cls, env_id, kwargs, n, steps, seed, n_bits=12):
     by ``cls.adjudicate_batch`` and by `adjudicate_validated` one by one; both rulings must be
     equal (state as JSON, verdict as repr). Returns the counts of the compiled call's outcome
     codes (0 = fallback; "no batch": tables of batches it could not read; "GW-12": decided
-    shots that ended in the stalemate stand-in or the max_shots cap; "break": shots from the
-    break phase) and of its foul bits (the first ``n_bits``)."""
+    shots that ended in the stalemate stand-in or the max_shots cap; "SP-6.7.3": decided
+    shots that re-racked the fourteen (14.1); "break": shots from the break phase) and of its
+    foul bits (the first ``n_bits``)."""
     codes, bits = Counter(), Counter()
     batched = cls.adjudicate_batch
 
@@ -37,6 +38,7 @@ def play_checked(monkeypatch, cls, env_id, kwargs, n, steps, seed, n_bits=12):
         else:
             codes.update(ruled[0])
             codes["GW-12"] += sum("GW-12" in v.rule_refs for c, (_, v) in zip(ruled[0], got) if c != 0)
+            codes["SP-6.7.3"] += sum("SP-6.7.3" in v.rule_refs for c, (_, v) in zip(ruled[0], got) if c != 0)
             codes["break"] += sum(st.phase.value == "break" for st in states)
             bits.update(b for fb in ruled[1] for b in (1 << i for i in range(n_bits)) if fb & b)
         return got

@@ -21,12 +21,17 @@ def _total(codes) -> int:
     return sum(v for c, v in codes.items() if isinstance(c, int))
 
 
+@pytest.mark.rule("SP-6.7.3")
 @pytest.mark.parametrize("kwargs", [{}, {"opponent": None, "noise": "icga"}])
 def test_batched_referee_equals_the_referee_table_by_table(monkeypatch, kwargs):
+    """Every batch ruled equal to the referee table by table; against the geometric opponent
+    (who runs racks) the SP-6.7.3 re-racks of the fourteen are among the decided shots."""
     codes, bits = _play_checked(monkeypatch, kwargs, n=32, steps=100, seed=3)
     assert codes["no batch"] == 0
     for c in (sb.FOUL, sb.POT, sb.MISS, sb.VIOLATION):
         assert codes[c] > 0, (c, codes)
+    if "opponent" not in kwargs:
+        assert codes["SP-6.7.3"] > 0, codes
     for b in (nb.SCRATCH, nb.KITCHEN, nb.NO_HIT, nb.NO_RAIL):
         assert bits[b] > 0, (b, bits)
     # third fouls (SP-6.12), G-3.38, G-3.39 ... left to the referee: a few shots
