@@ -322,14 +322,16 @@ class BatchFacts:
 
     def __init__(self, batch, table, legal: Optional[Sequence] = None, split_eps: float = 0.0):
         B, N = batch.pocket.shape
-        lm = np.zeros((B, N), np.bool_)
-        use = np.zeros(B, np.bool_)
+        # the legal mask (B, N) and its rows' flags (B,) as bytes set item by item, then viewed
+        # as bool arrays (no numpy item access per table)
+        lmb = bytearray(B * N)
+        useb = bytearray(B)
         self.legal = None
         if legal is not None:
             if len(legal) != B:
                 raise ValueError(f"legal: need {B} entries (one per table), got {len(legal)}")
             memo = {}  # a legal tuple -> (its balls as ints, those in 0..N-1): tables share a few
-            norm, used, rows, cols = [], [], [], []
+            norm = []
             for k, lg in enumerate(legal):
                 if lg is None:
                     norm.append(None)
@@ -341,13 +343,12 @@ class BatchFacts:
                     if type(lg) is tuple:
                         memo[lg] = hit
                 norm.append(hit[0])
-                used.append(k)
+                useb[k] = 1
                 for b in hit[1]:
-                    rows.append(k)
-                    cols.append(b)
+                    lmb[k * N + b] = 1
             self.legal = tuple(norm)
-            use[used] = True
-            lm[rows, cols] = True
+        lm = np.frombuffer(lmb, np.bool_).reshape(B, N)
+        use = np.frombuffer(useb, np.bool_)
         self.split_eps = float(split_eps)
         lut, n_seg = rail_lut(table)
         self.table = table
