@@ -39,3 +39,27 @@ def test_quality_calibration_rows():
     rows = _bench("search_q_calibration").measure(5, 1, 4)
     assert rows.shape[1] == 2 and len(rows) > 0
     assert ((rows >= 0.0) & (rows <= 1.0)).all()
+
+
+def test_paired_comparison_counts_the_discordant_games():
+    mod = _bench("search_paired")
+    base = {0: 1, 1: 1, 2: 0, 3: 0, 4: 1, 5: 1}
+    new = {0: 1, 1: 0, 2: 1, 3: 1, 4: 1, 6: 0}  # game 5 / 6 only in one run: not compared
+    d = mod.paired(base, new)
+    assert (d["games"], d["wins_base"], d["wins_new"], d["only_new"], d["only_base"]) == (5, 3, 4, 2, 1)
+    assert d["p"] == 1.0  # 2 against 1 of 3: P(X <= 1) = 4/8, doubled
+    assert mod.sign_test_p(0, 10) == 2.0 / 1024 and mod.sign_test_p(10, 10) == 2.0 / 1024
+    assert mod.sign_test_p(0, 0) == 1.0
+    lo, hi = mod.wilson(323, 400)
+    assert lo < 323 / 400 < hi and round(lo, 3) == 0.766 and round(hi, 3) == 0.843
+
+
+def test_paired_runs_play_the_tournament_games():
+    from agents.tournament import AgentSpec, TournamentConfig, play_job
+
+    wins = _bench("search_paired").search_wins("nine_ball", {"budget": 60, "refine_k": 2}, 2, SEED)
+    cfg = TournamentConfig("nine_ball", (AgentSpec("search", {"budget": 60, "refine_k": 2}), AgentSpec("geometric")),
+                           2, SEED, "icga", {}, 400)
+    for g in (0, 1):
+        r = play_job(cfg, 0, 1, g)
+        assert wins[g] == int(r.winner is not None and r.players[r.winner] == "search")
