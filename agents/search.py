@@ -133,6 +133,8 @@ class SearchAgent(GeometricAgent):
         low_p_safeties: safety strokes when no pot reaches p = 0.5 (at least n_safeties).
         aim_offsets: direction offsets (deg) of the noise-free sweep that centres each refined
             stroke in its pocketing window (`aim`; fewer than two: no sweep).
+        safety_q: nine-ball run-out model: the seat to act is worth at least what a safety
+            leaving the other side a shot of quality safety_q is worth (None: no such floor).
     """
 
     name = "search"

@@ -57,6 +57,23 @@ def test_runout_model():
     assert 1 - runout_value(0.0, 1, r) > 1 - runout_value(0.9, 1, r)
 
 
+def test_safety_q_floors_the_shooters_value():
+    """With `safety_q` the seat to act is worth at least what a safety leaving the other side
+    a shot of that quality is worth (it can play safe instead of a poor pot), on either side."""
+    from agents.search import SearchAgent, runout_value
+
+    d, cfg, st = _nine_state({0: (0.5, 0.7), 1: (0.7, 1.4), 2: (0.3, 1.9), 9: (1.0, 2.1)})
+    n, r = 3, 0.8
+    floor = 1.0 - runout_value(0.5, n, r)
+    a, plain = SearchAgent(seed=0, safety_q=0.5, runout_r=r), SearchAgent(seed=0, safety_q=None, runout_r=r)
+    for q in (0.0, 0.2, 0.6, 1.0):
+        mine, theirs = a._side_values(st, q)
+        assert mine == pytest.approx(max(runout_value(q, n, r), floor)) and theirs == pytest.approx(1.0 - mine)
+        assert plain._side_values(st, q)[0] == pytest.approx(runout_value(q, n, r))
+    assert a._side_values(st, 0.0)[0] > plain._side_values(st, 0.0)[0]
+    assert a._side_values(st, 1.0)[0] == plain._side_values(st, 1.0)[0]
+
+
 def _combo_layout(cut_deg: float = 0.0):
     """1 and 9 on one line into the top-right corner pocket (rt, index 5); the cue ball 0.4 m
     from the 1's ghost ball, on that line turned by `cut_deg` (0: dead straight)."""
