@@ -60,8 +60,12 @@ shooting from the position left, step 4). Offered the table after the opponent's
 agent searches the shot from it and accepts when that is worth at least 1/2, else passes back.
 
 Ball in hand: the `n_placements` best geometric spots are each followed by the shot search
-above and the spot with the best value is taken. Breaks, lags and the other options are the
-geometric player's.
+above and the spot with the best value is taken.
+
+Break: the geometric player's, or with `break_search` a searched one (`agents.search_break`:
+kitchen spots, speeds, draw and contact points simulated under noise and valued as above, a
+break foul handing the opponent ball in hand). Lags and the other options are the geometric
+player's.
 """
 
 from __future__ import annotations
@@ -88,6 +92,7 @@ from poolgym.planning import (
     unit,
     v0_for_pot,
 )
+from agents.search_break import BreakPlan, search_break
 from agents.search_value import FITTED
 from agents.view import Decision, declared, view_of
 
@@ -135,6 +140,10 @@ class SearchAgent(GeometricAgent):
             stroke in its pocketing window (`aim`; fewer than two: no sweep).
         safety_q: nine-ball run-out model: the seat to act is worth at least what a safety
             leaving the other side a shot of quality safety_q is worth (None: no such floor).
+        break_search: search the break (`agents.search_break`) instead of playing the
+            geometric player's.
+        break_plan: the break search's candidates and samples (`agents.search_break.BreakPlan`
+            or a dict of its fields).
     """
 
     name = "search"
@@ -146,7 +155,8 @@ class SearchAgent(GeometricAgent):
                  q_weights=(1.0, 0.33, 0.15), combos: bool = True, kicks: bool = True, low_p_safeties: int = 9,
                  safety_contacts=(-0.8, -0.5, -0.2, 0.2, 0.5, 0.8), safety_speeds=(1.2, 2.2), safety_balls: int = 2,
                  push_outs: int = 12, push_out_speeds=(0.7, 1.2),
-                 reply_search: bool = True, safety_q: float | None = None,
+                 reply_search: bool = True, safety_q: float | None = None, break_search: bool = False,
+                 break_plan: BreakPlan | dict | None = None,
                  aim_offsets=tuple(round(0.05 * k, 2) for k in range(-12, 13)), **kw):
         super().__init__(seed=seed, noise=noise, **kw)
         self.noise_spec = noise
@@ -176,6 +186,11 @@ class SearchAgent(GeometricAgent):
         self.reply_search = bool(reply_search)
         self.safety_q = None if safety_q is None else float(safety_q)
         self.aim_offsets = tuple(sorted(float(x) for x in aim_offsets))
+        self.break_search = bool(break_search)
+        if isinstance(break_plan, dict):  # keyword arguments given as JSON (tournaments)
+            break_plan = BreakPlan(**break_plan)
+        self.break_plan = break_plan if break_plan is not None else BreakPlan()
+        self._break_next = None
         self._noise = None
 
     def _noise_model(self):
@@ -194,6 +209,8 @@ class SearchAgent(GeometricAgent):
             obs = Observation(obs.state.replace(rng=(int(self.rng.integers(2**31)), 0)), obs.spec, obs.table,
                               obs.seat, obs.discipline)
         v = view_of(obs)
+        if self.break_search and v.is_break and not v.options and v.decision in (Decision.PLACE, Decision.SHOOT):
+            return self.break_action(obs, v)
         if v.decision is Decision.SHOOT and not v.is_break and not v.is_lag and not v.options:
             return self.search_shot(obs, v)
         if v.decision is Decision.PLACE and not v.is_break and not v.options and self.n_placements > 1:
@@ -201,6 +218,29 @@ class SearchAgent(GeometricAgent):
         if v.decision is Decision.OPTION and self.reply_search and _is_push_reply(v.options):
             return self.reply_to_push_out(obs)
         return super().act(obs)
+
+    # ------------------------------------------------------------------ break
+    def break_action(self, obs: Observation, v):
+        """The searched break (`agents.search_break`): at the placement, the spot of the best
+        candidate (its stroke kept for the shot that follows); at the shot, the kept stroke
+        when the cue ball stands at its spot, else the best stroke searched from there."""
+        from poolgym.rules.core import PlaceCueBall
+
+        disc = _discipline(obs.discipline)
+        if v.decision is Decision.SHOOT and self._break_next is not None:
+            spot, act = self._break_next
+            self._break_next = None
+            if np.allclose(v.balls[0], spot, rtol=0.0, atol=1e-9):
+                return act
+        best = search_break(self, disc, obs, v, self.break_plan)
+        if best is None:  # the physics rejects the layout: the geometric break
+            return super().act(obs)
+        o, act = best
+        if v.decision is Decision.PLACE:
+            spot = view_of(o).balls[0].copy()
+            self._break_next = (spot, act)
+            return PlaceCueBall(float(spot[0]), float(spot[1]))
+        return act
 
     # ------------------------------------------------------------------ push-out reply
     def reply_to_push_out(self, obs: Observation):
