@@ -5,7 +5,7 @@ under the agent's execution noise and scored by the rules' verdict, as its shots
    cue ball in hand behind the head string) on the line the geometric player breaks from,
    ``3R`` behind the head string, at the fractions `BreakPlan.spots` of the half width
    between the long string and a side rail; from each spot, strokes at the head ball (the
-   ball nearest the cue ball, as the geometric player aims) at the speeds
+   ball nearest the cue ball, `break_aim_ball`, as the geometric player aims) at the speeds
    `BreakPlan.speeds` (times the geometric break's `BREAK_V0`), the vertical tip offsets
    `BreakPlan.spins` (draw / stun: the cue ball checks up instead of following the rack
    into a pocket) and the contact fractions `BreakPlan.cuts` (0 full ball, +-1 the thinnest
@@ -37,7 +37,7 @@ import numpy as np
 
 from agents.view import Decision, Observation, view_of
 from poolgym.planning import phi_deg, placement_is_valid
-from poolgym.players.geometric import BREAK_V0
+from poolgym.players.geometric import BREAK_V0, break_aim_ball, break_call, break_line_y
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,19 +80,11 @@ def break_spots(v, fractions) -> list[tuple[float, float]]:
     half = 0.5 * g.w - 2.0 * g.R
     out = []
     for f in fractions:
-        xy = np.array([0.5 * g.w + float(f) * half, g.head_string_y - 3.0 * g.R])
+        xy = np.array([0.5 * g.w + float(f) * half, break_line_y(g)])
         p = (float(xy[0]), float(xy[1]))
         if p not in out and placement_is_valid(g, xy, v.balls, v.on, kitchen=True):
             out.append(p)
     return out
-
-
-def head_ball(v) -> int:
-    """The legal ball nearest the cue ball (the geometric player's aim ball; ties by order)."""
-    cue = v.balls[0]
-    pool = [b for b in (v.targets or range(1, len(v.on))) if v.on[b]]
-    d2 = ((v.balls[pool] - cue) ** 2).sum(axis=1)
-    return int(pool[int(np.argmin(d2))])
 
 
 def break_strokes(v, plan: BreakPlan) -> list:
@@ -101,12 +93,10 @@ def break_strokes(v, plan: BreakPlan) -> list:
 
     g = v.geom
     cue = v.balls[0]
-    tgt = v.balls[head_ball(v)]
+    tgt = v.balls[break_aim_ball(v)]
     d = float(np.linalg.norm(tgt - cue))
     base = phi_deg(cue, tgt)
-    call_b = call_p = None
-    if v.call_required and v.callable_balls:
-        call_b, call_p = int(v.callable_balls[0]), 2
+    call_b, call_p = break_call(v)
     out = []
     for k in plan.cuts:
         dphi = math.degrees(math.asin(max(-1.0, min(1.0, 2.0 * g.R * float(k) / max(d, 2.0 * g.R)))))

@@ -30,6 +30,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
+from agents.stats import wilson_interval  # noqa: E402 - after the path set-up
+
 STRAIGHT_POOL_POINTS = 25
 
 
@@ -54,17 +56,6 @@ def sign_test_p(k: int, n: int) -> float:
     lo = min(k, n - k)
     tail = sum(math.comb(n, i) for i in range(lo + 1)) / 2.0 ** n
     return min(1.0, 2.0 * tail)
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of ``k`` successes in ``n`` trials."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    den = 1.0 + z * z / n
-    c = (p + z * z / (2 * n)) / den
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return c - h, c + h
 
 
 def paired(base: dict, new: dict) -> dict:
@@ -103,7 +94,7 @@ def main(argv=None) -> int:
     d = paired(base, new)
     n = d["games"]
     for name, k in (("default", d["wins_base"]), (f"variant {json.dumps(kw)}", d["wins_new"])):
-        lo, hi = wilson(k, n)
+        lo, hi = wilson_interval(k, n)
         print(f"{name}: {k}/{n} = {k / n:.3f} [{lo:.3f}, {hi:.3f}]")
     print(f"discordant games: variant only {d['only_new']}, default only {d['only_base']}, "
           f"sign test p = {d['p']:.3f} ({args.discipline}, seed {args.seed})")

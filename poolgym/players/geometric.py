@@ -80,6 +80,33 @@ def _noise_sigma_phi(noise) -> float:
     return float(getattr(noise, "sigma_phi", DEFAULT_SIGMA_PHI)) or DEFAULT_SIGMA_PHI
 
 
+
+def break_line_y(g) -> float:
+    """The y of the kitchen line the break is played from: three ball radii behind the head
+    string (``g`` a `planning.table_geom`)."""
+    return g.head_string_y - 3.0 * g.R
+
+
+def break_aim_ball(v: View) -> int:
+    """The ball the break is aimed at: the legal ball nearest the cue ball (the head ball of
+    the rack); among balls equally near up to rounding, the first of them by distance in the
+    order of the legal balls."""
+    cue = v.balls[0]
+    pool = [b for b in (v.targets or range(1, len(v.on))) if v.on[b]]
+    d2 = ((v.balls[pool] - cue) ** 2).sum(axis=1)
+    near = np.flatnonzero(d2 <= d2.min() * (1.0 + 1e-9))
+    if len(near) == 1:  # the nearest ball, clear of the others by far more than rounding
+        return int(pool[int(near[0])])
+    return int(min(pool, key=lambda b: np.linalg.norm(v.balls[b] - cue)))
+
+
+def break_call(v: View) -> tuple:
+    """(called ball, called pocket) of a break where the rules ask for a call (the first
+    callable ball, pocket 2), else (None, None)."""
+    if v.call_required and v.callable_balls:
+        return int(v.callable_balls[0]), 2
+    return None, None
+
 class GeometricPlayer:
     """Ghost-ball player (see module docstring). ``act(obs)`` returns one rules action; the
     player draws from ``self.rng`` only (push-out direction, fallback placements), which its
@@ -196,7 +223,7 @@ class GeometricPlayer:
         """Kitchen spot for the break: on the long string just behind the head string."""
         g = v.geom
         for dx in (0.0, 0.1, -0.1, 0.2, -0.2, 0.3, -0.3):
-            xy = np.array([g.w / 2 + dx, g.head_string_y - 3.0 * g.R])
+            xy = np.array([g.w / 2 + dx, break_line_y(g)])
             if placement_is_valid(g, xy, v.balls, v.on, kitchen=True):
                 return float(xy[0]), float(xy[1])
         xy = random_placement(g, v.balls, v.on, self.rng, kitchen=True)
@@ -247,18 +274,8 @@ class GeometricPlayer:
     def break_shot(self, v: View):
         from poolgym.rules.core import ShotAction
 
-        cue = v.balls[0]
-        pool = [b for b in (v.targets or range(1, len(v.on))) if v.on[b]]
-        d2 = ((v.balls[pool] - cue) ** 2).sum(axis=1)
-        near = np.flatnonzero(d2 <= d2.min() * (1.0 + 1e-9))
-        if len(near) == 1:  # the nearest ball, clear of the others by far more than rounding
-            apex = pool[int(near[0])]
-        else:  # (near) ties: the first of the nearest by their norms, in ``pool`` order
-            apex = min(pool, key=lambda b: np.linalg.norm(v.balls[b] - cue))
-        call_b = call_p = None
-        if v.call_required and v.callable_balls:
-            call_b, call_p = int(v.callable_balls[0]), 2
-        return ShotAction(V0=BREAK_V0, phi=phi_deg(cue, v.balls[apex]), b=-0.1,
+        call_b, call_p = break_call(v)
+        return ShotAction(V0=BREAK_V0, phi=phi_deg(v.balls[0], v.balls[break_aim_ball(v)]), b=-0.1,
                           called_ball=call_b, called_pocket=call_p)
 
     def push_out(self, v: View):

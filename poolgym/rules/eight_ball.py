@@ -76,7 +76,7 @@ from . import eight_ball_batch as _eb, general, nine_ball_batch as _nb, queries 
 from .core import (ChooseOption, CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option,
                    Phase, RulesConfig, ShotAction, Verdict)
 from .game import DisciplineBase, draw_rng
-from .geometry import ball_radius, get_table, triangle_slots
+from .geometry import ball_radius, get_table, rack_triangle
 from .shot_record import EventKind
 
 __all__ = [
@@ -378,7 +378,7 @@ class EightBall(DisciplineBase):
         """8B-4.3 / INF2-8B-2: tight triangle (``triangle_slots``), apex on the foot spot,
         the 8 in slot 4 (centre), back corners slots 10 and 14 (one stripe, one solid)."""
         table = get_table(config.table)
-        slots = self._triangle(table, config.rack_gap)
+        slots = rack_triangle(table, ball_radius(), config.rack_gap)
         order = rack_order(config.rack_pattern, rng)
         pos = np.zeros((16, 2))
         pos[0] = table.head_spot
@@ -387,22 +387,6 @@ class EightBall(DisciplineBase):
         on = np.ones(16, bool)
         on[0] = False
         return pos, on
-
-    def _triangle(self, table, gap: float) -> np.ndarray:
-        """`triangle_slots` of ``table`` (read-only), cached per (table, rack gap, ball radius)
-        while ``get_table`` returns the same table object."""
-        R = ball_radius()
-        key = (id(table), gap, R)
-        cache = self.__dict__.setdefault("_triangle_cache", {})
-        hit = cache.get(key)
-        if hit is not None and hit[0] is table:
-            return hit[1]
-        slots = triangle_slots(table, R, gap)
-        slots.setflags(write=False)
-        if len(cache) > 64:
-            cache.clear()
-        cache[key] = (table, slots)
-        return slots
 
     def initial_extra(self, config):
         return EightBallExtra()

@@ -125,6 +125,23 @@ def triangle_slots(table, R: float, gap: float = 0.0) -> np.ndarray:
     return _rack(table, R, gap, (1, 2, 3, 4, 5))
 
 
+_RACK_TRIANGLES: dict = {}
+
+
+def rack_triangle(table, R: float, gap: float = 0.0) -> np.ndarray:
+    """:func:`triangle_slots` of ``table`` as a read-only array, memoised per (table, R, gap)
+    while the same table object is passed (the racks and re-racks of every game)."""
+    key = (id(table), float(R), float(gap))
+    got = _RACK_TRIANGLES.get(key)
+    if got is None or got[0] is not table:
+        slots = triangle_slots(table, R, gap)
+        slots.setflags(write=False)
+        if len(_RACK_TRIANGLES) > 64:
+            _RACK_TRIANGLES.clear()
+        got = _RACK_TRIANGLES[key] = (table, slots)
+    return got[1]
+
+
 def diamond_slots(table, R: float, gap: float = 0.0) -> np.ndarray:
     """(9, 2) centres of a tight nine-ball diamond (9B-5.2), rows 1-2-3-2-1.
 

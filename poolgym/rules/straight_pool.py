@@ -83,7 +83,7 @@ from . import general, nine_ball_batch as _nb, queries as q, serialize, straight
 from .core import (CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option, Phase, RulesConfig,
                    ShotAction, Verdict)
 from .game import DisciplineBase, draw_rng
-from .geometry import ball_radius, get_table, in_kitchen, triangle_slots
+from .geometry import ball_radius, get_table, in_kitchen, rack_triangle
 from .rails import near_rail_bits
 from .shot_record import EventKind
 
@@ -320,8 +320,7 @@ def _triangle(table, R: float, gap: float) -> tuple:
     key = (id(table), float(R), float(gap))
     got = _TRIANGLES.get(key)
     if got is None or got[0] is not table:
-        s = triangle_slots(table, R, gap)
-        s.setflags(write=False)
+        s = rack_triangle(table, R, gap)
         c = s[[0, 10, 14]]
         box = (float(c[:, 0].min()), float(c[:, 0].max()), float(c[:, 1].min()), float(c[:, 1].max()))
         got = _TRIANGLES[key] = (table, s, box)

@@ -50,7 +50,7 @@ def test_paired_comparison_counts_the_discordant_games():
     assert d["p"] == 1.0  # 2 against 1 of 3: P(X <= 1) = 4/8, doubled
     assert mod.sign_test_p(0, 10) == 2.0 / 1024 and mod.sign_test_p(10, 10) == 2.0 / 1024
     assert mod.sign_test_p(0, 0) == 1.0
-    lo, hi = mod.wilson(323, 400)
+    lo, hi = mod.wilson_interval(323, 400)
     assert lo < 323 / 400 < hi and round(lo, 3) == 0.766 and round(hi, 3) == 0.843
 
 
