@@ -41,7 +41,10 @@ A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJ
      a player who makes each shot with probability `runout_r` and hands the same situation to
      the opponent on a miss (`runout_win`); the value is V for ``me`` to act, 1 - V for the
      opponent (an option phase for the opponent counts as the opponent to act). Leaving the
-     opponent ball in hand with two balls left thus costs much more than with eight;
+     opponent ball in hand with two balls left thus costs much more than with eight. With
+     `runout_r_other` the other side makes its shots with that probability instead
+     (`runout_pair`, `runout_value2`: my side to shoot is worth ``q A(n-1) + (1 - q)(1 - B(n))``,
+     the other side to shoot 1 minus its own such value);
    * nine-ball (`value_model` "fitted"): the seat to act wins with the probability of the
      table `agents.search_value.FITTED` (balls left ``n``, next pot quality ``q``, ball in
      hand), fitted to the outcomes of search self-play games; the value is that probability
@@ -71,6 +74,7 @@ player's.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 import numpy as np
@@ -132,6 +136,8 @@ class SearchAgent(GeometricAgent):
             win-probability table) or "legacy" (module docstring); other disciplines use "legacy".
         value_table: the fitted table (`agents.search_value.NineBallValue`), default FITTED.
         runout_r: make probability per shot assumed by the run-out model.
+        runout_r_other: the other side's make probability in the run-out model (None: runout_r,
+            the symmetric model; `runout_pair`).
         q_weights: weights of the best next pots in the position quality (PickPocket).
         combos: add lowest-ball -> 9 combinations (nine-ball).
         kicks: add one-rail kicks when snookered.
@@ -156,7 +162,7 @@ class SearchAgent(GeometricAgent):
                  safety_contacts=(-0.8, -0.5, -0.2, 0.2, 0.5, 0.8), safety_speeds=(1.2, 2.2), safety_balls: int = 2,
                  push_outs: int = 12, push_out_speeds=(0.7, 1.2),
                  reply_search: bool = True, safety_q: float | None = None, break_search: bool = False,
-                 break_plan: BreakPlan | dict | None = None,
+                 break_plan: BreakPlan | dict | None = None, runout_r_other: float | None = None,
                  aim_offsets=tuple(round(0.05 * k, 2) for k in range(-12, 13)), **kw):
         super().__init__(seed=seed, noise=noise, **kw)
         self.noise_spec = noise
@@ -174,6 +180,7 @@ class SearchAgent(GeometricAgent):
         self.value_model = str(value_model)
         self.value_table = value_table if value_table is not None else FITTED
         self.runout_r = float(runout_r)
+        self.runout_r_other = None if runout_r_other is None else float(runout_r_other)
         self.q_weights = tuple(float(w) for w in q_weights)
         self.combos = bool(combos)
         self.kicks = bool(kicks)
@@ -522,6 +529,15 @@ class SearchAgent(GeometricAgent):
             bih = state.cue_ball is not CueBallPlacement.IN_POSITION and not state.cue_placed
             vm = self.value_table.win(len(state.balls_on_table()), q, bih)
             return vm, 1.0 - vm
+        if self.value_model == "runout" and state.discipline == "nine_ball" and self.runout_r_other is not None:
+            n = len(state.balls_on_table())
+            r, ro = self.runout_r, self.runout_r_other
+            mine = runout_value2(q, n, r, ro)  # my side shoots
+            theirs = runout_value2(q, n, ro, r)  # the other side shoots, for it
+            if self.safety_q is not None:  # with no good pot the shooter plays safe instead
+                mine = max(mine, 1.0 - runout_value2(self.safety_q, n, ro, r))
+                theirs = max(theirs, 1.0 - runout_value2(self.safety_q, n, r, ro))
+            return mine, 1.0 - theirs
         if self.value_model == "runout" and state.discipline == "nine_ball":
             n = len(state.balls_on_table())
             vm = runout_value(q, n, self.runout_r)
@@ -653,6 +669,28 @@ def runout_value(q: float, n: int, r: float) -> float:
     """Value for the seat to act with `n` balls left and a next pot of probability `q`:
     make it and stand at A(n-1), or miss and leave the opponent at A(n) (`runout_win`)."""
     return q * runout_win(n - 1, r) + (1.0 - q) * (1.0 - runout_win(n, r))
+
+
+@functools.lru_cache(maxsize=4096)
+def runout_pair(n: int, r: float, r_other: float) -> tuple[float, float]:
+    """(A(n), B(n)): the win probabilities of the seat at the table with `n` balls to pocket
+    (A) and of the other side in its place (B) when the seat makes each shot with probability
+    `r`, the other side with `r_other`, and a miss hands the same situation over:
+    A(0) = B(0) = 1, A(n) = r A(n-1) + (1 - r)(1 - B(n)), B(n) = r_other B(n-1) + (1 - r_other)
+    (1 - A(n)), solved for A(n) and B(n) at each n. With r_other = r both are `runout_win`."""
+    a = b = 1.0
+    ro = r_other
+    for _ in range(int(n)):
+        d = 1.0 - (1.0 - r) * (1.0 - ro)
+        a, b = (r * a + (1.0 - r) * ro * (1.0 - b)) / d, (ro * b + (1.0 - ro) * r * (1.0 - a)) / d
+    return a, b
+
+
+def runout_value2(q: float, n: int, r: float, r_other: float) -> float:
+    """`runout_value` with the other side making its shots with probability `r_other`: the
+    seat to act makes its next pot (probability `q`) and stands at A(n-1), or misses and the
+    other side stands at B(n) (`runout_pair`)."""
+    return q * runout_pair(n - 1, r, r_other)[0] + (1.0 - q) * (1.0 - runout_pair(n, r_other, r)[0])
 
 
 def direct_hit_possible(v) -> bool:

@@ -57,6 +57,42 @@ def test_runout_model():
     assert 1 - runout_value(0.0, 1, r) > 1 - runout_value(0.9, 1, r)
 
 
+def test_asymmetric_runout_model():
+    """`runout_pair`: with the other side as good as the seat it is `runout_win`; a weaker
+    other side (r_other < r) makes the seat's chances better at every n, and handing the table
+    over costs less: the two recursions A(n) = r A(n-1) + (1 - r)(1 - B(n)) and B(n) = r_o
+    B(n-1) + (1 - r_o)(1 - A(n)) hold."""
+    from agents.search import runout_pair, runout_value, runout_value2, runout_win
+
+    for n in range(10):
+        a, b = runout_pair(n, 0.8, 0.8)
+        assert a == pytest.approx(runout_win(n, 0.8)) and b == pytest.approx(a)
+        assert runout_value2(0.6, max(n, 1), 0.8, 0.8) == pytest.approx(runout_value(0.6, max(n, 1), 0.8))
+    r, ro = 0.82, 0.5
+    for n in range(1, 10):
+        a, b = runout_pair(n, r, ro)
+        a1, b1 = runout_pair(n - 1, r, ro)
+        assert a == pytest.approx(r * a1 + (1 - r) * (1 - b))
+        assert b == pytest.approx(ro * b1 + (1 - ro) * (1 - a))
+        assert a > runout_win(n, r) and b < runout_win(n, ro) + 1e-12
+    # the seat's value after a miss (q = 0) with the weaker side to shoot, per model
+    assert 1 - runout_value2(0.5, 5, ro, r) > 1 - runout_value(0.5, 5, 0.8)
+
+
+def test_side_values_of_the_asymmetric_model():
+    """`runout_r_other`: my side to shoot is worth `runout_value2` with (r, r_other); the
+    other side to shoot is worth 1 minus its own value with the roles swapped."""
+    from agents.search import SearchAgent, runout_value2
+
+    d, cfg, st = _nine_state({0: (0.5, 0.7), 1: (0.7, 1.4), 2: (0.3, 1.9), 9: (1.0, 2.1)})
+    a = SearchAgent(seed=0, runout_r=0.82, runout_r_other=0.5)
+    for q in (0.0, 0.4, 1.0):
+        mine, theirs = a._side_values(st, q)
+        assert mine == pytest.approx(runout_value2(q, 3, 0.82, 0.5))
+        assert theirs == pytest.approx(1.0 - runout_value2(q, 3, 0.5, 0.82))
+    assert SearchAgent(seed=0)._side_values(st, 0.4) == SearchAgent(seed=0, runout_r_other=None)._side_values(st, 0.4)
+
+
 def test_safety_q_floors_the_shooters_value():
     """With `safety_q` the seat to act is worth at least what a safety leaving the other side
     a shot of that quality is worth (it can play safe instead of a poor pot), on either side."""
