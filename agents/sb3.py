@@ -85,8 +85,10 @@ def algo_class(algo: str):
     raise ValueError(f"algo: expected one of {ALGOS}, got {algo!r}")
 
 
-def make_vec_env(env_id: str, n_envs: int, seed: int, env_kwargs: dict | None = None, algo: str = "ppo"):
-    """Native batched SB3 VecEnv of `env_id` (macro actions for MaskablePPO)."""
+def make_vec_env(env_id: str, n_envs: int, seed: int, env_kwargs: dict | None = None, algo: str = "ppo",
+                 num_workers: int = 1):
+    """Native batched SB3 VecEnv of `env_id` (macro actions for MaskablePPO); ``num_workers`` > 1:
+    its tables sharded over that many processes (`poolgym.envs.sb3.NativeSB3VecEnv`)."""
     from poolgym.envs.sb3 import NativeSB3VecEnv
 
     kw = dict(env_kwargs or {})
@@ -96,7 +98,7 @@ def make_vec_env(env_id: str, n_envs: int, seed: int, env_kwargs: dict | None = 
         from agents.opponent import register_env_opponents
 
         register_env_opponents()
-    return NativeSB3VecEnv(env_id, num_envs=int(n_envs), seed=int(seed), **kw)
+    return NativeSB3VecEnv(env_id, num_envs=int(n_envs), seed=int(seed), num_workers=int(num_workers), **kw)
 
 
 @dataclass
@@ -146,8 +148,10 @@ def train(env_id: str, algo: str = "ppo", total_timesteps: int = 20_000, seed: i
           n_envs: int = 8, hyperparams: dict | None = None, env_kwargs: dict | None = None,
           checkpoint_every: int = 10_000, eval_every: int = 5_000, eval_episodes: int = 50,
           eval_seed: int = 1_000_000, progress: bool = False, resume: bool = True,
-          torch_threads: int = 1, tensorboard: bool = True) -> dict:
+          torch_threads: int = 1, tensorboard: bool = True, num_workers: int = 1) -> dict:
     """Train `algo` on `env_id`; returns {"model": path, "curve": rows, "timesteps": n}.
+    ``num_workers`` > 1: the training tables run in that many processes (`make_vec_env`; the
+    same trajectories, and the exact checkpoints hold them as well).
 
     The learning curve is written to ``<out_dir>/learning_curve.csv`` (timesteps, eval success
     rate, eval mean return, training episode mean return). Every `checkpoint_every` steps (at
@@ -182,7 +186,7 @@ def train(env_id: str, algo: str = "ppo", total_timesteps: int = 20_000, seed: i
         rows: list[dict] = extra["rows"]
         done_steps = int(model.num_timesteps)
     else:
-        venv = make_vec_env(env_id, n_envs, seed, env_kwargs, algo)
+        venv = make_vec_env(env_id, n_envs, seed, env_kwargs, algo, num_workers)
         model = cls("MlpPolicy", venv, seed=int(seed), verbose=0, tensorboard_log=tb, **hp)
         rows, extra, done_steps = [], {}, 0
 

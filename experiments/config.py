@@ -112,6 +112,7 @@ class TrainingSection:
     eval_every: int = 5000
     eval_episodes: int = 50
     vector: str = "auto"
+    num_workers: int = 1
     multi_agent: bool = False
     policies: str = "shared"
 
@@ -119,6 +120,10 @@ class TrainingSection:
         _choice("training.algo", self.algo, ALGOS)
         _positive("training.total_timesteps", self.total_timesteps)
         _positive("training.n_envs", self.n_envs)
+        _positive("training.num_workers", self.num_workers)
+        if self.num_workers > self.n_envs:
+            raise ConfigError(f"training.num_workers ({self.num_workers}) must not exceed training.n_envs "
+                              f"({self.n_envs})")
         _positive("training.checkpoint_every", self.checkpoint_every)
         _positive("training.eval_every", self.eval_every)
         _positive("training.eval_episodes", self.eval_episodes)

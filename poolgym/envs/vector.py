@@ -650,6 +650,21 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         legal choices of the parameterised modes."""
         return np.stack([e.action_masks() for e in self.envs])
 
+    # ------------------------------------------------------------------ per-table access
+    def table_attrs(self, name: str, indices) -> list:
+        """``getattr(table_env, name)`` of the tables ``indices`` (a list of table indices; each
+        table is a `PoolEnv`); `ShardedVectorEnv` answers the same from its workers."""
+        return [getattr(self.envs[i], name) for i in indices]
+
+    def set_table_attrs(self, name: str, value, indices) -> None:
+        """``setattr(table_env, name, value)`` on the tables ``indices``."""
+        for i in indices:
+            setattr(self.envs[i], name, value)
+
+    def call_tables(self, name: str, indices, args=(), kwargs=None) -> list:
+        """``getattr(table_env, name)(*args, **kwargs)`` of the tables ``indices``, in order."""
+        return [getattr(self.envs[i], name)(*args, **(kwargs or {})) for i in indices]
+
     def render(self):
         if self.render_mode != "rgb_array":
             return None

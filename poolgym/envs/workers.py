@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import pickle
 import re
 import time
 import traceback
@@ -112,8 +113,9 @@ def _global_error(err: BaseException, lo: int) -> tuple:
 
 
 def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, obs_shape, act_shape,
-            act_dtype):
-    """Worker process: a `PoolVectorEnv` over tables [lo, hi), driven by commands on ``conn``."""
+            act_dtype, env_blob=None):
+    """Worker process: a `PoolVectorEnv` over tables [lo, hi), driven by commands on ``conn``;
+    ``env_blob``: that env pickled (`ShardedVectorEnv.__getstate__`), restored instead of built."""
     if num_threads is not None:  # before numba is first imported in this process
         os.environ["NUMBA_NUM_THREADS"] = str(num_threads)
     obs_shm = shared_memory.SharedMemory(name=obs_name)
@@ -125,7 +127,10 @@ def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, o
     try:
         from poolgym.envs.vector import PoolVectorEnv, _gc_paused
 
-        env = PoolVectorEnv(discipline, num_envs=hi - lo, **with_threads(kwargs, num_threads))
+        if env_blob is None:
+            env = PoolVectorEnv(discipline, num_envs=hi - lo, **with_threads(kwargs, num_threads))
+        else:
+            env = pickle.loads(env_blob)
         conn.send(("ok", None))
         while True:
             cmd, arg = conn.recv()
@@ -151,6 +156,8 @@ def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, o
                 elif cmd == "call":
                     name, args = arg
                     conn.send(("ok", getattr(env, name)(*args)))
+                elif cmd == "pickle":
+                    conn.send(("ok", pickle.dumps(env, protocol=pickle.HIGHEST_PROTOCOL)))
                 elif cmd == "stats":
                     conn.send(("ok", (env.timer, time.process_time())))
                 elif cmd == "close":
@@ -178,11 +185,15 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
 
     def __init__(self, discipline="nine_ball", num_envs: int = 1, num_workers: int = 2,
                  num_threads: int | None = None, mp_context: str = "spawn", **kwargs):
+        self._build(discipline, num_envs, num_workers, num_threads, mp_context, without_overlap(kwargs))
+
+    def _build(self, discipline, num_envs, num_workers, num_threads, mp_context, kwargs, blobs=None):
+        """Start the workers (``blobs``: their pickled envs, restored instead of built)."""
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         self.bounds = shard_bounds(num_envs, num_workers)
         num_threads = check_num_threads(num_threads)
-        kwargs = without_overlap(kwargs)
+        self._spec = (discipline, num_envs, num_workers, num_threads, mp_context, kwargs)
         self.num_envs = num_envs
         self.num_workers = num_workers
         self.num_threads = num_threads
@@ -213,11 +224,11 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         self._act = np.ndarray(act_shape, act_dtype, buffer=act_shm.buf)
         ctx = mp.get_context(mp_context)
         try:
-            for lo, hi in self.bounds:
+            for w, (lo, hi) in enumerate(self.bounds):
                 parent, child = ctx.Pipe()
                 p = ctx.Process(target=_worker, daemon=True, name=f"poolgym-shard-{lo}-{hi}",
                                 args=(child, discipline, lo, hi, kwargs, num_threads, obs_shm.name, act_shm.name,
-                                      obs_shape, act_shape, act_dtype))
+                                      obs_shape, act_shape, act_dtype, None if blobs is None else blobs[w]))
                 p.start()
                 child.close()
                 self._conns.append(parent)
@@ -315,6 +326,65 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         terms = np.concatenate([r[1] for r in replies])
         truncs = np.concatenate([r[2] for r in replies])
         return self._obs.copy(), rewards, terms, truncs, self._merge([r[3] for r in replies])
+
+    # ------------------------------------------------------------------ pickling
+    def __getstate__(self) -> dict:
+        """The env as it stands: how it was made, every worker's `PoolVectorEnv` pickled (its
+        tables' states and generators) and the last observations; unpickling starts new
+        workers from them, so that a run pickled between two steps continues exactly (the
+        experiments' exact checkpoints pickle their vector env)."""
+        if not self._conns:
+            raise RuntimeError("a closed ShardedVectorEnv cannot be pickled")
+        return {"spec": self._spec, "blobs": self._send_all("pickle"), "started": self._started,
+                "obs": self._obs.copy()}
+
+    def __setstate__(self, state: dict) -> None:
+        self._build(*state["spec"], blobs=state["blobs"])
+        self._obs[...] = state["obs"]
+        self._started = state["started"]
+
+    # ------------------------------------------------------------------ per-table access
+    def _by_worker(self, indices) -> list:
+        """[(worker, [local indices], [positions in ``indices``])] of global table ``indices``."""
+        out = [(w, [], []) for w in range(len(self.bounds))]
+        for pos, i in enumerate(indices):
+            i = int(i)
+            if not 0 <= i < self.num_envs:
+                raise IndexError(f"table index {i} out of range for {self.num_envs} tables")
+            for w, (lo, hi) in enumerate(self.bounds):
+                if lo <= i < hi:
+                    out[w][1].append(i - lo)
+                    out[w][2].append(pos)
+                    break
+        return out
+
+    def _tables(self, method: str, indices, *args) -> list:
+        """``PoolVectorEnv.<method>`` of the tables ``indices`` asked of the workers that hold
+        them, the answers in the order of ``indices``."""
+        groups = [g for g in self._by_worker(indices) if g[1]]
+        for w, local, _ in groups:
+            self._conns[w].send(("call", (method, (args[0], local) + tuple(args[1:]))))
+        replies = self._gather([self._conns[w] for w, _, _ in groups])
+        out = [None] * len(indices)
+        for (_, _, pos), vals in zip(groups, replies):
+            for p, v in zip(pos, vals if vals is not None else [None] * len(pos)):
+                out[p] = v
+        return out
+
+    def table_attrs(self, name: str, indices) -> list:
+        """As `PoolVectorEnv.table_attrs` (global table indices)."""
+        return self._tables("table_attrs", list(indices), name)
+
+    def set_table_attrs(self, name: str, value, indices) -> None:
+        """As `PoolVectorEnv.set_table_attrs`."""
+        groups = [g for g in self._by_worker(list(indices)) if g[1]]
+        for w, local, _ in groups:
+            self._conns[w].send(("call", ("set_table_attrs", (name, value, local))))
+        self._gather([self._conns[w] for w, _, _ in groups])
+
+    def call_tables(self, name: str, indices, args=(), kwargs=None) -> list:
+        """As `PoolVectorEnv.call_tables`."""
+        return self._tables("call_tables", list(indices), name, tuple(args), dict(kwargs or {}))
 
     def call_workers(self, name: str, *args) -> list:
         """``getattr(worker_env, name)(*args)`` of every worker's `PoolVectorEnv`, in order."""

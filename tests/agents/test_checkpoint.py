@@ -56,3 +56,27 @@ def test_atomic_write_leaves_no_temporary_file(tmp_path):
     atomic_write_text(str(p), "a\n")
     atomic_write_text(str(p), "b\n")
     assert p.read_text() == "b\n" and os.listdir(p.parent) == ["x.csv"]
+
+
+def test_training_on_worker_processes_is_the_same_run_and_resumes_exactly(tmp_path):
+    """``num_workers=2``: the training tables sharded over two processes give the same weights
+    and learning curve as one process, and a run cut after its first exact checkpoint (which
+    pickles the sharded env with its tables' states) resumes to the same end."""
+    env_id, algo = "poolgym/NineBall-v0", "ppo"
+    kw = dict(seed=5, n_envs=4, hyperparams=dict(n_steps=8, batch_size=16, n_epochs=1), env_kwargs={"max_shots": 6},
+              checkpoint_every=32, eval_every=48, eval_episodes=4, tensorboard=False)
+    one = train(env_id, algo, 96, out_dir=str(tmp_path / "one"), **kw)
+    two = train(env_id, algo, 96, out_dir=str(tmp_path / "two"), num_workers=2, **kw)
+    assert (tmp_path / "one" / "learning_curve.csv").read_bytes() == (tmp_path / "two" / "learning_curve.csv").read_bytes()
+    a, b = _weights(one["model"], algo), _weights(two["model"], algo)
+    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+    states = sorted((tmp_path / "two" / "checkpoints").glob("state_*.pkl"), key=lambda p: int(p.stem[6:]))
+    assert len(states) >= 2
+    for p in states[1:]:
+        p.unlink()
+    os.remove(tmp_path / "two" / "model.zip")
+    resumed = train(env_id, algo, 96, out_dir=str(tmp_path / "two"), num_workers=2, **kw)
+    assert resumed["timesteps"] == one["timesteps"]
+    assert (tmp_path / "two" / "learning_curve.csv").read_bytes() == (tmp_path / "one" / "learning_curve.csv").read_bytes()
+    c = _weights(resumed["model"], algo)
+    assert all(np.array_equal(a[k], c[k]) for k in a)

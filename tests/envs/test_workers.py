@@ -139,3 +139,70 @@ def test_num_threads_gives_the_same_trajectories():
             venv.close()
     for t, (a, b) in enumerate(zip(*runs)):
         np.testing.assert_array_equal(a, b, err_msg=f"item {t}")
+
+
+def _sb3_run(venv, steps, rng):
+    out = [venv.reset()]
+    for _ in range(steps):
+        venv.step_async(rng.uniform(-1, 1, (venv.num_envs,) + venv.action_space.shape).astype(np.float32))
+        o, r, d, infos = venv.step_wait()
+        out += [o, r, d, [(i["winner"], i["shots"], i.get("TimeLimit.truncated")) for i in infos],
+                [i["terminal_observation"] for i in infos if "terminal_observation" in i]]
+    return out
+
+
+def _assert_runs_equal(a, b):
+    assert len(a) == len(b)
+    for t, (x, y) in enumerate(zip(a, b)):
+        if isinstance(x, list) and x and isinstance(x[0], np.ndarray):
+            assert len(x) == len(y)
+            for u, v in zip(x, y):
+                np.testing.assert_array_equal(u, v, err_msg=f"item {t}")
+        elif isinstance(x, list):
+            assert x == y, f"item {t}"
+        else:
+            np.testing.assert_array_equal(x, y, err_msg=f"item {t}")
+
+
+def test_sb3_vec_env_sharded_equals_one_process_and_pickles_exactly():
+    """`NativeSB3VecEnv(num_workers=2)`: the same observations, rewards, dones and infos as one
+    process (same seed, same actions), the per-table attribute and method calls of SB3 answered
+    by the workers, and a pickle taken between two steps continues exactly as the env it was
+    taken from (the experiments' exact checkpoints pickle the vector env)."""
+    import pickle
+
+    pytest.importorskip("stable_baselines3")
+    from poolgym.envs.sb3 import NativeSB3VecEnv
+
+    n, kw = 5, {"max_shots": 8, "noise": "icga"}
+    one = NativeSB3VecEnv("poolgym/NineBall-v0", num_envs=n, seed=4, **kw)
+    two = NativeSB3VecEnv("poolgym/NineBall-v0", num_envs=n, seed=4, num_workers=2, **kw)
+    try:
+        _assert_runs_equal(_sb3_run(one, 10, np.random.default_rng(2)), _sb3_run(two, 10, np.random.default_rng(2)))
+        assert two.get_attr("max_shots") == one.get_attr("max_shots") == [8] * n
+        assert two.get_attr("action_mode", indices=[4, 0]) == ["box"] * 2
+        two.set_attr("max_shots", 9, indices=[1, 3])
+        assert two.get_attr("max_shots") == [8, 9, 8, 9, 8]
+        two.set_attr("max_shots", 8)
+        assert two.has_attr("action_mode") and not two.has_attr("no_such_attribute") and not two.has_attr("action_masks")
+        assert two.env_is_wrapped(object) == [False] * n
+        assert two.env_method("state_json", indices=[3, 0]) == one.env_method("state_json", indices=[3, 0])
+        copy = pickle.loads(pickle.dumps(two))
+        try:
+            rng = np.random.default_rng(5)
+            acts = [rng.uniform(-1, 1, (n,) + one.action_space.shape).astype(np.float32) for _ in range(8)]
+            runs = []
+            for venv in (one, two, copy):
+                out = []
+                for a in acts:
+                    venv.step_async(a)
+                    o, r, d, infos = venv.step_wait()
+                    out += [o, r, d, [(i["winner"], i["shots"]) for i in infos]]
+                runs.append(out)
+            _assert_runs_equal(runs[0], runs[1])
+            _assert_runs_equal(runs[1], runs[2])
+        finally:
+            copy.close()
+    finally:
+        one.close()
+        two.close()
