@@ -76,6 +76,19 @@ def play(seed: int, start: int, games: int, path: str, agent_kwargs: dict, oppon
             out.flush()
 
 
+def _positions(paths):
+    """(file and game, position row, winner) of every recorded position of the decided games
+    in ``paths`` (JSON lines as `play` writes them)."""
+    for p in paths:
+        with open(p) as f:
+            for line in f:
+                d = json.loads(line)
+                if d["winner"] is None:
+                    continue
+                for r in d["rows"]:
+                    yield (p, d["g"]), r, d["winner"]
+
+
 def fit_files(paths, ridge: float, agent: str | None = None):
     """The table fitted to the positions of ``paths`` (``agent``: only those where that agent
     was to act)."""
@@ -83,23 +96,19 @@ def fit_files(paths, ridge: float, agent: str | None = None):
 
     from agents.search_value import fit
 
-    n, q, won, after, games = [], [], [], [], 0
-    for p in paths:
-        with open(p) as f:
-            for line in f:
-                d = json.loads(line)
-                if d["winner"] is None:
-                    continue
-                games += 1
-                for r in d["rows"]:
-                    if agent is not None and r.get("agent", "search") != agent:
-                        continue
-                    if r["bih"]:
-                        after.append(r["q"])
-                        continue
-                    n.append(r["n"])
-                    q.append(r["q"])
-                    won.append(r["seat"] == d["winner"])
+    n, q, won, after = [], [], [], []
+    games = set()
+    for g, r, winner in _positions(paths):
+        games.add(g)
+        if agent is not None and r.get("agent", "search") != agent:
+            continue
+        if r["bih"]:
+            after.append(r["q"])
+            continue
+        n.append(r["n"])
+        q.append(r["q"])
+        won.append(r["seat"] == winner)
+    games = len(games)
     return fit(n, q, won, bih_q=float(np.mean(after)) if after else 0.95, ridge=ridge, games=games)
 
 
@@ -115,16 +124,8 @@ def fit_runout(paths, grid=0.02) -> dict:
 
     from agents.search import runout_pair
 
-    rows = []
-    for p in paths:
-        with open(p) as f:
-            for line in f:
-                d = json.loads(line)
-                if d["winner"] is None:
-                    continue
-                for r in d["rows"]:
-                    if not r["bih"]:
-                        rows.append((r.get("agent", "search") == "search", r["n"], r["q"], r["seat"] == d["winner"]))
+    rows = [(r.get("agent", "search") == "search", r["n"], r["q"], r["seat"] == winner)
+            for _, r, winner in _positions(paths) if not r["bih"]]
     if not rows:
         raise ValueError("fit_runout: no positions")
     me, n, q, won = (np.array(c) for c in zip(*rows))
