@@ -2,6 +2,7 @@
 
     python benchmarks/bench_envs.py [--steps 3000] [--sizes 64 256] [--opponent none geometric] [--repeat 3] [--discipline nine_ball] [--workers W]
     python benchmarks/bench_envs.py --scaling 1024 [--steps 20480] [--repeat 2] [--workers 2]
+    python benchmarks/bench_envs.py --phases 256 --opponent geometric [--steps 51200] [--workers 2]
     python benchmarks/bench_envs.py --seated card_ball --players 6 --sizes 256 [--reference eight_ball]
 
 Two configurations, in one run (``--opponent`` lists them, the first is the headline):
@@ -205,6 +206,57 @@ def bench_cores(N, steps, cores, workers, kwargs, discipline="nine_ball"):
     return n / dt, n / cpu, (cpu - phys) / max(phys, 1e-9)
 
 
+def run_phases(args) -> None:
+    """Where a sharded step's wall time goes (``--phases N``): N tables over ``--workers``
+    processes (default 2), each with its default physics (the kernel on its own thread), the
+    first ``--opponent``; after 20 warm-up steps, ``--steps`` learner steps driven phase by
+    phase through the workers' pipes (`ShardedVectorEnv.step`'s two phases: every worker
+    checks and plans its slice, then every worker runs it). Printed: the mean time per step
+    until the first and until the last worker answers each phase, and the share of the run
+    phase the others spend waiting for the last (the workers' idle time)."""
+    from multiprocessing.connection import wait
+
+    from poolgym.envs.workers import ShardedVectorEnv
+
+    N, W = args.phases, max(2, args.workers)
+    opp = args.opponent[0]
+    venv = ShardedVectorEnv(DISCIPLINE[0], num_envs=N, num_workers=W, opponent=None if opp == "none" else opp,
+                            max_shots=args.max_shots)
+    try:
+        rng = np.random.default_rng(0)
+        venv.reset(seed=0)
+        for _ in range(20):
+            venv.step(_actions(venv.single_action_space, N, rng))
+        steps = max(1, args.steps // N)
+        times = {"prepare": [], "run": []}
+        t_all = time.perf_counter()
+        for _ in range(steps):
+            venv._act[...] = _actions(venv.single_action_space, N, rng)
+            for phase in ("prepare", "run"):
+                t0 = time.perf_counter()
+                for c in venv._conns:
+                    c.send((phase, None))
+                pending, done = list(venv._conns), []
+                while pending:
+                    for c in wait(pending):
+                        status, val = c.recv()
+                        if status != "ok":
+                            raise RuntimeError(f"a worker refused the {phase} phase: {val}")
+                        done.append(time.perf_counter() - t0)
+                        pending.remove(c)
+                times[phase].append((min(done), max(done)))
+        wall = time.perf_counter() - t_all
+    finally:
+        venv.close()
+    print(f"{DISCIPLINE[0]}, opponent={opp}, N={N} over {W} workers, {steps} steps: "
+          f"{steps * N / wall:.0f} steps/s")
+    for phase, rows in times.items():
+        a = np.array(rows) * 1e3
+        print(f"  {phase:8s}: first worker done {a[:, 0].mean():6.3f} ms, last {a[:, 1].mean():6.3f} ms per step")
+    run = np.array(times["run"])
+    print(f"  the others wait for the last worker {(run[:, 1] - run[:, 0]).sum() / run[:, 1].sum():.3f} of the run phase")
+
+
 def run_scaling(args) -> float:
     """The whole env's 1 -> 2 core scaling (issue 16, item 4): native vector env, N =
     ``--scaling`` tables, self-play unless ``--opponent`` says otherwise. 1 core: one process
@@ -374,6 +426,8 @@ def main(argv=None):
                          "the processes of the 2-core run (default 2)")
     ap.add_argument("--scaling", type=int, default=None, metavar="N",
                     help="only measure the 1 -> 2 core scaling of the native env at N tables (see run_scaling)")
+    ap.add_argument("--phases", type=int, default=None, metavar="N",
+                    help="only time the two phases of a sharded step at N tables (see run_phases)")
     ap.add_argument("--seated", default=None,
                     help="only compare this N-seat discipline (e.g. pea_pool) with nine-ball (see module doc)")
     ap.add_argument("--players", type=int, default=6, help="seats of the --seated game")
@@ -382,6 +436,10 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.seated is not None:
         run_seated(args)
+        return
+    if args.phases is not None:
+        DISCIPLINE[0] = args.discipline
+        run_phases(args)
         return
     if args.scaling is not None:
         DISCIPLINE[0] = args.discipline
