@@ -29,7 +29,8 @@ import numpy as np
 
 from agents.rating import ranks_from_returns, ratings_from_games
 from agents.stats import wilson_interval
-from agents.tournament import AgentSpec, canonical_discipline, check_entrants, make_rules_config, play_game
+from agents.tournament import (AgentSpec, canonical_discipline, check_entrants, make_rules_config, play_game,
+                               pool_context)
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ def run_seat_tournament(cfg: SeatTournamentConfig, workers: int = 1) -> SeatTour
     if workers > 1 and cfg.games > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(workers) as ex:
+        with ProcessPoolExecutor(workers, mp_context=pool_context()) as ex:
             games = list(ex.map(play_seat_game, [cfg] * cfg.games, range(cfg.games)))
     else:
         games = [play_seat_game(cfg, g) for g in range(cfg.games)]

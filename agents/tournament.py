@@ -449,7 +449,7 @@ def run_tournament(cfg: TournamentConfig, *, cache: str | None = None, progress:
             if workers > 1 and len(todo) > 1:
                 from concurrent.futures import ProcessPoolExecutor
 
-                with ProcessPoolExecutor(workers) as ex:
+                with ProcessPoolExecutor(workers, mp_context=pool_context()) as ex:
                     futs = [ex.submit(play_job, cfg, *job) for job in todo]
                     for fu in futs:
                         record(fu.result())
@@ -463,6 +463,25 @@ def run_tournament(cfg: TournamentConfig, *, cache: str | None = None, progress:
         if sink is not None:
             sink.close()
     return TournamentResult(cfg, [done[f"{i}-{j}-{g}"] for (i, j, g) in cfg.jobs()])
+
+
+def pool_context():
+    """The `multiprocessing` context of the game pools (`run_tournament`,
+    `agents.seat_tournament.run_seat_tournament`): the platform's default, except ``spawn``
+    once numba's parallel threading layer has started in this process (after any parallel
+    batched physics call, e.g. a search agent's): numba's GNU OpenMP pool terminates a process
+    forked from it ("fork() called from a process already using GNU OpenMP"), and its TBB pool
+    is not fork-safe either. Spawned workers import the caller's ``__main__`` module, so a
+    script needs the usual ``if __name__ == "__main__":`` guard."""
+    import multiprocessing as mp
+
+    try:
+        import numba
+
+        numba.threading_layer()  # ValueError while no parallel kernel has run in this process
+    except (ImportError, ValueError):
+        return mp.get_context()
+    return mp.get_context("spawn")
 
 
 class _NoBar:

@@ -140,3 +140,25 @@ def test_plot_with_perfect_record(tmp_path):
     assert s["wins"] == 10 and s["wilson95"][1] < 1.0
     r.plot(str(tmp_path / "p.png"))
     assert (tmp_path / "p.png").exists()
+
+
+def test_tournament_workers_after_parallel_physics_in_this_process():
+    """Game workers after a numba-parallel physics call in this process (a search agent's):
+    numba's GNU OpenMP pool terminates a process forked from it, so the pool spawns its
+    workers then (`agents.tournament.pool_context`), and the games are those of one process."""
+    import numpy as np
+
+    import physics
+    from agents.tournament import pool_context
+
+    table = physics.Table.wpa("9ft")
+    rvw = np.zeros((8, 2, 3, 3))
+    rvw[:, :, 0, 2] = physics.BallParams().R
+    rvw[:, 0, 0, :2] = (0.6, 0.6)
+    rvw[:, 1, 0, :2] = (0.6, 1.6)
+    physics.simulate_batch(table, rvw, np.tile([2.0, 90.0, 0.0, 0.0, 0.0], (8, 1)), np.zeros(8, int), parallel=True)
+    assert pool_context().get_start_method() == "spawn"
+    # the workers run parallel kernels too (the search agent's batches); forked, they were terminated
+    cfg = TournamentConfig("eight_ball", (AgentSpec("search", {"budget": 120, "refine_samples": 8}),
+                                          AgentSpec("geometric")), games_per_pair=2, seed=3, max_shots=12)
+    assert run_tournament(cfg, workers=2).summary() == run_tournament(cfg).summary()
