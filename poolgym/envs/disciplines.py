@@ -431,14 +431,21 @@ class OneBallSideEnv(PoolEnv):
         self.metadata = dict(self.metadata, rules_defaults=dict(DEFAULTS))
 
 
+def make_vector(discipline, num_envs: int = 1, num_workers: int = 1, num_threads: int | None = None, **kwargs):
+    """The native vector env of ``discipline``: a `PoolVectorEnv` of ``num_envs`` tables, or with
+    ``num_workers`` > 1 a `ShardedVectorEnv` of that many processes; ``num_threads``: numba
+    threads of the batched physics (per worker); the rest goes to `PoolEnv`."""
+    if num_workers != 1:  # tables sharded over worker processes (`poolgym.envs.workers`)
+        return ShardedVectorEnv(discipline, num_envs=num_envs, num_workers=num_workers,
+                                num_threads=num_threads, **kwargs)
+    return PoolVectorEnv(discipline, num_envs=num_envs, **with_threads(kwargs, check_num_threads(num_threads)))
+
+
 def _vec(discipline, **fixed):
     def make(num_envs: int = 1, num_workers: int = 1, num_threads: int | None = None, **kwargs):
         for k, v in fixed.items():
             kwargs.setdefault(k, v)
-        if num_workers != 1:  # tables sharded over worker processes (`poolgym.envs.workers`)
-            return ShardedVectorEnv(discipline, num_envs=num_envs, num_workers=num_workers,
-                                    num_threads=num_threads, **kwargs)
-        return PoolVectorEnv(discipline, num_envs=num_envs, **with_threads(kwargs, check_num_threads(num_threads)))
+        return make_vector(discipline, num_envs, num_workers, num_threads, **kwargs)
 
     make.__name__ = f"make_{discipline}_vector"
     make.discipline, make.defaults = discipline, dict(fixed)  # what the id plays (`poolgym.envs.sb3`)

@@ -27,7 +27,7 @@ try:
 except ImportError as e:  # pragma: no cover - optional dependency
     raise ImportError('poolgym.envs.sb3 needs stable-baselines3: pip install "poolgym[sb3]"') from e
 
-from poolgym.envs.vector import PoolVectorEnv
+from poolgym.envs import disciplines
 
 
 def _discipline_of(env_id: str):
@@ -38,8 +38,6 @@ def _discipline_of(env_id: str):
 
     if env_id in gymnasium.registry:
         spec = gymnasium.registry[env_id]
-        from poolgym.envs import disciplines
-
         make = getattr(disciplines, spec.vector_entry_point.split(":")[1])
         return make.discipline, dict(make.defaults)
     return env_id, {}
@@ -56,17 +54,7 @@ class NativeSB3VecEnv(VecEnv):
         disc, defaults = _discipline_of(env_id)
         for k, v in defaults.items():
             kwargs.setdefault(k, v)
-        if num_workers != 1:
-            from poolgym.envs.workers import ShardedVectorEnv
-
-            self.venv = ShardedVectorEnv(disc, num_envs=num_envs, num_workers=num_workers, num_threads=num_threads,
-                                         autoreset_mode="same_step", **kwargs)
-        else:
-            if num_threads is not None:
-                from poolgym.envs.workers import check_num_threads, with_threads
-
-                kwargs = with_threads(kwargs, check_num_threads(num_threads))
-            self.venv = PoolVectorEnv(disc, num_envs=num_envs, autoreset_mode="same_step", **kwargs)
+        self.venv = disciplines.make_vector(disc, num_envs, num_workers, num_threads, autoreset_mode="same_step", **kwargs)
         super().__init__(num_envs, self.venv.single_observation_space, self.venv.single_action_space)
         self._seed = seed
         self._actions = None
@@ -118,7 +106,7 @@ class NativeSB3VecEnv(VecEnv):
         self.venv.set_table_attrs(attr_name, value, self._indices(indices))
 
     def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
-        return self.venv.call_tables(method_name, self._indices(indices), method_args, method_kwargs)
+        return self.venv.call_tables(method_name, method_args, method_kwargs, self._indices(indices))
 
     def env_is_wrapped(self, wrapper_class, indices=None):
         return [False for _ in self._indices(indices)]

@@ -652,8 +652,9 @@ class PoolVectorEnv(gym.vector.VectorEnv):
 
     # ------------------------------------------------------------------ per-table access
     def table_attrs(self, name: str, indices) -> list:
-        """``getattr(table_env, name)`` of the tables ``indices`` (a list of table indices; each
-        table is a `PoolEnv`); `ShardedVectorEnv` answers the same from its workers."""
+        """``getattr(table_env, name)`` of the tables ``indices`` (a list of table indices, last
+        in each of these three methods; each table is a `PoolEnv`); `ShardedVectorEnv` answers
+        the same from its workers."""
         return [getattr(self.envs[i], name) for i in indices]
 
     def set_table_attrs(self, name: str, value, indices) -> None:
@@ -661,7 +662,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         for i in indices:
             setattr(self.envs[i], name, value)
 
-    def call_tables(self, name: str, indices, args=(), kwargs=None) -> list:
+    def call_tables(self, name: str, args, kwargs, indices) -> list:
         """``getattr(table_env, name)(*args, **kwargs)`` of the tables ``indices``, in order."""
         return [getattr(self.envs[i], name)(*args, **(kwargs or {})) for i in indices]
 

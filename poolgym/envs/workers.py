@@ -359,32 +359,30 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         return out
 
     def _tables(self, method: str, indices, *args) -> list:
-        """``PoolVectorEnv.<method>`` of the tables ``indices`` asked of the workers that hold
-        them, the answers in the order of ``indices``."""
+        """``PoolVectorEnv.<method>(*args, local_indices)`` asked of the workers that hold the
+        tables ``indices``, the answers in the order of ``indices``."""
+        indices = list(indices)
         groups = [g for g in self._by_worker(indices) if g[1]]
         for w, local, _ in groups:
-            self._conns[w].send(("call", (method, (args[0], local) + tuple(args[1:]))))
+            self._conns[w].send(("call", (method, args + (local,))))
         replies = self._gather([self._conns[w] for w, _, _ in groups])
         out = [None] * len(indices)
         for (_, _, pos), vals in zip(groups, replies):
-            for p, v in zip(pos, vals if vals is not None else [None] * len(pos)):
+            for p, v in zip(pos, vals or [None] * len(pos)):
                 out[p] = v
         return out
 
     def table_attrs(self, name: str, indices) -> list:
         """As `PoolVectorEnv.table_attrs` (global table indices)."""
-        return self._tables("table_attrs", list(indices), name)
+        return self._tables("table_attrs", indices, name)
 
     def set_table_attrs(self, name: str, value, indices) -> None:
         """As `PoolVectorEnv.set_table_attrs`."""
-        groups = [g for g in self._by_worker(list(indices)) if g[1]]
-        for w, local, _ in groups:
-            self._conns[w].send(("call", ("set_table_attrs", (name, value, local))))
-        self._gather([self._conns[w] for w, _, _ in groups])
+        self._tables("set_table_attrs", indices, name, value)
 
-    def call_tables(self, name: str, indices, args=(), kwargs=None) -> list:
+    def call_tables(self, name: str, args, kwargs, indices) -> list:
         """As `PoolVectorEnv.call_tables`."""
-        return self._tables("call_tables", list(indices), name, tuple(args), dict(kwargs or {}))
+        return self._tables("call_tables", indices, name, tuple(args), dict(kwargs or {}))
 
     def call_workers(self, name: str, *args) -> list:
         """``getattr(worker_env, name)(*args)`` of every worker's `PoolVectorEnv`, in order."""
