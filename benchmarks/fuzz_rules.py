@@ -1,0 +1,220 @@
+"""Rules fuzz: long seeded random play of every registered env id in the native vector env,
+every table's state checked after every step.
+
+For each configuration (env id x seat count x opponent x action mode) and seed it plays
+``--steps`` steps of ``--tables`` tables with random actions (``box`` and ``param``: uniform
+in the action space; ``macro``: uniform over the unmasked actions, so the games reach runs,
+re-racks and endgames) and asserts
+
+* batch == single: every batch of shots the env hands the referee is ruled by the batched
+  referee (`DisciplineBase.adjudicate_batch` and its overrides, with their compiled calls) and
+  by `adjudicate_validated` table by table, with equal states (also as JSON) and verdicts
+  (also as repr);
+* the state invariants of `poolgym.rules.testing.check_invariants` (one seat to act with a
+  legal action, no overlaps, cue-ball flags, JSON round trip) on every table after every step;
+* privacy (`check_privacy`) of the N-seat games: each seat's observation is byte-identical when
+  the others' secrets change;
+* no exception, no illegal action reported for a masked macro action, rewards finite.
+
+Configurations are cycled, seed after seed, until ``--minutes`` have passed (or every
+configuration has played ``--seeds`` seeds). A failure prints the configuration, seed, step and
+table with the message (enough to reproduce it with ``--only ID --modes M --opponents O
+--players N --seed S``); the configuration then moves on to its next seed.
+
+Usage::
+
+    python benchmarks/fuzz_rules.py --minutes 30
+    python benchmarks/fuzz_rules.py --only poolgym/StraightPool-v0 --modes macro --seeds 20
+
+Exit status 1 if any check failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import time
+import traceback
+from collections import Counter
+
+import gymnasium as gym
+import numpy as np
+
+import poolgym  # noqa: F401  (registers the env ids)
+from poolgym.envs.disciplines import ENV_IDS, SEATED_IDS
+from poolgym.rules.game import DISCIPLINES as REGISTRY, DisciplineBase, get_discipline
+from poolgym.rules.testing import check_invariants, check_privacy
+
+#: ids whose env has no opponent argument worth varying (single-seat drills and solo games)
+SOLO = {"poolgym/PotDrill-v0", "poolgym/BreakDrill-v0", "poolgym/NineBallRunout-v0", "poolgym/Bowlliards-v0"}
+
+STATS = Counter()
+DISCIPLINES = set(REGISTRY)
+
+
+def _batched_classes() -> list:
+    """Every discipline class that defines its own `adjudicate_batch`."""
+    out, todo = [], [DisciplineBase]
+    while todo:
+        c = todo.pop()
+        if "adjudicate_batch" in c.__dict__:
+            out.append(c)
+        todo.extend(c.__subclasses__())
+    return out
+
+
+@contextlib.contextmanager
+def batch_checks():
+    """Inside the block every `adjudicate_batch` rules its batch both ways and asserts the
+    rulings equal (restored on exit)."""
+    saved = []
+    for cls in _batched_classes():
+        real = cls.__dict__["adjudicate_batch"]
+
+        def checked(self, states, actions, recs, _real=real):
+            got = _real(self, states, actions, recs)
+            want = [self.adjudicate_validated(st, a, rec) for st, a, rec in zip(states, actions, recs)]
+            assert len(got) == len(want), "adjudicate_batch returned a different number of rulings"
+            for k, ((s1, v1), (s2, v2)) in enumerate(zip(got, want)):
+                assert s1 == s2 and s1.to_json() == s2.to_json(), \
+                    f"batch != single: state of shot {k} ({type(self).__name__})"
+                assert v1 == v2 and repr(v1) == repr(v2), \
+                    f"batch != single: verdict of shot {k} ({type(self).__name__}): {v1!r} != {v2!r}"
+            STATS["shots ruled both ways"] += len(got)
+            return got
+
+        saved.append((cls, real))
+        cls.adjudicate_batch = checked
+    try:
+        yield
+    finally:
+        for cls, real in saved:
+            cls.adjudicate_batch = real
+
+
+def configs(only, modes, opponents, players_arg) -> list:
+    """(env id, players or None, opponent, mode) tuples to play."""
+    out = []
+    for env_id in ENV_IDS:
+        if only and env_id not in only:
+            continue
+        if env_id in SEATED_IDS:
+            allowed = sorted(get_discipline(SEATED_IDS[env_id]).allowed_players)
+            seats = [p for p in players_arg if p in allowed] if players_arg else \
+                sorted({allowed[0], allowed[len(allowed) // 2], allowed[-1]})
+        else:
+            seats = [None]
+        opps = ["default"] if env_id in SOLO else opponents
+        for p in seats:
+            for o in opps:
+                for m in modes:
+                    out.append((env_id, p, o, m))
+    return out
+
+
+def play(env_id, players, opponent, mode, seed, tables, steps) -> str | None:
+    """One seeded run; None when every check held, else the failure's description."""
+    kw = {"action_mode": mode, "noise": "icga"}
+    if players is not None:
+        kw["players"] = players
+    if opponent == "none":
+        kw["opponent"] = None
+    elif opponent != "default":
+        kw["opponent"] = opponent
+    where = "make"
+    try:
+        env = gym.make_vec(env_id, num_envs=tables, vectorization_mode="vector_entry_point", **kw)
+    except (TypeError, ValueError) as err:  # an id without this argument
+        return f"skip: {err}"
+    rng = np.random.default_rng(seed)
+    env.action_space.seed(seed)
+    try:
+        where = "reset"
+        env.reset(seed=seed)
+        seated = players is not None
+        for t in range(steps):
+            where = f"step {t}"
+            if mode == "macro":
+                masks = env.action_masks()
+                acts = np.array([int(rng.choice(np.flatnonzero(m))) for m in masks])
+            else:
+                acts = env.action_space.sample()
+            obs, rew, term, trunc, info = env.step(acts)
+            assert np.all(np.isfinite(rew)), f"non-finite reward {rew}"
+            if mode == "macro" and "illegal_action" in info:
+                bad = np.flatnonzero(np.asarray(info["illegal_action"]))
+                assert len(bad) == 0, f"masked macro actions reported illegal on tables {bad.tolist()}"
+            for i, e in enumerate(env.envs):
+                where = f"step {t} table {i}"
+                st = e.session.state
+                if st.discipline not in DISCIPLINES:  # a drill's own state
+                    continue
+                check_invariants(st)
+                if seated:
+                    check_privacy(st)
+            STATS["table steps"] += tables
+            STATS["episodes ended"] += int(np.sum(term | trunc))
+    except Exception as err:  # noqa: BLE001 -- reported with its place
+        tb = traceback.format_exc(limit=-4)
+        return f"{where}: {type(err).__name__}: {err}\n{tb}"
+    finally:
+        env.close()
+    return None
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--minutes", type=float, default=10.0)
+    ap.add_argument("--seeds", type=int, default=10**9, help="at most this many seeds per configuration")
+    ap.add_argument("--seed", type=int, default=0, help="first seed")
+    ap.add_argument("--tables", type=int, default=16)
+    ap.add_argument("--steps", type=int, default=120)
+    ap.add_argument("--only", nargs="*", default=None, help="env ids")
+    ap.add_argument("--modes", nargs="*", default=["box", "macro", "param"])
+    ap.add_argument("--opponents", nargs="*", default=["geometric", "none"])
+    ap.add_argument("--players", nargs="*", type=int, default=None)
+    args = ap.parse_args(argv)
+    STATS.clear()
+    cfgs = configs(args.only, args.modes, args.opponents, args.players)
+    print(f"{len(cfgs)} configurations; {args.tables} tables x {args.steps} steps a run", flush=True)
+    with batch_checks():
+        failures, runs = _campaign(cfgs, args)
+    print(f"\n{runs} runs, {STATS['table steps']} table steps, {STATS['episodes ended']} episodes ended, "
+          f"{STATS['shots ruled both ways']} shots ruled both ways; {len(failures)} failures")
+    for cfg, seed, res in failures:
+        print(f"  seed {seed} {cfg}: {res.splitlines()[0]}")
+    return 1 if failures else 0
+
+
+def _campaign(cfgs, args) -> tuple:
+    """Cycle the configurations seed after seed (module docstring): (failures, runs)."""
+    deadline = time.monotonic() + 60.0 * args.minutes
+    failures, runs, skipped = [], 0, set()
+    for k in range(args.seeds):
+        seed = args.seed + k
+        for cfg in cfgs:
+            if cfg in skipped:
+                continue
+            if time.monotonic() > deadline:
+                break
+            t0 = time.perf_counter()
+            res = play(*cfg, seed, args.tables, args.steps)
+            runs += 1
+            if res is not None and res.startswith("skip"):
+                skipped.add(cfg)
+                print(f"{cfg}: {res}", flush=True)
+                continue
+            status = "ok" if res is None else "FAIL"
+            print(f"seed {seed} {cfg[0]} players={cfg[1]} opponent={cfg[2]} mode={cfg[3]}: {status} "
+                  f"({time.perf_counter() - t0:.1f} s)", flush=True)
+            if res is not None:
+                failures.append((cfg, seed, res))
+                print(res, flush=True)
+        else:
+            continue
+        break
+    return failures, runs
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,50 @@
+"""A seeded slice of ``benchmarks/fuzz_rules.py`` (long random play of the env ids with every
+batch ruled both ways and every table's state checked), and proof that its checks can fail."""
+
+import dataclasses
+import importlib.util
+import sys
+from pathlib import Path
+
+from poolgym.rules.nine_ball import NineBall
+
+
+def _fuzz_module():
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "fuzz_rules.py"
+    spec = importlib.util.spec_from_file_location("fuzz_rules", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, mod)
+    spec.loader.exec_module(sys.modules[spec.name])
+    return sys.modules[spec.name]
+
+
+ARGS = ["--only", "poolgym/NineBall-v0", "poolgym/PeaPool-v0", "--modes", "macro", "--opponents", "geometric",
+        "--players", "3", "--tables", "4", "--steps", "10", "--seeds", "1", "--seed", "7"]
+
+
+def test_fuzz_slice_is_clean(capsys):
+    """Nine-ball and three-seat pea pool with the geometric opponent: every check holds, the
+    batched referees were checked, and they are restored afterwards."""
+    mod = _fuzz_module()
+    before = NineBall.__dict__["adjudicate_batch"]
+    assert mod.main(ARGS) == 0
+    out = capsys.readouterr().out
+    assert "0 failures" in out
+    assert mod.STATS["shots ruled both ways"] > 0 and mod.STATS["table steps"] == 2 * 4 * 10
+    assert NineBall.__dict__["adjudicate_batch"] is before
+
+
+def test_fuzz_reports_a_referee_that_differs_from_its_batch(monkeypatch, capsys):
+    """A table-by-table referee that disagrees with the batched one (a planted rule ref) is a
+    failure of the run, reported with its seed and configuration."""
+    mod = _fuzz_module()
+    real = NineBall.adjudicate_validated
+
+    def planted(self, state, action, rec):
+        st, v = real(self, state, action, rec)
+        return st, dataclasses.replace(v, rule_refs=v.rule_refs + ("X-0",))
+
+    monkeypatch.setattr(NineBall, "adjudicate_validated", planted)
+    assert mod.main(ARGS[:2] + ARGS[3:]) == 1
+    out = capsys.readouterr().out
+    assert "batch != single: verdict" in out and "seed 7 ('poolgym/NineBall-v0'" in out
