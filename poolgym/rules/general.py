@@ -28,9 +28,10 @@ import numpy as np
 
 from . import queries as q
 from .core import BreakOrder, Foul, FoulKind, GameState, RulesConfig, ShotAction
-from .geometry import Rail, ball_radius, separate_overlaps, spot_balls
+from .geometry import Rail, ball_radius, get_table, spot_balls
 from .lag import lag_ball, lag_start_position, lag_winner
 from .rails import rail_facts
+from .separation import settle
 from .shot_facts import rest_mask_and_gap
 from .shot_record import EventKind, Motion, ShotRecord
 
@@ -201,21 +202,24 @@ def ball_tuple(mask: int) -> tuple:
 
 def after_shot(state: GameState, rec: ShotRecord):
     """(pos, on_table) tuples after the stroke: pocketed (G-3.11, C-19) and jumped
-    (G-3.28) balls leave the table; the others rest at their final positions (overlaps
-    of at most 0.1 mm left by the physics' rounding are separated, geometry.separate_overlaps)."""
+    (G-3.28) balls leave the table; the others rest at their final positions, a valid layout
+    for the next stroke: overlaps of at most 0.1 mm left by the physics' rounding are
+    separated without pushing a ball into a cushion (`poolgym.rules.separation.settle`: a ball
+    wedged in a pocket mouth between another ball and a jaw's cushion would otherwise end a
+    nanometre inside the cushion, a layout the physics refuses)."""
     R = ball_radius()
     pre = rec.facts
     if pre is not None and pre[0].cue_ball[pre[1]] == rec.cue_ball:
         # the same kernel run once for the record's whole batch (poolgym.rules.shot_facts.BatchFacts.rest)
         pos, on, gap = pre[0].rest(pre[1], R)
         if gap < 1e-9:
-            P = separate_overlaps(rec.pos1, np.array(on, dtype=bool), R)
+            P = settle(rec.pos1, np.array(on, dtype=bool), R, pre[0].table)
             return tuple(P.ravel().tolist()), on
         return pos, on
     on_arr, gap = rest_mask_and_gap(rec.on0, rec.pocket, rec.s1, rec.pos1, R, _POCKETED, _OFF)
     on = tuple(on_arr.tolist())
     if gap < 1e-9:
-        P = separate_overlaps(rec.pos1, on_arr, R)
+        P = settle(rec.pos1, on_arr, R, get_table(state.config.table))
         return tuple(P.ravel().tolist()), on
     return tuple(rec.pos1.ravel().tolist()), on
 

@@ -1,11 +1,17 @@
-"""Separating the tiny overlaps that the physics' rounding leaves between resting balls.
+"""Separating the tiny overlaps that the physics' rounding leaves between resting balls, and
+between resting balls and the cushions.
 
-The physics guarantees that no two balls overlap after any event, up to rounding: final
-positions can leave two touching balls closer than 2R by a hair, and the physics refuses
-overlapping balls as input. One compiled sweep, :func:`separate_pairs`, pushes such pairs
-apart; :func:`separate_overlaps` is the referee's use of it (``general.after_shot``, on the
-balls at rest after a stroke) and :func:`separate_overlaps_batch` the environments' guard on a
-whole batch of physics inputs.
+The physics guarantees that no two balls overlap and that no ball enters a cushion after any
+event, up to rounding: final positions can leave two touching balls closer than 2R by a hair,
+or a ball wedged in a pocket mouth (between a ball and a jaw's cushion) a nanometre inside the
+cushion's nose, and the physics refuses either layout as input (tolerance 1e-9 m). One
+compiled sweep, :func:`separate_pairs`, pushes such pairs apart; :func:`separate_overlaps` is
+the referee's use of it (``general.after_shot``, on the balls at rest after a stroke) and
+:func:`separate_overlaps_batch` the environments' guard on a whole batch of physics inputs.
+:func:`cushion_clearance` measures how far the balls at rest stand off the cushions (straight
+segments and jaw circles, as the physics' layout check reads them) and :func:`settle` moves
+every ball that is more than half the tolerance inside one back out, alternating with the
+pair sweeps until neither finds anything to do.
 """
 from __future__ import annotations
 
@@ -15,7 +21,8 @@ import numpy as np
 import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
 from numba import njit
 
-__all__ = ["separate_pairs", "separate_overlaps", "separate_overlaps_batch"]
+__all__ = ["separate_pairs", "separate_overlaps", "separate_overlaps_batch", "cushion_clearance",
+           "cushion_clearance_batch", "settle", "CUSHION_TRIGGER"]
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
@@ -106,3 +113,113 @@ def separate_overlaps_batch(rvw: np.ndarray, s: np.ndarray, R: float, max_fix: f
     behind it: the sweeps go on until the push has run out along the chain, and pairs that only
     touch to round-off (a spotted chain's 1e-16 m) are not pushed at all."""
     _separate_batch(rvw, np.ascontiguousarray(s), float(R), float(max_fix), _GUARD_TRIGGER, 2e-9, 64)
+
+
+#: a resting ball closer to a cushion than this (m, clearance = distance - contact distance) is
+#: moved back out by `settle`: half of the physics' layout tolerance (1e-9 m) inside the nose
+CUSHION_TRIGGER = -0.5e-9
+#: where `settle` puts such a ball: this far off the cushion (m)
+_CUSHION_TARGET = 1e-9
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def _clearance(x, y, R, segs, normals, jaws, out):
+    """The smallest clearance of a ball centred at (x, y) to the cushions, as the physics'
+    layout check reads them: per straight segment, the signed distance of the centre to its
+    nose line minus R where the centre projects onto the segment; per jaw, the centre
+    distance minus (R + the jaw's radius). Writes the outward unit normal of that contact to
+    ``out`` (2,) and returns the clearance (inf if no cushion is within R + 1 mm)."""
+    best = math.inf
+    reach = R + 1e-3
+    for q in range(segs.shape[0]):
+        ax, ay = segs[q, 0, 0], segs[q, 0, 1]
+        d = (x - ax) * normals[q, 0] + (y - ay) * normals[q, 1]
+        if not d < reach:
+            continue
+        dx, dy = segs[q, 1, 0] - ax, segs[q, 1, 1] - ay
+        u = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)
+        if 0.0 <= u <= 1.0 and d - R < best:
+            best = d - R
+            out[0] = normals[q, 0]
+            out[1] = normals[q, 1]
+    for q in range(jaws.shape[0]):
+        lim = R + jaws[q, 2]
+        ex, ey = x - jaws[q, 0], y - jaws[q, 1]
+        if abs(ex) >= lim + 1e-3 or abs(ey) >= lim + 1e-3:
+            continue
+        d = math.sqrt(ex * ex + ey * ey)
+        if d - lim < best and d > 0.0:
+            best = d - lim
+            out[0] = ex / d
+            out[1] = ey / d
+    return best
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def cushion_clearance(P, on, R, segs, normals, jaws):
+    """The smallest cushion clearance (`_clearance`) of the balls ``on`` (N,) at the centres
+    P (N, >= 2); inf when none is within 1 mm of a cushion. The physics refuses a layout
+    whose clearance is below -1e-9 m."""
+    nrm = np.empty(2)
+    best = math.inf
+    for i in range(P.shape[0]):
+        if on[i]:
+            c = _clearance(P[i, 0], P[i, 1], R, segs, normals, jaws, nrm)
+            if c < best:
+                best = c
+    return best
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def cushion_clearance_batch(P, on, R, segs, normals, jaws):
+    """`cushion_clearance` of every table: P (B, N, 2), on (B, N) -> (B,)."""
+    out = np.empty(P.shape[0])
+    for k in range(P.shape[0]):
+        out[k] = cushion_clearance(P[k], on[k], R, segs, normals, jaws)
+    return out
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def _push_from_cushions(P, idx, R, segs, normals, jaws, max_fix, trigger, target):
+    """Move each ball of the rows ``idx`` whose clearance is in (-max_fix, trigger) along its
+    contact's normal to the clearance ``target`` (nearest cushion first, again until none is
+    left, at most 4 times per ball: a ball in a jaw's corner touches two); returns how many
+    moves were made."""
+    nrm = np.empty(2)
+    moves = 0
+    for a in range(idx.shape[0]):
+        i = idx[a]
+        for _ in range(4):
+            c = _clearance(P[i, 0], P[i, 1], R, segs, normals, jaws, nrm)
+            if not (-max_fix < c < trigger):
+                break
+            P[i, 0] += (target - c) * nrm[0]
+            P[i, 1] += (target - c) * nrm[1]
+            moves += 1
+    return moves
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def _settle(P, idx, R, segs, normals, jaws, max_fix, margin, rounds):
+    for _ in range(rounds):
+        separate_pairs(P, idx, R, max_fix, margin, 2.0 * margin, 64)
+        if _push_from_cushions(P, idx, R, segs, normals, jaws, max_fix, CUSHION_TRIGGER, _CUSHION_TARGET) == 0:
+            break
+
+
+def settle(pos: np.ndarray, on: np.ndarray, R: float, table, max_fix: float = 1e-4,
+           margin: float = 1e-9) -> np.ndarray:
+    """The balls at rest after a stroke made a valid layout for the next one: on-table balls
+    that overlap by at most ``max_fix`` (or are closer than ``margin`` to touching) are pushed
+    apart as by :func:`separate_overlaps`, and balls more than ``CUSHION_TRIGGER`` (0.5 nm)
+    and less than ``max_fix`` inside a cushion are moved back out along its normal to 1 nm off
+    it; the two alternate (a ball wedged between a ball and a jaw is moved out, which presses
+    the other ball, which is moved away) until neither moves anything, at most 16 times.
+    Returns the (possibly) corrected (N, 2) array. Larger violations are left alone (the
+    physics' own guarantee is then broken and its validation says so)."""
+    P = np.array(pos, dtype=np.float64).reshape(-1, 2)
+    idx = np.flatnonzero(np.asarray(on, dtype=bool)).astype(np.int64)
+    if idx.size == 0:
+        return P
+    _settle(P, idx, float(R), table.segments, table.segment_normals, table.jaws, float(max_fix), float(margin), 16)
+    return P

@@ -12,7 +12,8 @@ Every referee reads the shot through these facts (DESIGN 5, general.md 7.1):
   :class:`BatchFacts` hands each table its :class:`ShotFacts`.
 * :func:`rest_mask_and_gap` / :func:`rest_batch` -- the balls still on the bed after the stroke
   (G-3.11, G-3.28, C-19) and the smallest gap between two of them (``general.after_shot``
-  separates rounding overlaps when it is tiny).
+  separates rounding overlaps when it is tiny, keeping the balls out of the cushions:
+  `poolgym.rules.separation.settle`).
 
 A pure-numpy oracle of these definitions lives in ``tests/rules/shot_facts_reference.py``.
 """

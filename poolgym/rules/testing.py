@@ -193,8 +193,9 @@ def random_action(state: GameState, rng: np.random.Generator, *, aim: float = 0.
 
 def check_invariants(state: GameState) -> None:
     """Assert the state invariants (random-play tests): one seat to act; balls on the
-    table lie on the bed without overlap; the cue ball is on the table iff in position or
-    placed; JSON round trip."""
+    table lie on the bed without overlap, as the physics' layout check reads them (its
+    tolerance, 1e-9 m: the layout is a valid input for the next stroke); the cue ball is on
+    the table iff in position or placed; JSON round trip."""
     from .core import CueBallPlacement, Phase
     from .game import get_discipline
     from .geometry import ball_radius
@@ -217,6 +218,14 @@ def check_invariants(state: GameState) -> None:
         dd = np.hypot(Q[:, None, 0] - Q[None, :, 0], Q[:, None, 1] - Q[None, :, 1])
         dd[np.arange(len(idx)), np.arange(len(idx))] = np.inf
         assert dd.min() >= 2 * R - 1e-7, f"balls overlap: {dd.min()}"
+    # the physics' own layout check (tolerance 1e-9 m): the next stroke must be playable
+    from physics.fuzz import layout_problems
+
+    rvw = np.zeros((1, len(on), 3, 3))
+    rvw[0, :, 0, :2] = P
+    code = int(layout_problems(d.table(state), rvw, np.where(on, 0, 4).astype(np.int8)[None], R)[0])
+    assert code == 0, ("a ball on the table is off the bed (inside a cushion, a jaw or a pocket)" if code == 1
+                       else "two balls overlap by more than the physics' 1e-9 m")
     if state.phase in (Phase.BREAK, Phase.PLAY):
         cue_on = state.cue_ball is CueBallPlacement.IN_POSITION or state.cue_placed
         assert bool(on[0]) == cue_on, "cue ball on-table flag inconsistent with its placement"

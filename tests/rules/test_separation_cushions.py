@@ -1,0 +1,107 @@
+"""The referee's round-off separation keeps the balls out of the cushions: a ball wedged in a
+pocket mouth, frozen to a jaw's cushion and to another ball, must not be pushed into the
+cushion beyond what the physics accepts (1e-9 m) when the pair is separated; the state after
+the stroke stays a valid input for the next one (G-3.11: balls at rest stay where they are,
+up to the physics' rounding)."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from physics.fuzz import layout_problems
+from poolgym.rules import get_discipline, serialize
+from poolgym.rules.core import GameState
+from poolgym.rules.game import simulate_record
+from poolgym.rules.geometry import DEFAULT_R as R
+from poolgym.rules.geometry import get_table, separate_overlaps
+from poolgym.rules.separation import CUSHION_TRIGGER, cushion_clearance, settle
+from poolgym.rules.testing import check_invariants
+
+TABLE = get_table("9ft")
+SEG = 17  # the cushion along y = 0 between the corner pockets (normal +y)
+
+
+def _wedged(clearance: float = -3e-10, turn_deg: float = 30.0):
+    """Ball 1 against the cushion SEG (its clearance given), ball 2 frozen to it on the
+    table's side, the line of centres ``turn_deg`` off the cushion's normal; cue ball far."""
+    a, b = TABLE.segments[SEG]
+    n = TABLE.segment_normals[SEG]
+    c = np.cos(np.radians(turn_deg))
+    s = np.sin(np.radians(turn_deg))
+    d = np.array([c * n[0] - s * n[1], s * n[0] + c * n[1]])
+    P = np.zeros((16, 2))
+    on = np.zeros(16, bool)
+    P[0] = (TABLE.w / 2, TABLE.l / 2)
+    P[1] = a + 0.5 * (b - a) + (R + clearance) * n
+    P[2] = P[1] + (2 * R - 1e-12) * d
+    on[:3] = True
+    return P, on
+
+
+def _problem(P, on) -> int:
+    rvw = np.zeros((1, 16, 3, 3))
+    rvw[0, :, 0, :2] = P
+    return int(layout_problems(TABLE, rvw, np.where(on, 0, 4).astype(np.int8)[None], R)[0])
+
+
+def _clear(P, on) -> float:
+    return cushion_clearance(P, on, R, TABLE.segments, TABLE.segment_normals, TABLE.jaws)
+
+
+def _gap(P, on) -> float:
+    idx = np.flatnonzero(on)
+    Q = P[idx]
+    dd = np.hypot(*(Q[:, None, :] - Q[None, :, :]).transpose(2, 0, 1))
+    dd[np.diag_indices(len(idx))] = np.inf
+    return dd.min() - 2 * R
+
+
+def test_the_wedge_is_a_valid_layout():
+    P, on = _wedged()
+    assert _problem(P, on) == 0 and -1e-9 < _clear(P, on) < 0.0 and -1e-9 < _gap(P, on) < 0.0
+
+
+def test_pair_separation_alone_pushes_the_wedged_ball_into_the_cushion():
+    """Why the referee settles instead of only separating: the pair push moves ball 1 about a
+    nanometre into the cushion, a layout the physics refuses."""
+    P, on = _wedged()
+    Q = separate_overlaps(P, on, R)
+    assert _gap(Q, on) >= 1e-9 - 1e-15
+    assert _clear(Q, on) < -1e-9 and _problem(Q, on) == 1
+
+
+@pytest.mark.parametrize("clearance", [0.0, -3e-10, -9e-10])
+@pytest.mark.parametrize("turn_deg", [0.0, 30.0, 60.0])
+def test_settle_separates_the_pair_and_keeps_the_ball_out_of_the_cushion(clearance, turn_deg):
+    P, on = _wedged(clearance, turn_deg)
+    Q = settle(P, on, R, TABLE)
+    assert _problem(Q, on) == 0
+    assert _gap(Q, on) >= 1e-9 - 1e-15
+    assert _clear(Q, on) >= CUSHION_TRIGGER
+    assert np.abs(Q - P).max() < 1e-8  # nanometres, not a new position
+    assert np.array_equal(Q[0], P[0])
+
+
+def test_settle_leaves_a_sound_layout_alone():
+    P, on = _wedged(clearance=1e-6)
+    P[2] = P[1] + (2 * R + 1e-6) * TABLE.segment_normals[SEG]
+    assert np.array_equal(settle(P, on, R, TABLE), P)
+
+
+def test_wedged_ball_after_a_real_stroke_stays_on_the_bed():
+    """A 14.1 position from random play (ball 7 wedged in the corner pocket mouth between
+    ball 12 and the jaw cushion): the stroke leaves the pair touching, and the referee's state
+    after it must be a valid layout (before, the separation pushed ball 7 1.1 nm into the
+    cushion and the next stroke was refused: "ball 7 is off the bed")."""
+    doc = json.loads((Path(__file__).parent / "goldens" / "wedged_in_jaw_straight_pool.json").read_text())
+    state = GameState.from_json(json.dumps(doc["state"]))
+    action = serialize.from_obj(doc["action"])
+    d = get_discipline(state.discipline)
+    rec = simulate_record(state, action)
+    new, _ = d.apply_shot_record(state, action, rec)
+    check_invariants(new)  # the physics' layout check included
+    rest_on = rec.on0 & (rec.pocket < 0)
+    assert _gap(rec.pos1, rest_on) < 1e-9  # the separation ran on this stroke
+    simulate_record(new, action)  # the next stroke is played
