@@ -131,10 +131,11 @@ class Timer:
         self.calls = self.shots = self.overlapped = 0
 
 
-def _batch_arrays(rvw_list, s_list, shots, models: PhysicsModels):
+def _batch_arrays(rvw_list, s_list, shots, models: PhysicsModels, table=None):
     """(rvw (B, N, 3, 3), s (B, N) int8, shots (B, 5), R) ready for the physics: copied (the
     overlap guard works in place; the session logs keep the unseparated inputs) and with
-    round-off overlaps separated (one compiled call for the batch)."""
+    round-off overlaps separated, without pressing a ball into ``table``'s cushions (one
+    compiled call for the batch)."""
     from poolgym.rules.separation import separate_overlaps_batch
 
     B = len(rvw_list)
@@ -144,7 +145,7 @@ def _batch_arrays(rvw_list, s_list, shots, models: PhysicsModels):
     # guard: the rules already separate the <= 0.1 mm overlaps the physics leaves
     # (`poolgym.rules.general.after_shot`); measured at 16:00 UTC on 9,790 tables only a
     # 1.7e-16 m residue reached this point (accepted by the physics)
-    separate_overlaps_batch(rvw, s, R)
+    separate_overlaps_batch(rvw, s, R, table=table)
     return rvw, s, np.ascontiguousarray(shots, dtype=np.float64).reshape(B, 5)
 
 
@@ -186,7 +187,7 @@ def simulate_records(table, rvw_list, s_list, shots: np.ndarray, models: Physics
     B = len(rvw_list)
     if B == 0:
         return []
-    rvw, s, shots = _batch_arrays(rvw_list, s_list, shots, models)
+    rvw, s, shots = _batch_arrays(rvw_list, s_list, shots, models, table)
     t0 = time.perf_counter()
     kw = models.kwargs()
     # thread start-up costs more than a few tables (results are the same either way)
@@ -265,7 +266,7 @@ class Launch:
         self.table = table
         self.models = models
         self.run = None
-        self._args = _batch_arrays(rvw_b, s_b, shot_rows(rows), models)
+        self._args = _batch_arrays(rvw_b, s_b, shot_rows(rows), models, table)
 
     def start(self):
         """The `physics.stream.BatchRun` simulating the group (submitted on the first call)."""
@@ -409,7 +410,7 @@ def simulate_sessions(table, sessions, models: PhysicsModels, timer: Timer | Non
             if resolved is not None:
                 resolved(lo, lo + len(recs))
 
-        rvw_a, s_a, shots_a = _batch_arrays(rvw, s, shots, models)
+        rvw_a, s_a, shots_a = _batch_arrays(rvw, s, shots, models, table)
         _overlapped(table, rvw_a, s_a, shots_a, models, timer, legal, split_eps, consume, background, idle)
         return
     if background is not None:

@@ -31,10 +31,12 @@ def separate_pairs(P, idx, R, max_fix, trigger, target, max_iter):
     pairs of the rows ``idx`` (i < j, row-major order) whose gap (centre distance - 2R) is
     in (-max_fix, trigger) at the start of the sweep and pushes each pair apart
     symmetrically along its line of centres to the gap ``target`` (sequentially, with the
-    positions as updated so far). Overlaps deeper than ``max_fix`` are left alone."""
+    positions as updated so far). Overlaps deeper than ``max_fix`` are left alone. Returns
+    the number of pushes."""
     m = idx.shape[0]
     bi = np.empty(m * m, np.int64)
     bj = np.empty(m * m, np.int64)
+    pushes = 0
     for _ in range(max_iter):
         nb = 0
         for a in range(m):
@@ -50,6 +52,7 @@ def separate_pairs(P, idx, R, max_fix, trigger, target, max_iter):
                     nb += 1
         if nb == 0:
             break
+        pushes += nb
         for k in range(nb):
             i = bi[k]
             j = bj[k]
@@ -67,6 +70,7 @@ def separate_pairs(P, idx, R, max_fix, trigger, target, max_iter):
             P[i, 1] -= uy * push
             P[j, 0] += ux * push
             P[j, 1] += uy * push
+    return pushes
 
 
 def separate_overlaps(pos: np.ndarray, on: np.ndarray, R: float, max_fix: float = 1e-4,
@@ -91,11 +95,17 @@ def separate_overlaps(pos: np.ndarray, on: np.ndarray, R: float, max_fix: float 
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
-def _separate_batch(rvw, s, R, max_fix, trigger, target, max_iter):
+def _separate_batch(rvw, s, R, max_fix, trigger, target, max_iter, segs, normals, jaws, cushions):
     for k in range(rvw.shape[0]):
         idx = np.flatnonzero(s[k] == 0)
         if idx.shape[0] > 1:
-            separate_pairs(rvw[k, :, 0, :], idx, R, max_fix, trigger, target, max_iter)
+            P = rvw[k, :, 0, :]
+            for _ in range(16):  # as `settle`: a pushed pair may press a ball into a cushion
+                if separate_pairs(P, idx, R, max_fix, trigger, target, max_iter) == 0 or not cushions:
+                    break
+                if _push_from_cushions(P, idx, R, segs, normals, jaws, max_fix, CUSHION_TRIGGER,
+                                       _CUSHION_TARGET) == 0:
+                    break
 
 
 #: the physics refuses two balls closer than 2R - 1e-9 m (`physics.simulate`'s layout check);
@@ -103,7 +113,7 @@ def _separate_batch(rvw, s, R, max_fix, trigger, target, max_iter):
 _GUARD_TRIGGER = -0.5e-9
 
 
-def separate_overlaps_batch(rvw: np.ndarray, s: np.ndarray, R: float, max_fix: float = 1e-5) -> None:
+def separate_overlaps_batch(rvw: np.ndarray, s: np.ndarray, R: float, max_fix: float = 1e-5, table=None) -> None:
     """The environments' guard before a batched physics call: in place on rvw (B, N, 3, 3),
     the stationary balls (``s == 0``) of each table that overlap by more than 0.5 nm (half the
     physics' tolerance) and less than ``max_fix`` are pushed apart to 2 nm beyond touching,
@@ -111,8 +121,21 @@ def separate_overlaps_batch(rvw: np.ndarray, s: np.ndarray, R: float, max_fix: f
     0.5 nm. A push moves each ball of the pair, so it can press a neighbour of a frozen chain
     (G-3.32 spots a row of balls on the long string, each frozen to the next) into the ball
     behind it: the sweeps go on until the push has run out along the chain, and pairs that only
-    touch to round-off (a spotted chain's 1e-16 m) are not pushed at all."""
-    _separate_batch(rvw, np.ascontiguousarray(s), float(R), float(max_fix), _GUARD_TRIGGER, 2e-9, 64)
+    touch to round-off (a spotted chain's 1e-16 m) are not pushed at all. With ``table`` (its
+    ``segments``, ``segment_normals``, ``jaws``), a table whose pairs were pushed also has its
+    balls moved back out of the cushions as `settle` does, alternately (a pushed ball frozen to
+    a cushion would otherwise be pressed into it)."""
+    if table is None:
+        segs, normals, jaws = _NO_SEGS, _NO_NORMALS, _NO_JAWS
+    else:
+        segs, normals, jaws = table.segments, table.segment_normals, table.jaws
+    _separate_batch(rvw, np.ascontiguousarray(s), float(R), float(max_fix), _GUARD_TRIGGER, 2e-9, 64, segs, normals,
+                    jaws, table is not None)
+
+
+_NO_SEGS = np.zeros((0, 2, 2))
+_NO_NORMALS = np.zeros((0, 2))
+_NO_JAWS = np.zeros((0, 3))
 
 
 #: a resting ball closer to a cushion than this (m, clearance = distance - contact distance) is

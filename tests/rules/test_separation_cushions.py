@@ -16,7 +16,7 @@ from poolgym.rules.core import GameState
 from poolgym.rules.game import simulate_record
 from poolgym.rules.geometry import DEFAULT_R as R
 from poolgym.rules.geometry import get_table, separate_overlaps
-from poolgym.rules.separation import CUSHION_TRIGGER, cushion_clearance, settle
+from poolgym.rules.separation import CUSHION_TRIGGER, cushion_clearance, separate_overlaps_batch, settle
 from poolgym.rules.testing import check_invariants
 
 TABLE = get_table("9ft")
@@ -105,3 +105,21 @@ def test_wedged_ball_after_a_real_stroke_stays_on_the_bed():
     rest_on = rec.on0 & (rec.pocket < 0)
     assert _gap(rec.pos1, rest_on) < 1e-9  # the separation ran on this stroke
     simulate_record(new, action)  # the next stroke is played
+
+
+def test_environment_guard_keeps_the_ball_out_of_the_cushion():
+    """The environments' guard before a batched physics call (`separate_overlaps_batch`) on
+    the wedge pressed 0.8 nm together: with the table it leaves a layout the physics accepts;
+    without one (pairs only) it presses ball 1 into the cushion."""
+    P, on = _wedged()
+    P[2] = P[1] + (P[2] - P[1]) * (2 * R - 8e-10) / np.hypot(*(P[2] - P[1]))
+    rvw = np.zeros((1, 16, 3, 3))
+    rvw[0, :, 0, :2] = P
+    rvw[0, :, 0, 2] = R
+    s = np.where(on, 0, 4).astype(np.int8)[None]
+    pairs_only = rvw.copy()
+    separate_overlaps_batch(pairs_only, s, R)
+    assert _problem(pairs_only[0, :, 0, :2], on) == 1
+    separate_overlaps_batch(rvw, s, R, table=TABLE)
+    Q = rvw[0, :, 0, :2]
+    assert _problem(Q, on) == 0 and _gap(Q, on) > -0.5e-9 and _clear(Q, on) >= CUSHION_TRIGGER
