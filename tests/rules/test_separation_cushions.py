@@ -123,3 +123,22 @@ def test_environment_guard_keeps_the_ball_out_of_the_cushion():
     separate_overlaps_batch(rvw, s, R, table=TABLE)
     Q = rvw[0, :, 0, :2]
     assert _problem(Q, on) == 0 and _gap(Q, on) > -0.5e-9 and _clear(Q, on) >= CUSHION_TRIGGER
+
+
+def test_native_env_plays_on_past_a_wedged_ball():
+    """Odd ball, six seats, against the geometric opponent, seeded masked macro actions on 16
+    tables: at step 46 table 7's ball 7 rested wedged in a pocket mouth, and the separation
+    had pushed it into the cushion, so the whole batch's physics call raised ("ball 7 (table
+    7) is off the bed") and the env died mid-run."""
+    import gymnasium as gym
+
+    env = gym.make_vec("poolgym/OddBall-v0", num_envs=16, vectorization_mode="vector_entry_point",
+                       action_mode="macro", noise="icga", players=6, opponent="geometric")
+    rng = np.random.default_rng(100)
+    env.reset(seed=100)
+    for _ in range(47):
+        masks = env.action_masks()
+        env.step(np.array([int(rng.choice(np.flatnonzero(m))) for m in masks]))
+    for e in env.envs:
+        check_invariants(e.session.state)
+    env.close()
