@@ -16,8 +16,9 @@ re-racks and endgames) and asserts
   the others' secrets change;
 * no exception, no illegal action reported for a masked macro action, rewards finite.
 
-Configurations are cycled, seed after seed, until ``--minutes`` have passed (or every
-configuration has played ``--seeds`` seeds). A failure prints the configuration, seed, step and
+Configurations are cycled, seed after seed (in an order shuffled by the seed, so that a
+campaign cut short by ``--minutes`` still samples every kind of configuration), until
+``--minutes`` have passed (or every configuration has played ``--seeds`` seeds). A failure prints the configuration, seed, step and
 table with the message (enough to reproduce it with ``--only ID --modes M --opponents O
 --players N --seed S``); the configuration then moves on to its next seed.
 
@@ -173,6 +174,8 @@ def main(argv=None) -> int:
     ap.add_argument("--modes", nargs="*", default=["box", "macro", "param"])
     ap.add_argument("--opponents", nargs="*", default=["geometric", "none"])
     ap.add_argument("--players", nargs="*", type=int, default=None)
+    ap.add_argument("--in-order", action="store_true",
+                    help="the configurations in their listed order (default: shuffled by each seed)")
     args = ap.parse_args(argv)
     STATS.clear()
     cfgs = configs(args.only, args.modes, args.opponents, args.players)
@@ -192,7 +195,8 @@ def _campaign(cfgs, args) -> tuple:
     failures, runs, skipped = [], 0, set()
     for k in range(args.seeds):
         seed = args.seed + k
-        for cfg in cfgs:
+        order = cfgs if args.in_order else [cfgs[i] for i in np.random.default_rng(seed).permutation(len(cfgs))]
+        for cfg in order:
             if cfg in skipped:
                 continue
             if time.monotonic() > deadline:
