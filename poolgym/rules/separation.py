@@ -230,6 +230,29 @@ def _settle(P, idx, R, segs, normals, jaws, max_fix, margin, rounds):
             break
 
 
+@njit(cache=True, no_cfunc_wrapper=True)
+def _layout_ok(P, idx, R, segs, normals, jaws, tol):
+    """No two balls of the rows ``idx`` closer than 2R - tol and none more than ``tol``
+    inside a cushion."""
+    nrm = np.empty(2)
+    m = idx.shape[0]
+    for a in range(m):
+        i = idx[a]
+        if _clearance(P[i, 0], P[i, 1], R, segs, normals, jaws, nrm) < -tol:
+            return False
+        for b in range(a + 1, m):
+            j = idx[b]
+            dx = P[i, 0] - P[j, 0]
+            dy = P[i, 1] - P[j, 1]
+            if math.sqrt(dx * dx + dy * dy) < 2.0 * R - tol:
+                return False
+    return True
+
+
+#: `settle`'s reading of "a valid layout": inside the physics' 1e-9 m with a little to spare
+_VALID_TOL = 0.9e-9
+
+
 def settle(pos: np.ndarray, on: np.ndarray, R: float, table, max_fix: float = 1e-4,
            margin: float = 1e-9) -> np.ndarray:
     """The balls at rest after a stroke made a valid layout for the next one: on-table balls
@@ -238,11 +261,19 @@ def settle(pos: np.ndarray, on: np.ndarray, R: float, table, max_fix: float = 1e
     and less than ``max_fix`` inside a cushion are moved back out along its normal to 1 nm off
     it; the two alternate (a ball wedged between a ball and a jaw is moved out, which presses
     the other ball, which is moved away) until neither moves anything, at most 16 times.
-    Returns the (possibly) corrected (N, 2) array. Larger violations are left alone (the
-    physics' own guarantee is then broken and its validation says so)."""
+    Returns the (possibly) corrected (N, 2) array. Where two balls are jammed between two
+    cushions (both in one pocket mouth) the moves can only pass the nanometres back and forth:
+    if the result is not a layout the physics accepts and ``pos`` was, ``pos`` is returned as
+    it is. Larger violations are left alone (the physics' own guarantee is then broken and its
+    validation says so)."""
     P = np.array(pos, dtype=np.float64).reshape(-1, 2)
     idx = np.flatnonzero(np.asarray(on, dtype=bool)).astype(np.int64)
     if idx.size == 0:
         return P
-    _settle(P, idx, float(R), table.segments, table.segment_normals, table.jaws, float(max_fix), float(margin), 16)
+    segs, normals, jaws = table.segments, table.segment_normals, table.jaws
+    P0 = P.copy()
+    _settle(P, idx, float(R), segs, normals, jaws, float(max_fix), float(margin), 16)
+    if not _layout_ok(P, idx, float(R), segs, normals, jaws, _VALID_TOL) and \
+            _layout_ok(P0, idx, float(R), segs, normals, jaws, _VALID_TOL):
+        return P0
     return P

@@ -142,3 +142,20 @@ def test_native_env_plays_on_past_a_wedged_ball():
     for e in env.envs:
         check_invariants(e.session.state)
     env.close()
+
+
+def test_balls_jammed_between_two_cushions_keep_the_physics_layout():
+    """Cut-throat from random play: balls 4 and 10 rest in one pocket mouth, each against a
+    cushion and touching each other (gap 0.5 nm, which the physics accepts). Separating the
+    pair to 2 nm pushes a ball into its cushion, and moving it out presses it into the other:
+    the settled layout would overlap by 1.4 nm, so the referee keeps the physics' own."""
+    doc = json.loads((Path(__file__).parent / "goldens" / "jammed_in_pocket_mouth_cutthroat.json").read_text())
+    state = GameState.from_json(json.dumps(doc["state"]))
+    action = serialize.from_obj(doc["action"])
+    d = get_discipline(state.discipline)
+    rec = simulate_record(state, action)
+    new, _ = d.apply_shot_record(state, action, rec)
+    check_invariants(new)
+    rest_on = rec.on0 & (rec.pocket < 0)
+    assert 0.0 < _gap(rec.pos1, rest_on) < 1e-9
+    assert np.array_equal(new.positions()[rest_on], rec.pos1[rest_on])
