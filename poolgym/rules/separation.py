@@ -96,16 +96,24 @@ def separate_overlaps(pos: np.ndarray, on: np.ndarray, R: float, max_fix: float 
 
 @njit(cache=True, no_cfunc_wrapper=True)
 def _separate_batch(rvw, s, R, max_fix, trigger, target, max_iter, segs, normals, jaws, cushions):
+    P0 = np.empty((rvw.shape[1], 3))
     for k in range(rvw.shape[0]):
         idx = np.flatnonzero(s[k] == 0)
         if idx.shape[0] > 1:
             P = rvw[k, :, 0, :]
+            for i in range(P.shape[0]):
+                for c in range(3):
+                    P0[i, c] = P[i, c]
             for _ in range(16):  # as `settle`: a pushed pair may press a ball into a cushion
                 if separate_pairs(P, idx, R, max_fix, trigger, target, max_iter) == 0 or not cushions:
                     break
                 if _push_from_cushions(P, idx, R, segs, normals, jaws, max_fix, CUSHION_TRIGGER,
                                        _CUSHION_TARGET) == 0:
                     break
+            # as `settle`: balls jammed between two cushions keep a layout the physics accepts
+            if cushions and not _layout_ok(P, idx, R, segs, normals, jaws, _VALID_TOL) and \
+                    _layout_ok(P0, idx, R, segs, normals, jaws, _VALID_TOL):
+                P[:, :] = P0
 
 
 #: the physics refuses two balls closer than 2R - 1e-9 m (`physics.simulate`'s layout check);
@@ -124,7 +132,8 @@ def separate_overlaps_batch(rvw: np.ndarray, s: np.ndarray, R: float, max_fix: f
     touch to round-off (a spotted chain's 1e-16 m) are not pushed at all. With ``table`` (its
     ``segments``, ``segment_normals``, ``jaws``), a table whose pairs were pushed also has its
     balls moved back out of the cushions as `settle` does, alternately (a pushed ball frozen to
-    a cushion would otherwise be pressed into it)."""
+    a cushion would otherwise be pressed into it), and keeps its layout as it was when that
+    was valid and the moves leave it invalid (balls jammed between two cushions)."""
     if table is None:
         segs, normals, jaws = _NO_SEGS, _NO_NORMALS, _NO_JAWS
     else:

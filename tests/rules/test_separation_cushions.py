@@ -40,10 +40,14 @@ def _wedged(clearance: float = -3e-10, turn_deg: float = 30.0):
     return P, on
 
 
-def _problem(P, on) -> int:
+def _layout_problem(table, P, on) -> int:
     rvw = np.zeros((1, 16, 3, 3))
     rvw[0, :, 0, :2] = P
-    return int(layout_problems(TABLE, rvw, np.where(on, 0, 4).astype(np.int8)[None], R)[0])
+    return int(layout_problems(table, rvw, np.where(on, 0, 4).astype(np.int8)[None], R)[0])
+
+
+def _problem(P, on) -> int:
+    return _layout_problem(TABLE, P, on)
 
 
 def _clear(P, on) -> float:
@@ -159,3 +163,30 @@ def test_balls_jammed_between_two_cushions_keep_the_physics_layout():
     rest_on = rec.on0 & (rec.pocket < 0)
     assert 0.0 < _gap(rec.pos1, rest_on) < 1e-9
     assert np.array_equal(new.positions()[rest_on], rec.pos1[rest_on])
+
+
+def test_environment_guard_on_balls_jammed_in_a_pocket_mouth():
+    """The guard on two balls jammed in one pocket mouth (the cut-throat position's stroke,
+    the pair pressed 0.7 nm together, which the physics still accepts): pushing the pair apart
+    alone presses a ball into its cushion; the guard leaves a layout the physics accepts, moved
+    by nanometres at most."""
+    doc = json.loads((Path(__file__).parent / "goldens" / "jammed_in_pocket_mouth_cutthroat.json").read_text())
+    state = GameState.from_json(json.dumps(doc["state"]))
+    action = serialize.from_obj(doc["action"])
+    rec = simulate_record(state, action)
+    on = rec.on0 & (rec.pocket < 0)
+    P = rec.pos1.copy()
+    d = P[10] - P[4]
+    P[10] = P[4] + d * (2 * R - 7e-10) / np.hypot(*d)
+    table = get_table(state.config.table)
+    rvw = np.zeros((1, 16, 3, 3))
+    rvw[0, :, 0, :2] = P
+    rvw[0, :, 0, 2] = R
+    s = np.where(on, 0, 4).astype(np.int8)[None]
+    assert _layout_problem(table, P, on) == 0
+    pairs_only = rvw.copy()
+    separate_overlaps_batch(pairs_only, s, R)
+    assert _layout_problem(table, pairs_only[0, :, 0, :2], on) == 1  # a ball pressed into its cushion
+    separate_overlaps_batch(rvw, s, R, table=table)
+    assert _layout_problem(table, rvw[0, :, 0, :2], on) == 0
+    assert np.abs(rvw[0, :, 0, :2] - P).max() < 1e-8
