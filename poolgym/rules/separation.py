@@ -1,17 +1,17 @@
-"""Separating the tiny overlaps that the physics' rounding leaves between resting balls, and
-between resting balls and the cushions.
+"""Separating the tiny overlaps that the physics' rounding leaves between resting balls,
+without pressing a ball into a cushion.
 
-The physics guarantees that no two balls overlap and that no ball enters a cushion after any
-event, up to rounding: final positions can leave two touching balls closer than 2R by a hair,
-or a ball wedged in a pocket mouth (between a ball and a jaw's cushion) a nanometre inside the
-cushion's nose, and the physics refuses either layout as input (tolerance 1e-9 m). One
-compiled sweep, :func:`separate_pairs`, pushes such pairs apart; :func:`separate_overlaps` is
-the referee's use of it (``general.after_shot``, on the balls at rest after a stroke) and
-:func:`separate_overlaps_batch` the environments' guard on a whole batch of physics inputs.
-:func:`cushion_clearance` measures how far the balls at rest stand off the cushions (straight
-segments and jaw circles, as the physics' layout check reads them) and :func:`settle` moves
-every ball that is more than half the tolerance inside one back out, alternating with the
-pair sweeps until neither finds anything to do.
+The physics guarantees that no two balls overlap after any event, up to rounding: final
+positions can leave two touching balls closer than 2R by a hair, and the physics refuses
+overlapping balls as input (tolerance 1e-9 m). One compiled sweep, :func:`separate_pairs`,
+pushes such pairs apart; :func:`separate_overlaps_batch` is the environments' guard on a whole
+batch of physics inputs. Pushing a pair apart moves both balls: a ball that rests against a
+cushion (wedged in a pocket mouth between another ball and a jaw's cushion) would be pressed a
+nanometre into it, which the physics refuses too. :func:`settle`, the referee's separation
+(``general.after_shot``, on the balls at rest after a stroke), therefore alternates the pair
+sweeps with moving every ball more than half the tolerance inside a cushion back out
+(:func:`cushion_clearance`: how far the balls stand off the cushions, straight segments and
+jaw circles, as the physics' layout check reads them), and so does the guard given the table.
 """
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ import numpy as np
 import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
 from numba import njit
 
-__all__ = ["separate_pairs", "separate_overlaps", "separate_overlaps_batch", "cushion_clearance",
-           "cushion_clearance_batch", "settle", "CUSHION_TRIGGER"]
+__all__ = ["separate_pairs", "separate_overlaps", "separate_overlaps_batch", "cushion_clearance", "settle",
+           "CUSHION_TRIGGER"]
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
@@ -200,15 +200,6 @@ def cushion_clearance(P, on, R, segs, normals, jaws):
             if c < best:
                 best = c
     return best
-
-
-@njit(cache=True, no_cfunc_wrapper=True)
-def cushion_clearance_batch(P, on, R, segs, normals, jaws):
-    """`cushion_clearance` of every table: P (B, N, 2), on (B, N) -> (B,)."""
-    out = np.empty(P.shape[0])
-    for k in range(P.shape[0]):
-        out[k] = cushion_clearance(P[k], on[k], R, segs, normals, jaws)
-    return out
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
