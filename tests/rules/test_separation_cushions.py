@@ -62,6 +62,17 @@ def _gap(P, on) -> float:
     return dd.min() - 2 * R
 
 
+def _golden_stroke(name: str) -> tuple:
+    """(state, stroke record, state after it, balls at rest) of a golden position from
+    random play: its stroke simulated and refereed."""
+    doc = json.loads((Path(__file__).parent / "goldens" / name).read_text())
+    state = GameState.from_json(json.dumps(doc["state"]))
+    action = serialize.from_obj(doc["action"])
+    rec = simulate_record(state, action)
+    new, _ = get_discipline(state.discipline).apply_shot_record(state, action, rec)
+    return state, action, rec, new, rec.on0 & (rec.pocket < 0)
+
+
 def test_the_wedge_is_a_valid_layout():
     P, on = _wedged()
     assert _problem(P, on) == 0 and -1e-9 < _clear(P, on) < 0.0 and -1e-9 < _gap(P, on) < 0.0
@@ -99,14 +110,8 @@ def test_wedged_ball_after_a_real_stroke_stays_on_the_bed():
     ball 12 and the jaw cushion): the stroke leaves the pair touching, and the referee's state
     after it must be a valid layout (before, the separation pushed ball 7 1.1 nm into the
     cushion and the next stroke was refused: "ball 7 is off the bed")."""
-    doc = json.loads((Path(__file__).parent / "goldens" / "wedged_in_jaw_straight_pool.json").read_text())
-    state = GameState.from_json(json.dumps(doc["state"]))
-    action = serialize.from_obj(doc["action"])
-    d = get_discipline(state.discipline)
-    rec = simulate_record(state, action)
-    new, _ = d.apply_shot_record(state, action, rec)
+    _, action, rec, new, rest_on = _golden_stroke("wedged_in_jaw_straight_pool.json")
     check_invariants(new)  # the physics' layout check included
-    rest_on = rec.on0 & (rec.pocket < 0)
     assert _gap(rec.pos1, rest_on) < 1e-9  # the separation ran on this stroke
     simulate_record(new, action)  # the next stroke is played
 
@@ -153,14 +158,8 @@ def test_balls_jammed_between_two_cushions_keep_the_physics_layout():
     cushion and touching each other (gap 0.5 nm, which the physics accepts). Separating the
     pair to 2 nm pushes a ball into its cushion, and moving it out presses it into the other:
     the settled layout would overlap by 1.4 nm, so the referee keeps the physics' own."""
-    doc = json.loads((Path(__file__).parent / "goldens" / "jammed_in_pocket_mouth_cutthroat.json").read_text())
-    state = GameState.from_json(json.dumps(doc["state"]))
-    action = serialize.from_obj(doc["action"])
-    d = get_discipline(state.discipline)
-    rec = simulate_record(state, action)
-    new, _ = d.apply_shot_record(state, action, rec)
+    _, _, rec, new, rest_on = _golden_stroke("jammed_in_pocket_mouth_cutthroat.json")
     check_invariants(new)
-    rest_on = rec.on0 & (rec.pocket < 0)
     assert 0.0 < _gap(rec.pos1, rest_on) < 1e-9
     assert np.array_equal(new.positions()[rest_on], rec.pos1[rest_on])
 
@@ -170,11 +169,7 @@ def test_environment_guard_on_balls_jammed_in_a_pocket_mouth():
     the pair pressed 0.7 nm together, which the physics still accepts): pushing the pair apart
     alone presses a ball into its cushion; the guard leaves a layout the physics accepts, moved
     by nanometres at most."""
-    doc = json.loads((Path(__file__).parent / "goldens" / "jammed_in_pocket_mouth_cutthroat.json").read_text())
-    state = GameState.from_json(json.dumps(doc["state"]))
-    action = serialize.from_obj(doc["action"])
-    rec = simulate_record(state, action)
-    on = rec.on0 & (rec.pocket < 0)
+    state, _, rec, _, on = _golden_stroke("jammed_in_pocket_mouth_cutthroat.json")
     P = rec.pos1.copy()
     d = P[10] - P[4]
     P[10] = P[4] + d * (2 * R - 7e-10) / np.hypot(*d)
