@@ -206,7 +206,8 @@ def after_shot(state: GameState, rec: ShotRecord):
     for the next stroke: overlaps of at most 0.1 mm left by the physics' rounding are
     separated without pushing a ball into a cushion (`poolgym.rules.separation.settle`: a ball
     wedged in a pocket mouth between another ball and a jaw's cushion would otherwise end a
-    nanometre inside the cushion, a layout the physics refuses)."""
+    nanometre inside the cushion, a layout the physics refuses). ``state``: the state the
+    stroke was played from (its table; None: the 9 ft table)."""
     R = ball_radius()
     pre = rec.facts
     if pre is not None and pre[0].cue_ball[pre[1]] == rec.cue_ball:
@@ -219,7 +220,7 @@ def after_shot(state: GameState, rec: ShotRecord):
     on_arr, gap = rest_mask_and_gap(rec.on0, rec.pocket, rec.s1, rec.pos1, R, _POCKETED, _OFF)
     on = tuple(on_arr.tolist())
     if gap < 1e-9:
-        P = settle(rec.pos1, on_arr, R, get_table(state.config.table))
+        P = settle(rec.pos1, on_arr, R, get_table() if state is None else get_table(state.config.table))
         return tuple(P.ravel().tolist()), on
     return tuple(rec.pos1.ravel().tolist()), on
 
