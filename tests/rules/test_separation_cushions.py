@@ -50,7 +50,7 @@ def _problem(P, on) -> int:
     return _layout_problem(TABLE, P, on)
 
 
-def _clear(P, on) -> float:
+def _cushion_gap(P, on) -> float:
     return cushion_clearance(P, on, R, TABLE.segments, TABLE.segment_normals, TABLE.jaws)
 
 
@@ -75,7 +75,7 @@ def _golden_stroke(name: str) -> tuple:
 
 def test_the_wedge_is_a_valid_layout():
     P, on = _wedged()
-    assert _problem(P, on) == 0 and -1e-9 < _clear(P, on) < 0.0 and -1e-9 < _gap(P, on) < 0.0
+    assert _problem(P, on) == 0 and -1e-9 < _cushion_gap(P, on) < 0.0 and -1e-9 < _gap(P, on) < 0.0
 
 
 def test_pair_separation_alone_pushes_the_wedged_ball_into_the_cushion():
@@ -84,7 +84,7 @@ def test_pair_separation_alone_pushes_the_wedged_ball_into_the_cushion():
     P, on = _wedged()
     Q = separate_overlaps(P, on, R)
     assert _gap(Q, on) >= 1e-9 - 1e-15
-    assert _clear(Q, on) < -1e-9 and _problem(Q, on) == 1
+    assert _cushion_gap(Q, on) < -1e-9 and _problem(Q, on) == 1
 
 
 @pytest.mark.parametrize("clearance", [0.0, -3e-10, -9e-10])
@@ -94,7 +94,7 @@ def test_settle_separates_the_pair_and_keeps_the_ball_out_of_the_cushion(clearan
     Q = settle(P, on, R, TABLE)
     assert _problem(Q, on) == 0
     assert _gap(Q, on) >= 1e-9 - 1e-15
-    assert _clear(Q, on) >= CUSHION_TRIGGER
+    assert _cushion_gap(Q, on) >= CUSHION_TRIGGER
     assert np.abs(Q - P).max() < 1e-8  # nanometres, not a new position
     assert np.array_equal(Q[0], P[0])
 
@@ -131,7 +131,7 @@ def test_environment_guard_keeps_the_ball_out_of_the_cushion():
     assert _problem(pairs_only[0, :, 0, :2], on) == 1
     separate_overlaps_batch(rvw, s, R, table=TABLE)
     Q = rvw[0, :, 0, :2]
-    assert _problem(Q, on) == 0 and _gap(Q, on) > -0.5e-9 and _clear(Q, on) >= CUSHION_TRIGGER
+    assert _problem(Q, on) == 0 and _gap(Q, on) > -0.5e-9 and _cushion_gap(Q, on) >= CUSHION_TRIGGER
 
 
 def test_native_env_plays_on_past_a_wedged_ball():
