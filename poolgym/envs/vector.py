@@ -653,18 +653,28 @@ class PoolVectorEnv(gym.vector.VectorEnv):
     # ------------------------------------------------------------------ per-table access
     def table_attrs(self, name: str, indices) -> list:
         """``getattr(table_env, name)`` of the tables ``indices`` (a list of table indices, last
-        in each of these three methods; each table is a `PoolEnv`); `ShardedVectorEnv` answers
-        the same from its workers."""
-        return [getattr(self.envs[i], name) for i in indices]
+        in each of these three methods, all checked first: `IndexError` outside
+        0..num_envs-1; each table is a `PoolEnv`); `ShardedVectorEnv` answers the same from its
+        workers."""
+        return [getattr(e, name) for e in self._table_envs(indices)]
 
     def set_table_attrs(self, name: str, value, indices) -> None:
         """``setattr(table_env, name, value)`` on the tables ``indices``."""
-        for i in indices:
-            setattr(self.envs[i], name, value)
+        for e in self._table_envs(indices):
+            setattr(e, name, value)
 
     def call_tables(self, name: str, args, kwargs, indices) -> list:
         """``getattr(table_env, name)(*args, **kwargs)`` of the tables ``indices``, in order."""
-        return [getattr(self.envs[i], name)(*args, **(kwargs or {})) for i in indices]
+        return [getattr(e, name)(*args, **(kwargs or {})) for e in self._table_envs(indices)]
+
+    def _table_envs(self, indices) -> list:
+        envs = []
+        for i in indices:
+            i = int(i)
+            if not 0 <= i < self.num_envs:
+                raise IndexError(f"table index {i} out of range for {self.num_envs} tables")
+            envs.append(self.envs[i])
+        return envs
 
     def render(self):
         if self.render_mode != "rgb_array":

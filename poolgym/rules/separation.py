@@ -96,24 +96,16 @@ def separate_overlaps(pos: np.ndarray, on: np.ndarray, R: float, max_fix: float 
 
 @njit(cache=True, no_cfunc_wrapper=True)
 def _separate_batch(rvw, s, R, max_fix, trigger, target, max_iter, segs, normals, jaws, cushions):
-    P0 = np.empty((rvw.shape[1], 3))
     for k in range(rvw.shape[0]):
         idx = np.flatnonzero(s[k] == 0)
         if idx.shape[0] > 1:
             P = rvw[k, :, 0, :]
-            for i in range(P.shape[0]):
-                for c in range(3):
-                    P0[i, c] = P[i, c]
             for _ in range(16):  # as `settle`: a pushed pair may press a ball into a cushion
                 if separate_pairs(P, idx, R, max_fix, trigger, target, max_iter) == 0 or not cushions:
                     break
                 if _push_from_cushions(P, idx, R, segs, normals, jaws, max_fix, CUSHION_TRIGGER,
                                        _CUSHION_TARGET) == 0:
                     break
-            # as `settle`: balls jammed between two cushions keep a layout the physics accepts
-            if cushions and not _layout_ok(P, idx, R, segs, normals, jaws, _VALID_TOL) and \
-                    _layout_ok(P0, idx, R, segs, normals, jaws, _VALID_TOL):
-                P[:, :] = P0
 
 
 #: the physics refuses two balls closer than 2R - 1e-9 m (`physics.simulate`'s layout check);
@@ -132,8 +124,7 @@ def separate_overlaps_batch(rvw: np.ndarray, s: np.ndarray, R: float, max_fix: f
     touch to round-off (a spotted chain's 1e-16 m) are not pushed at all. With ``table`` (its
     ``segments``, ``segment_normals``, ``jaws``), a table whose pairs were pushed also has its
     balls moved back out of the cushions as `settle` does, alternately (a pushed ball frozen to
-    a cushion would otherwise be pressed into it), and keeps its layout as it was when that
-    was valid and the moves leave it invalid (balls jammed between two cushions)."""
+    a cushion would otherwise be pressed into it)."""
     if table is None:
         segs, normals, jaws = _NO_SEGS, _NO_NORMALS, _NO_JAWS
     else:
@@ -230,29 +221,6 @@ def _settle(P, idx, R, segs, normals, jaws, max_fix, margin, rounds):
             break
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
-def _layout_ok(P, idx, R, segs, normals, jaws, tol):
-    """No two balls of the rows ``idx`` closer than 2R - tol and none more than ``tol``
-    inside a cushion."""
-    nrm = np.empty(2)
-    m = idx.shape[0]
-    for a in range(m):
-        i = idx[a]
-        if _clearance(P[i, 0], P[i, 1], R, segs, normals, jaws, nrm) < -tol:
-            return False
-        for b in range(a + 1, m):
-            j = idx[b]
-            dx = P[i, 0] - P[j, 0]
-            dy = P[i, 1] - P[j, 1]
-            if math.sqrt(dx * dx + dy * dy) < 2.0 * R - tol:
-                return False
-    return True
-
-
-#: `settle`'s reading of "a valid layout": inside the physics' 1e-9 m with a little to spare
-_VALID_TOL = 0.9e-9
-
-
 def settle(pos: np.ndarray, on: np.ndarray, R: float, table, max_fix: float = 1e-4,
            margin: float = 1e-9) -> np.ndarray:
     """The balls at rest after a stroke made a valid layout for the next one: on-table balls
@@ -270,10 +238,19 @@ def settle(pos: np.ndarray, on: np.ndarray, R: float, table, max_fix: float = 1e
     idx = np.flatnonzero(np.asarray(on, dtype=bool)).astype(np.int64)
     if idx.size == 0:
         return P
-    segs, normals, jaws = table.segments, table.segment_normals, table.jaws
     P0 = P.copy()
-    _settle(P, idx, float(R), segs, normals, jaws, float(max_fix), float(margin), 16)
-    if not _layout_ok(P, idx, float(R), segs, normals, jaws, _VALID_TOL) and \
-            _layout_ok(P0, idx, float(R), segs, normals, jaws, _VALID_TOL):
+    _settle(P, idx, float(R), table.segments, table.segment_normals, table.jaws, float(max_fix), float(margin), 16)
+    if _layout_problem(P, on, R, table) and not _layout_problem(P0, on, R, table):
         return P0
     return P
+
+
+def _layout_problem(P, on, R: float, table) -> int:
+    """The physics' own layout check (`physics.fuzz.layout_problems`, its 1e-9 m tolerance)
+    of the balls ``on`` at the centres P (N, 2): 0 when the physics accepts them as input."""
+    from physics.fuzz import layout_problems
+
+    rvw = np.zeros((1, P.shape[0], 3, 3))
+    rvw[0, :, 0, :2] = P
+    return int(layout_problems(table, rvw, np.where(np.asarray(on, dtype=bool), 0, 4).astype(np.int8)[None],
+                               float(R))[0])

@@ -17,6 +17,7 @@ import numpy as np
 
 from .core import GameState
 from .geometry import Rail, get_table, segment_for_rail
+from .separation import _layout_problem
 from .shot_record import EventKind, ShotRecord
 
 __all__ = ["record", "seg", "make_state"]
@@ -219,17 +220,27 @@ def check_invariants(state: GameState) -> None:
         dd[np.arange(len(idx)), np.arange(len(idx))] = np.inf
         assert dd.min() >= 2 * R - 1e-7, f"balls overlap: {dd.min()}"
     # the physics' own layout check (tolerance 1e-9 m): the next stroke must be playable
-    from physics.fuzz import layout_problems
-
-    rvw = np.zeros((1, len(on), 3, 3))
-    rvw[0, :, 0, :2] = P
-    code = int(layout_problems(d.table(state), rvw, np.where(on, 0, 4).astype(np.int8)[None], R)[0])
+    code = _layout_problem(P, on, R, d.table(state))
     assert code == 0, ("a ball on the table is off the bed (inside a cushion, a jaw or a pocket)" if code == 1
                        else "two balls overlap by more than the physics' 1e-9 m")
     if state.phase in (Phase.BREAK, Phase.PLAY):
         cue_on = state.cue_ball is CueBallPlacement.IN_POSITION or state.cue_placed
         assert bool(on[0]) == cue_on, "cue ball on-table flag inconsistent with its placement"
     assert GameState.from_json(state.to_json()) == state
+
+
+def ruled_both_ways(batched, disc, states, actions, recs) -> list:
+    """``batched(disc, states, actions, recs)``'s rulings of a batch of shots (an
+    `adjudicate_batch` implementation), asserted equal to `adjudicate_validated`'s table by
+    table: states equal and as JSON, verdicts equal and as repr."""
+    got = batched(disc, states, actions, recs)
+    want = [disc.adjudicate_validated(st, a, rec) for st, a, rec in zip(states, actions, recs)]
+    assert len(got) == len(want), "adjudicate_batch returned a different number of rulings"
+    for k, ((s1, v1), (s2, v2)) in enumerate(zip(got, want)):
+        assert s1 == s2 and s1.to_json() == s2.to_json(), f"batch != single: state of shot {k} ({type(disc).__name__})"
+        assert v1 == v2 and repr(v1) == repr(v2), \
+            f"batch != single: verdict of shot {k} ({type(disc).__name__}): {v1!r} != {v2!r}"
+    return got
 
 
 # ----------------------------------------------------------------------------- goldens

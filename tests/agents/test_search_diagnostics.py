@@ -1,26 +1,15 @@
 """The search agent's diagnostics (benchmarks/search_losses.py, benchmarks/search_q_calibration.py):
 a lost game replays exactly as the tournament played it, its losing decision is classified and
 its candidates re-simulated; the quality calibration yields rates in [0, 1]."""
-import importlib.util
-import sys
-from pathlib import Path
+from tests.benchmark_modules import load_benchmark
 
 SEED, GAME = 31, 4  # a game of the seed-31 run that the search agent loses on its last 9
-
-
-def _bench(name: str):
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, mod)
-    spec.loader.exec_module(sys.modules[spec.name])
-    return sys.modules[spec.name]
 
 
 def test_losing_decision_of_a_replayed_game():
     from agents.tournament import AgentSpec, TournamentConfig, play_job
 
-    mod = _bench("search_losses")
+    mod = load_benchmark("search_losses")
     rec, agent, me, steps = mod.replay(SEED, GAME, {})
     cfg = TournamentConfig("nine_ball", (AgentSpec("search"), AgentSpec("geometric")), GAME + 1, SEED, "icga", {}, 400)
     ref = play_job(cfg, 0, 1, GAME)
@@ -36,13 +25,13 @@ def test_losing_decision_of_a_replayed_game():
 
 
 def test_quality_calibration_rows():
-    rows = _bench("search_q_calibration").measure(5, 1, 4)
+    rows = load_benchmark("search_q_calibration").measure(5, 1, 4)
     assert rows.shape[1] == 2 and len(rows) > 0
     assert ((rows >= 0.0) & (rows <= 1.0)).all()
 
 
 def test_paired_comparison_counts_the_discordant_games():
-    mod = _bench("search_paired")
+    mod = load_benchmark("search_paired")
     base = {0: 1, 1: 1, 2: 0, 3: 0, 4: 1, 5: 1}
     new = {0: 1, 1: 0, 2: 1, 3: 1, 4: 1, 6: 0}  # game 5 / 6 only in one run: not compared
     d = mod.paired(base, new)
@@ -57,7 +46,7 @@ def test_paired_comparison_counts_the_discordant_games():
 def test_paired_runs_play_the_tournament_games():
     from agents.tournament import AgentSpec, TournamentConfig, play_job
 
-    wins = _bench("search_paired").search_wins("nine_ball", {"budget": 60, "refine_k": 2}, 2, SEED)
+    wins = load_benchmark("search_paired").search_wins("nine_ball", {"budget": 60, "refine_k": 2}, 2, SEED)
     cfg = TournamentConfig("nine_ball", (AgentSpec("search", {"budget": 60, "refine_k": 2}), AgentSpec("geometric")),
                            2, SEED, "icga", {}, 400)
     for g in (0, 1):

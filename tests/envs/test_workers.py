@@ -184,6 +184,11 @@ def test_sb3_vec_env_sharded_equals_one_process_and_pickles_exactly():
         two.set_attr("max_shots", 9, indices=[1, 3])
         assert two.get_attr("max_shots") == [8, 9, 8, 9, 8]
         two.set_attr("max_shots", 8)
+        for venv in (one, two):  # every index is checked before any table changes
+            for bad in ([1, n], [2, -1]):
+                with pytest.raises(IndexError, match="out of range"):
+                    venv.set_attr("max_shots", 7, indices=bad)
+            assert venv.get_attr("max_shots") == [8] * n
         assert two.has_attr("action_mode") and not two.has_attr("no_such_attribute") and not two.has_attr("action_masks")
         assert two.env_is_wrapped(object) == [False] * n
         assert two.env_method("state_json", indices=[3, 0]) == one.env_method("state_json", indices=[3, 0])

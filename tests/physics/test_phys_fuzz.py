@@ -8,10 +8,6 @@ randomised version and a seeded slice of ``benchmarks/fuzz_physics.py``.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,6 +17,7 @@ from phys_helpers import R, layout
 import physics
 from physics import fuzz
 from physics.stream import simulate_batch_async
+from tests.benchmark_modules import load_benchmark
 
 MODELS = [(bb.value, cu.value) for bb in physics.BallBallModel for cu in physics.CushionModel]
 T9 = physics.Table.wpa("9ft")
@@ -280,19 +277,10 @@ def test_random_fuzz_shots_are_sound_at_every_sampled_event(seed, model, table):
         assert res.status == physics.Status.OK
 
 
-def _fuzz_module():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "fuzz_physics.py"
-    spec = importlib.util.spec_from_file_location("fuzz_physics", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, mod)  # its dataclasses look their module up
-    spec.loader.exec_module(sys.modules[spec.name])
-    return sys.modules[spec.name]
-
-
 def test_fuzz_slice_is_clean(capsys):
     """A seeded slice of the benchmark (every table and model pair): no escape, MAX_ITER,
     overlap or truncated log."""
-    mod = _fuzz_module()
+    mod = load_benchmark("fuzz_physics")
     assert mod.main(["--shots", "6144", "--batch-size", "512", "--seed", "12"]) == 0
     out = capsys.readouterr().out.strip().splitlines()[-1]
     assert "escapes 0  MAX_ITER 0  overlaps 0" in out and "truncated 0" in out

@@ -5,18 +5,7 @@ from collections import Counter
 import gymnasium as gym
 
 import poolgym  # noqa: F401  (registers the env ids)
-
-
-def ruled_both_ways(batched, self, states, actions, recs) -> list:
-    """``batched(self, ...)``'s rulings of a batch, asserted equal to `adjudicate_validated`'s
-    table by table (state equal and as JSON, verdict equal and as repr)."""
-    got = batched(self, states, actions, recs)
-    want = [self.adjudicate_validated(st, a, rec) for st, a, rec in zip(states, actions, recs)]
-    assert len(got) == len(want)
-    for (s1, v1), (s2, v2) in zip(got, want):
-        assert s1 == s2 and s1.to_json() == s2.to_json()
-        assert v1 == v2 and repr(v1) == repr(v2)
-    return got
+from poolgym.rules.testing import ruled_both_ways
 
 
 def play_checked(monkeypatch, cls, env_id, kwargs, n, steps, seed, n_bits=12):

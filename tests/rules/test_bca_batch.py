@@ -10,7 +10,8 @@ import poolgym  # noqa: F401  (registers the env ids)
 from poolgym.rules import nine_ball_batch as nb
 from poolgym.rules.games import bca_batch as bb
 from poolgym.rules.games.bca import BCAGame
-from tests.rules.batch_check import compiled_signatures, play_random, ruled_both_ways
+from poolgym.rules.testing import ruled_both_ways
+from tests.rules.batch_check import compiled_signatures, play_random
 
 GAMES = [("poolgym/PeaPool-v0", 6, {}), ("poolgym/FortyOne-v0", 6, {}), ("poolgym/CardBall-v0", 6, {}),
          ("poolgym/CutThroat-v0", 5, {}), ("poolgym/OddBall-v0", 4, {}), ("poolgym/MrAndMrs-v0", 6, {}),

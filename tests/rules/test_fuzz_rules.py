@@ -2,20 +2,9 @@
 batch ruled both ways and every table's state checked), and proof that its checks can fail."""
 
 import dataclasses
-import importlib.util
-import sys
-from pathlib import Path
 
 from poolgym.rules.nine_ball import NineBall
-
-
-def _fuzz_module():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "fuzz_rules.py"
-    spec = importlib.util.spec_from_file_location("fuzz_rules", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, mod)
-    spec.loader.exec_module(sys.modules[spec.name])
-    return sys.modules[spec.name]
+from tests.benchmark_modules import load_benchmark
 
 
 ARGS = ["--only", "poolgym/NineBall-v0", "poolgym/PeaPool-v0", "--modes", "macro", "--opponents", "geometric",
@@ -25,7 +14,7 @@ ARGS = ["--only", "poolgym/NineBall-v0", "poolgym/PeaPool-v0", "--modes", "macro
 def test_fuzz_slice_is_clean(capsys):
     """Nine-ball and three-seat pea pool with the geometric opponent: every check holds, the
     batched referees were checked, and they are restored afterwards."""
-    mod = _fuzz_module()
+    mod = load_benchmark("fuzz_rules")
     before = NineBall.__dict__["adjudicate_batch"]
     assert mod.main(ARGS) == 0
     out = capsys.readouterr().out
@@ -37,7 +26,7 @@ def test_fuzz_slice_is_clean(capsys):
 def test_fuzz_reports_a_referee_that_differs_from_its_batch(monkeypatch, capsys):
     """A table-by-table referee that disagrees with the batched one (a planted rule ref) is a
     failure of the run, reported with its seed and configuration."""
-    mod = _fuzz_module()
+    mod = load_benchmark("fuzz_rules")
     real = NineBall.adjudicate_validated
 
     def planted(self, state, action, rec):

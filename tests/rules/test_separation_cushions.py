@@ -1,8 +1,8 @@
 """The referee's round-off separation keeps the balls out of the cushions: a ball wedged in a
 pocket mouth, frozen to a jaw's cushion and to another ball, must not be pushed into the
 cushion beyond what the physics accepts (1e-9 m) when the pair is separated; the state after
-the stroke stays a valid input for the next one (G-3.11: balls at rest stay where they are,
-up to the physics' rounding)."""
+the stroke stays a valid input for the next one (the balls at rest stay where the physics left
+them, up to nanometres). A simulation contract, not a rule of play: no rule ID applies."""
 
 import json
 from pathlib import Path
@@ -10,13 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from physics.fuzz import layout_problems
 from poolgym.rules import get_discipline, serialize
 from poolgym.rules.core import GameState
 from poolgym.rules.game import simulate_record
 from poolgym.rules.geometry import DEFAULT_R as R
 from poolgym.rules.geometry import get_table, separate_overlaps
-from poolgym.rules.separation import CUSHION_TRIGGER, cushion_clearance, separate_overlaps_batch, settle
+from poolgym.rules.separation import CUSHION_TRIGGER, _layout_problem, cushion_clearance, separate_overlaps_batch, settle
 from poolgym.rules.testing import check_invariants
 
 TABLE = get_table("9ft")
@@ -40,14 +39,9 @@ def _wedged(clearance: float = -3e-10, turn_deg: float = 30.0):
     return P, on
 
 
-def _layout_problem(table, P, on) -> int:
-    rvw = np.zeros((1, 16, 3, 3))
-    rvw[0, :, 0, :2] = P
-    return int(layout_problems(table, rvw, np.where(on, 0, 4).astype(np.int8)[None], R)[0])
-
-
-def _problem(P, on) -> int:
-    return _layout_problem(TABLE, P, on)
+def _problem(P, on, table=TABLE) -> int:
+    """The physics' layout check: 0 accepted, 1 a ball off the bed, 2 an overlap."""
+    return _layout_problem(P, on, R, table)
 
 
 def _cushion_gap(P, on) -> float:
@@ -178,10 +172,10 @@ def test_environment_guard_on_balls_jammed_in_a_pocket_mouth():
     rvw[0, :, 0, :2] = P
     rvw[0, :, 0, 2] = R
     s = np.where(on, 0, 4).astype(np.int8)[None]
-    assert _layout_problem(table, P, on) == 0
+    assert _problem(P, on, table) == 0
     pairs_only = rvw.copy()
     separate_overlaps_batch(pairs_only, s, R)
-    assert _layout_problem(table, pairs_only[0, :, 0, :2], on) == 1  # a ball pressed into its cushion
+    assert _problem(pairs_only[0, :, 0, :2], on, table) == 1  # a ball pressed into its cushion
     separate_overlaps_batch(rvw, s, R, table=table)
-    assert _layout_problem(table, rvw[0, :, 0, :2], on) == 0
+    assert _problem(rvw[0, :, 0, :2], on, table) == 0
     assert np.abs(rvw[0, :, 0, :2] - P).max() < 1e-8

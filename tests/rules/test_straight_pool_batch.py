@@ -10,7 +10,8 @@ import pytest
 from poolgym.rules import nine_ball_batch as nb, straight_pool_batch as sb
 from poolgym.rules.core import Phase
 from poolgym.rules.straight_pool import StraightPool
-from tests.rules.batch_check import compiled_signatures, play_checked, play_random, ruled_both_ways
+from poolgym.rules.testing import ruled_both_ways
+from tests.rules.batch_check import compiled_signatures, play_checked, play_random
 
 
 def _play_checked(monkeypatch, kwargs, n, steps, seed):
