@@ -47,7 +47,11 @@ def main(argv=None) -> int:
     ap.add_argument("--eval-every", type=int, default=100_000)
     ap.add_argument("--out", default="runs/learn_potdrill")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--aim", default="ghost", choices=("ghost", "window"),
+                    help="the param mode's pot aim (PoolEnv param_aim): the ghost-ball aim, or the centre of the "
+                         "stroke's pocketing window found by a noise-free simulated sweep (an aim assist)")
     args = ap.parse_args(argv)
+    env_kwargs = dict(ENV_KWARGS, param_aim=args.aim)
 
     import torch
 
@@ -63,7 +67,7 @@ def main(argv=None) -> int:
         out = os.path.join(args.out, algo)
         t0, c0, load0 = time.perf_counter(), time.process_time(), os.getloadavg()[0]
         res = sb3.train(ENV_ID, algo, steps[algo], seed=args.seed, out_dir=out, n_envs=N_ENVS[algo],
-                        hyperparams=HYPERPARAMS[algo], env_kwargs=ENV_KWARGS, eval_every=min(args.eval_every, steps[algo]),
+                        hyperparams=HYPERPARAMS[algo], env_kwargs=env_kwargs, eval_every=min(args.eval_every, steps[algo]),
                         eval_episodes=200, checkpoint_every=10**9, resume=False, tensorboard=False)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         timing[algo] = dict(steps=res["timesteps"], wall_s=wall, cpu_s=cpu, steps_per_cpu_s=res["timesteps"] / cpu,
@@ -76,13 +80,13 @@ def main(argv=None) -> int:
 
     from poolgym.envs.sb3 import NativeSB3VecEnv
 
-    venv = NativeSB3VecEnv(ENV_ID, num_envs=1, seed=args.seed, **ENV_KWARGS)
+    venv = NativeSB3VecEnv(ENV_ID, num_envs=1, seed=args.seed, **env_kwargs)
     players["untrained"] = policy_player(PPO("MlpPolicy", venv, seed=args.seed, **HYPERPARAMS["ppo"]))
     venv.close()
     players["geometric"] = agent_player(agents.make("geometric", noise="icga"))
     players["random"] = agent_player(agents.make("random"))
     t0 = time.perf_counter()
-    returns = drill_returns(players, ENV_ID, seeds, ENV_KWARGS)
+    returns = drill_returns(players, ENV_ID, seeds, env_kwargs)
     rates = {k: rate_of(v) for k, v in returns.items()}
     print(f"\n{ENV_ID}, ICGA noise, {args.episodes} test positions (seeds {TEST_SEED0}..), "
           f"evaluated in {time.perf_counter() - t0:.0f} s")
@@ -100,7 +104,7 @@ def main(argv=None) -> int:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(rates={k: v.as_dict() for k, v in rates.items()}, paired=paired, timing=timing,
-                           episodes=args.episodes, hyperparams=HYPERPARAMS, env_kwargs=ENV_KWARGS), f, indent=1)
+                           episodes=args.episodes, hyperparams=HYPERPARAMS, env_kwargs=env_kwargs), f, indent=1)
     return 0
 
 

@@ -14,6 +14,12 @@ draws). The geometric player's stroke (the all-zero parameterised action) is sco
 same fresh draws. Both are expectations over the noise, so they are steadier than one
 episode per position.
 
+``--decompose`` also prints where the ceiling's margin over the geometric stroke comes from,
+each on the same fresh draws: the geometric stroke re-aimed at the centre of its own pocketing
+window (its pocket, speed and tip kept); the best pocket with centred aim at the reference
+speed (factor 1.0) and centre tip; the best pocket and speed with centre tip; and the full
+search without its final refinement.
+
 The search knows the physics and spends ~10^4 simulations on each position: a learned policy
 that sees the position once and never simulates should not be expected to reach it. It is a
 lower bound of the best possible rate (a finite grid), and an upper reference for the
@@ -41,6 +47,7 @@ def main(argv=None) -> int:
     ap.add_argument("--first", type=int, default=0, help="first position index (seed TEST_SEED0 + first)")
     ap.add_argument("--draws", type=int, default=400, help="fresh noise draws for the final scores")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--decompose", action="store_true", help="also score the partial searches (module doc)")
     args = ap.parse_args(argv)
 
     import gymnasium as gym
@@ -72,6 +79,19 @@ def main(argv=None) -> int:
         sh[:, 2] = np.clip(sh[:, 2], 0.0, 90.0)
         return sh
 
+    def centred(rvw, s, shots):
+        """The middle aim of the widest run of ``shots`` (one stroke swept over `AIM_GRID`) that
+        pots, or None."""
+        ok = made(rvw, s, shots)
+        if not ok.any():
+            return None
+        idx = np.flatnonzero(ok)
+        run = max(np.split(idx, np.flatnonzero(np.diff(idx) > 1) + 1), key=len)
+        return shots[run[len(run) // 2]].copy()
+
+    PARTS = ("geometric re-aimed at its window centre", "best pocket, reference speed, centre tip",
+             "best pocket and speed, centre tip", "full search before refinement")
+    parts = {k: [] for k in PARTS}
     t0 = time.perf_counter()
     geo, best_rates = [], []
     for i in range(args.first, args.first + args.positions):
@@ -83,6 +103,11 @@ def main(argv=None) -> int:
         g = pc.decode_box(np.zeros(pc.box_size), st, spec)[-1]
         fresh = rng.standard_normal((args.draws, 5))
         geo.append(made(rvw, s, noisy(np.array([g.V0, g.phi, g.theta, g.a, g.b]), fresh)).mean())
+        if args.decompose:
+            sweep = np.repeat(np.array([[g.V0, g.phi, g.theta, g.a, g.b]]), len(AIM_GRID), 0)
+            sweep[:, 1] = (g.phi + AIM_GRID) % 360.0
+            c = centred(rvw, s, sweep)
+            parts[PARTS[0]].append(geo[-1] if c is None else made(rvw, s, noisy(c, fresh)).mean())
         E = rng.standard_normal((48, 5))
         cands = []
         for k in np.flatnonzero(m[: pc.n_pot]):
@@ -103,14 +128,19 @@ def main(argv=None) -> int:
                     idx = np.flatnonzero(ok[j])
                     run = max(np.split(idx, np.flatnonzero(np.diff(idx) > 1) + 1), key=len)
                     shot = shots[j, run[len(run) // 2]].copy()
-                    cands.append((made(rvw, s, noisy(shot, E)).mean(), shot))
+                    cands.append((made(rvw, s, noisy(shot, E)).mean(), shot, f, j))
+        if args.decompose:
+            for name, keep in zip(PARTS[1:], (lambda f, j: f == 1.0 and j == 0, lambda f, j: j == 0,
+                                              lambda f, j: True)):
+                sub = [c for c in cands if keep(c[2], c[3])]
+                parts[name].append(made(rvw, s, noisy(max(sub, key=lambda c: c[0])[1], fresh)).mean() if sub else 0.0)
         if not cands:
             best_rates.append(0.0)
             continue
         cands.sort(key=lambda c: -c[0])
         E2 = rng.standard_normal((96, 5))
         top = max(((made(rvw, s, noisy(sh + [0, d, 0, 0, 0], E2)).mean(), sh + [0, d, 0, 0, 0])
-                   for _, sh in cands[:6] for d in np.arange(-0.4, 0.4001, 0.1)), key=lambda c: c[0])
+                   for _, sh, _, _ in cands[:6] for d in np.arange(-0.4, 0.4001, 0.1)), key=lambda c: c[0])
         best_rates.append(made(rvw, s, noisy(top[1], fresh)).mean())
         n = len(best_rates)
         if n % 50 == 0:
@@ -120,6 +150,9 @@ def main(argv=None) -> int:
     print(f"PotDrill-v0, ICGA noise, positions {args.first}..{args.first + args.positions - 1} (seeds "
           f"{TEST_SEED0}+i), {args.draws} noise draws each, {time.perf_counter() - t0:.0f} s")
     print(f"geometric stroke (the all-zero parameterised action): {g.mean():.3f}")
+    for name, rates in parts.items():
+        if rates:
+            print(f"{name + ':':54s}{np.mean(rates):.3f}")
     print(f"per-position search ceiling:                          {b.mean():.3f}  "
           f"(positions below 0.5 for the search: {np.mean(b < 0.5):.3f}, for geometric: {np.mean(g < 0.5):.3f})")
     return 0

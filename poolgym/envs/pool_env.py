@@ -342,7 +342,12 @@ class PoolEnv(gym.Env):
     strokes: a legal jump keeps the tip at or above centre, b >= 0, G-3.26 / G-3.27), runout (nine-ball
     runout drill: balls scattered at random, cue ball in hand, no opponent; +1 when the learner
     wins the game, -1 as soon as it loses the table, see `runout_start`), choice_prior (the
-    ``"param"`` mode's make-probability prior on the choice scores, default 1; 0 = none).
+    ``"param"`` mode's make-probability prior on the choice scores, default 1; 0 = none),
+    param_aim (where the parameterised modes aim a pot before the cut correction: ``"ghost"``,
+    the default, the ghost-ball aim at the pocket's aim point; ``"window"``, the centre of the
+    stroke's pocketing window found by a noise-free simulated sweep of about 30 aims with the
+    env's physics, `poolgym.envs.param.ParamCodec.window_phi`: an aim assist that costs those
+    simulations on every pot decoded).
 
     ## N-seat games
     ``players=N`` (the counts the discipline's ``allowed_players`` gives; teams and other seat
@@ -385,7 +390,7 @@ class PoolEnv(gym.Env):
                  action_mode="box", max_shots=100, learner_seat=0, phi_mode="relative",
                  render_mode=None, render_width=640, runout=False, illegal_macro="substitute",
                  render_trajectories=False, V0_range=(0.1, 8.0), theta_max=0.0, players=None, start=None,
-                 choice_prior=1.0):
+                 choice_prior=1.0, param_aim="ghost"):
         if action_mode not in ACTION_MODES:
             raise ValueError(f"action_mode must be one of {ACTION_MODES}, got {action_mode!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -438,7 +443,7 @@ class PoolEnv(gym.Env):
         #: the parameterised actions' codec (`poolgym.envs.param`; None in the Box and macro modes)
         self.param = (ParamCodec(self.disc.n_balls, self.table, self.R, V0_min=float(V0_range[0]),
                                  V0_max=float(V0_range[1]), theta_max=float(theta_max), seats=self.seated,
-                                 choice_prior=choice_prior)
+                                 choice_prior=choice_prior, aim=param_aim, models=self.models)
                       if action_mode in PARAM_MODES else None)
         self.codec = Codec(self.disc.n_balls, n_players, self.table, self.R, V0_min=float(V0_range[0]),
                            V0_max=float(V0_range[1]), theta_max=float(theta_max), phi_mode=phi_mode,
