@@ -115,27 +115,84 @@ def paired_difference(a, b) -> tuple:
     return d, d - 1.96 * se, d + 1.96 * se, a_only, b_only
 
 
-def drill_returns(players: dict, env_id: str, seeds, env_kwargs: dict | None = None) -> dict:
-    """{name: (len(seeds),) episode returns} of each player, one episode from each seed (the
-    same positions and noise streams for every player; `drill_rates`)."""
+def drill_returns(players: dict, env_id: str, seeds, env_kwargs: dict | None = None, draws: int = 1) -> dict:
+    """{name: episode returns} of each player: one episode from each seed (the same positions
+    and noise streams for every player; `drill_rates`), a (len(seeds),) array; with ``draws``
+    > 1, ``draws`` episodes from each seed's position, a (len(seeds), draws) array: the first
+    is the seed's own episode, episode j > 0 replays the position (``reset`` with the seed's
+    state as ``options["state"]``) under the noise stream of `draw_seed` (seed, j), the same
+    for every player. Several draws per position estimate each player's expected success on
+    the positions (`expected_rate`), without the noise of one draw per position."""
     import gymnasium as gym
 
     import poolgym  # noqa: F401  (registers the ids)
 
+    if not isinstance(draws, int) or draws < 1:
+        raise ValueError(f"draws must be a positive int, got {draws!r}")
     out = {}
     seeds = [int(s) for s in seeds]
     for name, play in players.items():
         env = gym.make(env_id, disable_env_checker=True, **(env_kwargs or {}))
-        rets = []
-        for s in seeds:
+        rets = np.zeros((len(seeds), draws))
+        for i, s in enumerate(seeds):
             obs, _ = env.reset(seed=s)
-            total = 0.0
-            for _ in range(10_000):
-                obs, r, term, trunc, _ = play(env, obs, s)
-                total += float(r)
-                if term or trunc:
-                    break
-            rets.append(total)
+            start = env.unwrapped.state
+            for j in range(draws):
+                if j:
+                    obs, _ = env.reset(seed=draw_seed(s, j), options={"state": start})
+                total = 0.0
+                for _ in range(10_000):
+                    obs, r, term, trunc, _ = play(env, obs, s)
+                    total += float(r)
+                    if term or trunc:
+                        break
+                rets[i, j] = total
         env.close()
-        out[name] = np.asarray(rets, float)
+        out[name] = rets[:, 0] if draws == 1 else rets
     return out
+
+
+def draw_seed(seed: int, j: int) -> int:
+    """The env seed of draw ``j`` > 0 from the position of ``seed`` (`drill_returns`)."""
+    return int(np.random.SeedSequence([int(seed), int(j)]).generate_state(1, np.uint64)[0] % (2**63))
+
+
+@dataclass(frozen=True)
+class ExpectedRate:
+    """A player's success averaged over the noise draws of each position, then over the
+    ``positions``: ``rate`` with the 95% normal interval (``lo``, ``hi``) of the mean of the
+    per-position rates (the positions are the independent samples)."""
+
+    positions: int
+    draws: int
+    rate: float
+    lo: float
+    hi: float
+
+    def as_dict(self) -> dict:
+        return dict(positions=self.positions, draws=self.draws, rate=self.rate, lo=self.lo, hi=self.hi)
+
+
+def expected_rate(returns) -> ExpectedRate:
+    """The `ExpectedRate` of (positions, draws) episode returns (a success is a positive return)."""
+    per = (np.asarray(returns, float) > 0).reshape(len(returns), -1).mean(axis=1)
+    n = len(per)
+    m = float(per.mean()) if n else 0.0
+    se = float(per.std(ddof=1)) / np.sqrt(n) if n > 1 else 0.0
+    return ExpectedRate(n, int(np.asarray(returns).reshape(n, -1).shape[1]) if n else 0, m, m - 1.96 * se,
+                        m + 1.96 * se)
+
+
+def paired_expected_difference(a, b) -> tuple:
+    """``(diff, lo, hi)``: the difference of two players' expected success on the same
+    positions (``a`` and ``b``: (positions, draws) returns of `drill_returns` with the same
+    seeds and draws), with the 95% normal interval of the mean of the per-position
+    differences."""
+    x = (np.asarray(a, float) > 0).reshape(len(a), -1).mean(axis=1)
+    y = (np.asarray(b, float) > 0).reshape(len(b), -1).mean(axis=1)
+    if len(x) < 2 or len(y) != len(x):
+        raise ValueError(f"paired_expected_difference needs two equal sequences of 2+ positions, got {len(x)} "
+                         f"and {len(y)}")
+    d = x - y
+    m, se = float(d.mean()), float(d.std(ddof=1)) / np.sqrt(len(d))
+    return m, m - 1.96 * se, m + 1.96 * se

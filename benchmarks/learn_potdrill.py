@@ -11,7 +11,12 @@ geometric agent, the random agent and the untrained policy on the SAME ``--episo
 positions (`agents.drill_eval.drill_rates`, seeds 10_000_000 + i, disjoint from the training
 tables and the learning-curve seeds) and prints each success rate with its Wilson 95%
 interval, the training wall and CPU seconds, and the learner's margin over geometric measured
-in this run. ``--json`` writes the figures. The learning curves are in
+in this run. ``--draws D`` plays every test position D times under different noise draws
+(the same for every player) and reports each player's expected success on the positions
+with a 95% interval over positions, and the learners' paired differences to geometric and to
+the untrained policy: one draw per position leaves a paired interval of about +-0.02, as wide
+as the differences measured. ``--trained DIR`` evaluates saved models instead of training.
+``--json`` writes the figures. The learning curves are in
 ``<out>/<algo>/learning_curve.csv``.
 """
 
@@ -47,6 +52,12 @@ def main(argv=None) -> int:
     ap.add_argument("--eval-every", type=int, default=100_000)
     ap.add_argument("--out", default="runs/learn_potdrill")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--draws", type=int, default=1,
+                    help="noise draws per test position: above 1, every player's expected success on the positions "
+                         "is reported with a paired interval (agents.drill_eval.expected_rate), steadier than one "
+                         "draw each")
+    ap.add_argument("--trained", default=None,
+                    help="evaluate the models saved in this directory (<dir>/<algo>/model.zip) instead of training")
     ap.add_argument("--aim", default="ghost", choices=("ghost", "window"),
                     help="the param mode's pot aim (PoolEnv param_aim): the ghost-ball aim, or the centre of the "
                          "stroke's pocketing window found by a noise-free simulated sweep (an aim assist)")
@@ -57,13 +68,18 @@ def main(argv=None) -> int:
 
     import agents
     from agents import sb3
-    from agents.drill_eval import agent_player, drill_returns, paired_difference, policy_player, rate_of
+    from agents.drill_eval import (agent_player, drill_returns, expected_rate, paired_difference,
+                                   paired_expected_difference, policy_player, rate_of)
 
     torch.set_num_threads(1)
     seeds = range(TEST_SEED0, TEST_SEED0 + args.episodes)
     steps = {"ppo": args.steps_ppo, "sac": args.steps_sac}
     players, timing = {}, {}
     for algo in [a for a in args.algos.split(",") if a]:
+        if args.trained:
+            players[algo] = policy_player(sb3.load(os.path.join(args.trained, algo, "model.zip"), algo))
+            timing[algo] = None
+            continue
         out = os.path.join(args.out, algo)
         t0, c0, load0 = time.perf_counter(), time.process_time(), os.getloadavg()[0]
         res = sb3.train(ENV_ID, algo, steps[algo], seed=args.seed, out_dir=out, n_envs=N_ENVS[algo],
@@ -86,7 +102,10 @@ def main(argv=None) -> int:
     players["geometric"] = agent_player(agents.make("geometric", noise="icga"))
     players["random"] = agent_player(agents.make("random"))
     t0 = time.perf_counter()
-    returns = drill_returns(players, ENV_ID, seeds, env_kwargs)
+    returns = drill_returns(players, ENV_ID, seeds, env_kwargs, draws=args.draws)
+    if args.draws > 1:
+        return _report_expected(args, returns, timing, env_kwargs, expected_rate, paired_expected_difference,
+                                time.perf_counter() - t0)
     rates = {k: rate_of(v) for k, v in returns.items()}
     print(f"\n{ENV_ID}, ICGA noise, {args.episodes} test positions (seeds {TEST_SEED0}..), "
           f"evaluated in {time.perf_counter() - t0:.0f} s")
@@ -105,6 +124,29 @@ def main(argv=None) -> int:
         with open(args.json, "w") as f:
             json.dump(dict(rates={k: v.as_dict() for k, v in rates.items()}, paired=paired, timing=timing,
                            episodes=args.episodes, hyperparams=HYPERPARAMS, env_kwargs=env_kwargs), f, indent=1)
+    return 0
+
+
+def _report_expected(args, returns, timing, env_kwargs, expected_rate, paired_expected_difference, seconds) -> int:
+    """The report of ``--draws`` > 1: expected success per player and paired differences."""
+    rates = {k: expected_rate(v) for k, v in returns.items()}
+    print(f"\n{ENV_ID}, ICGA noise, {args.episodes} test positions (seeds {TEST_SEED0}..) x {args.draws} noise "
+          f"draws each, evaluated in {seconds:.0f} s")
+    print(f"{'player':10s} {'expected success':>16s}  95% over positions")
+    for name, r in rates.items():
+        print(f"{name:10s} {r.rate:16.3f}  [{r.lo:.3f}, {r.hi:.3f}]")
+    paired = {}
+    for algo in timing:
+        d, lo, hi = paired_expected_difference(returns[algo], returns["geometric"])
+        du, lou, hiu = paired_expected_difference(returns[algo], returns["untrained"])
+        paired[algo] = dict(diff=d, lo=lo, hi=hi, vs_untrained=dict(diff=du, lo=lou, hi=hiu))
+        print(f"{algo} - geometric: {d:+.3f} paired 95% [{lo:+.3f}, {hi:+.3f}]; {algo} - untrained: {du:+.3f} "
+              f"[{lou:+.3f}, {hiu:+.3f}]; >= 0.85: {rates[algo].rate >= 0.85}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(dict(expected={k: v.as_dict() for k, v in rates.items()}, paired=paired, timing=timing,
+                           episodes=args.episodes, draws=args.draws, hyperparams=HYPERPARAMS, env_kwargs=env_kwargs),
+                      f, indent=1)
     return 0
 
 

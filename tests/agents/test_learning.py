@@ -50,6 +50,32 @@ def test_drill_rates_are_reproducible_and_on_the_same_positions():
     assert a == b and a.episodes == 40 and a.lo <= a.rate <= a.hi
 
 
+def test_draws_replay_each_position_under_new_noise_the_same_for_every_player():
+    """``draws`` > 1: the first draw is the seed's own episode, the others replay the seed's
+    position under other noise streams, the same for every player; the expected rates and the
+    paired difference are the per-position means' (a player equal to itself differs by 0)."""
+    import numpy as np
+
+    import agents
+    from agents.drill_eval import (agent_player, drill_returns, expected_rate, paired_expected_difference)
+
+    kw = dict(noise="icga")
+    g = {"g": agent_player(agents.make("geometric"))}
+    one = drill_returns(g, "poolgym/PotDrill-v0", range(30), kw)["g"]
+    many = drill_returns(g, "poolgym/PotDrill-v0", range(30), kw, draws=8)["g"]
+    again = drill_returns({"h": agent_player(agents.make("geometric"))}, "poolgym/PotDrill-v0", range(30), kw,
+                          draws=8)["h"]
+    assert many.shape == (30, 8) and np.array_equal(many[:, 0], one) and np.array_equal(many, again)
+    # the noise differs between draws: some position is made on one draw and missed on another
+    assert ((many > 0).any(axis=1) & ~(many > 0).all(axis=1)).any()
+    r = expected_rate(many)
+    assert (r.positions, r.draws) == (30, 8)
+    assert r.rate == pytest.approx(float((many > 0).mean())) and r.lo < r.rate < r.hi
+    assert paired_expected_difference(many, again) == (0.0, 0.0, 0.0)
+    with pytest.raises(ValueError, match="draws"):
+        drill_returns(g, "poolgym/PotDrill-v0", range(3), kw, draws=0)
+
+
 @pytest.mark.parametrize("env_id", ["poolgym/PotDrill-v0", "poolgym/NineBall-v0"])
 def test_param_policies_play_nine_ball_as_agents(tmp_path, env_id):
     """A policy trained on the parameterised actions plays tournament games: the pot-drill one
