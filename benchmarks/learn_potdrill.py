@@ -1,6 +1,6 @@
 """PPO and SAC on the pot drill's parameterised actions, against the geometric agent on the same seeds.
 
-    python benchmarks/learn_potdrill.py [--algos ppo,sac] [--steps-ppo N] [--steps-sac N]
+    python benchmarks/learn_potdrill.py [--algos ppo,sac] [--steps-ppo N] [--steps-sac N] [--draws 16]
                                         [--episodes 1000] [--seed 0] [--out runs/learn_potdrill]
 
 Trains each algorithm on ``poolgym/PotDrill-v0`` with ``action_mode="param"`` (one flat Box:
@@ -11,7 +11,7 @@ geometric agent, the random agent and the untrained policy on the SAME ``--episo
 positions (`agents.drill_eval.drill_rates`, seeds 10_000_000 + i, disjoint from the training
 tables and the learning-curve seeds) and prints each success rate with its Wilson 95%
 interval, the training wall and CPU seconds, and the learner's margin over geometric measured
-in this run. ``--draws D`` plays every test position D times under different noise draws
+in this run. ``--draws D`` (default 16) plays every test position D times under different noise draws
 (the same for every player) and reports each player's expected success on the positions
 with a 95% interval over positions, and the learners' paired differences to geometric and to
 the untrained policy: one draw per position leaves a paired interval of about +-0.02, as wide
@@ -52,10 +52,10 @@ def main(argv=None) -> int:
     ap.add_argument("--eval-every", type=int, default=100_000)
     ap.add_argument("--out", default="runs/learn_potdrill")
     ap.add_argument("--json", default=None)
-    ap.add_argument("--draws", type=int, default=1,
+    ap.add_argument("--draws", type=int, default=16,
                     help="noise draws per test position: above 1, every player's expected success on the positions "
-                         "is reported with a paired interval (agents.drill_eval.expected_rate), steadier than one "
-                         "draw each")
+                         "is reported with a paired interval (agents.drill_eval.expected_rate); 1: one episode per "
+                         "position with Wilson intervals (a paired interval of about +-0.02)")
     ap.add_argument("--trained", default=None,
                     help="evaluate the models saved in this directory (<dir>/<algo>/model.zip) instead of training")
     ap.add_argument("--aim", default="ghost", choices=("ghost", "window"),
