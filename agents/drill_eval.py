@@ -5,6 +5,10 @@ from a position drawn from the env's seed. `drill_rates` plays every player from
 of ``seeds`` (``reset(seed=s)`` of a fresh single env, so every player faces the same tables and
 the same execution-noise stream) and reports, per player, the successes (a positive return,
 as `agents.sb3.EvalResult`) with a Wilson 95% interval (`agents.stats.wilson_interval`).
+One draw of the execution noise per position leaves a paired difference of two players an
+interval of about +-0.02 on 1,000 positions; `drill_returns` with ``draws`` > 1 replays every
+position under more noise streams (the same for every player), and `expected_rate` and
+`paired_expected_difference` then estimate each player's expected success on the positions.
 
 Players are named callables:
 
