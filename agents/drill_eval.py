@@ -183,8 +183,8 @@ def expected_rate(returns) -> ExpectedRate:
     n = len(per)
     m = float(per.mean()) if n else 0.0
     se = float(per.std(ddof=1)) / np.sqrt(n) if n > 1 else 0.0
-    return ExpectedRate(n, int(np.asarray(returns).reshape(n, -1).shape[1]) if n else 0, m, m - 1.96 * se,
-                        m + 1.96 * se)
+    return ExpectedRate(n, int(np.asarray(returns).reshape(n, -1).shape[1]) if n else 0, m, float(m - 1.96 * se),
+                        float(m + 1.96 * se))
 
 
 def paired_expected_difference(a, b) -> tuple:
@@ -198,5 +198,5 @@ def paired_expected_difference(a, b) -> tuple:
         raise ValueError(f"paired_expected_difference needs two equal sequences of 2+ positions, got {len(x)} "
                          f"and {len(y)}")
     d = x - y
-    m, se = float(d.mean()), float(d.std(ddof=1)) / np.sqrt(len(d))
+    m, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
     return m, m - 1.96 * se, m + 1.96 * se
