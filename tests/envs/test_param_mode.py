@@ -435,6 +435,7 @@ def _window_made(env, st, ball, pocket, shots):
     """For each stroke row: ``ball`` in ``pocket`` and the cue ball left on the table, simulated
     without noise with the env's physics (what `ParamCodec.window_phi` sweeps)."""
     import physics
+    from physics.enums import Motion
     from poolgym.rules.game import physics_inputs
 
     rvw, s = physics_inputs(st)
@@ -442,7 +443,8 @@ def _window_made(env, st, ball, pocket, shots):
     res = physics.simulate_batch(env.table, np.repeat(rvw[None], B, 0), np.asarray(shots, float),
                                  np.zeros(B, np.int64), s=np.repeat(s[None], B, 0), parallel=False, grow_log=True,
                                  **env.models.kwargs())
-    return (res.s[:, ball] == 4) & (res.pocket[:, ball] == pocket) & (res.s[:, 0] != 4) & (res.s[:, 0] != 6)
+    down, off = int(Motion.POCKETED), int(Motion.OFF_TABLE)
+    return (res.s[:, ball] == down) & (res.pocket[:, ball] == pocket) & (res.s[:, 0] != down) & (res.s[:, 0] != off)
 
 
 def test_window_aim_needs_the_models_and_a_known_mode():
