@@ -103,48 +103,32 @@ def main(argv=None) -> int:
     players["random"] = agent_player(agents.make("random"))
     t0 = time.perf_counter()
     returns = drill_returns(players, ENV_ID, seeds, env_kwargs, draws=args.draws)
-    if args.draws > 1:
-        return _report_expected(args, returns, timing, env_kwargs, expected_rate, paired_expected_difference,
-                                time.perf_counter() - t0)
-    rates = {k: rate_of(v) for k, v in returns.items()}
-    print(f"\n{ENV_ID}, ICGA noise, {args.episodes} test positions (seeds {TEST_SEED0}..), "
-          f"evaluated in {time.perf_counter() - t0:.0f} s")
-    print(f"{'player':10s} {'success':>8s}  Wilson 95%")
-    for name, r in rates.items():
-        print(f"{name:10s} {r.rate:8.3f}  [{r.lo:.3f}, {r.hi:.3f}]")
-    g = rates["geometric"]
-    paired = {}
-    for algo in timing:
-        r = rates[algo]
-        d, lo, hi, a_only, g_only = paired_difference(returns[algo], returns["geometric"])
-        paired[algo] = dict(diff=d, lo=lo, hi=hi, learner_only=a_only, geometric_only=g_only)
-        print(f"{algo} - geometric: {d:+.3f} paired 95% [{lo:+.3f}, {hi:+.3f}] (positions only {algo} made: "
-              f"{a_only}, only geometric: {g_only}); Wilson intervals apart: {r.lo > g.hi}; >= 0.85: {r.rate >= 0.85}")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(dict(rates={k: v.as_dict() for k, v in rates.items()}, paired=paired, timing=timing,
-                           episodes=args.episodes, hyperparams=HYPERPARAMS, env_kwargs=env_kwargs), f, indent=1)
-    return 0
-
-
-def _report_expected(args, returns, timing, env_kwargs, expected_rate, paired_expected_difference, seconds) -> int:
-    """The report of ``--draws`` > 1: expected success per player and paired differences."""
-    rates = {k: expected_rate(v) for k, v in returns.items()}
-    print(f"\n{ENV_ID}, ICGA noise, {args.episodes} test positions (seeds {TEST_SEED0}..) x {args.draws} noise "
-          f"draws each, evaluated in {seconds:.0f} s")
-    print(f"{'player':10s} {'expected success':>16s}  95% over positions")
+    seconds = time.perf_counter() - t0
+    expected = args.draws > 1
+    rates = {k: (expected_rate(v) if expected else rate_of(v)) for k, v in returns.items()}
+    print(f"\n{ENV_ID}, ICGA noise, {args.episodes} test positions (seeds {TEST_SEED0}..)"
+          f"{f' x {args.draws} noise draws each' if expected else ''}, evaluated in {seconds:.0f} s")
+    print(f"{'player':10s} {'expected success' if expected else 'success':>16s}  "
+          f"{'95% over positions' if expected else 'Wilson 95%'}")
     for name, r in rates.items():
         print(f"{name:10s} {r.rate:16.3f}  [{r.lo:.3f}, {r.hi:.3f}]")
     paired = {}
     for algo in timing:
-        d, lo, hi = paired_expected_difference(returns[algo], returns["geometric"])
-        du, lou, hiu = paired_expected_difference(returns[algo], returns["untrained"])
-        paired[algo] = dict(diff=d, lo=lo, hi=hi, vs_untrained=dict(diff=du, lo=lou, hi=hiu))
-        print(f"{algo} - geometric: {d:+.3f} paired 95% [{lo:+.3f}, {hi:+.3f}]; {algo} - untrained: {du:+.3f} "
-              f"[{lou:+.3f}, {hiu:+.3f}]; >= 0.85: {rates[algo].rate >= 0.85}")
+        r, g = rates[algo], rates["geometric"]
+        if expected:  # per-position expected successes, paired over positions
+            d, lo, hi = paired_expected_difference(returns[algo], returns["geometric"])
+            du, lou, hiu = paired_expected_difference(returns[algo], returns["untrained"])
+            paired[algo] = dict(diff=d, lo=lo, hi=hi, vs_untrained=dict(diff=du, lo=lou, hi=hiu))
+            more = f"{algo} - untrained: {du:+.3f} [{lou:+.3f}, {hiu:+.3f}]"
+        else:  # one episode per position: McNemar's discordant positions
+            d, lo, hi, a_only, g_only = paired_difference(returns[algo], returns["geometric"])
+            paired[algo] = dict(diff=d, lo=lo, hi=hi, learner_only=a_only, geometric_only=g_only)
+            more = (f"positions only {algo} made: {a_only}, only geometric: {g_only}; Wilson intervals apart: "
+                    f"{r.lo > g.hi}")
+        print(f"{algo} - geometric: {d:+.3f} paired 95% [{lo:+.3f}, {hi:+.3f}]; {more}; >= 0.85: {r.rate >= 0.85}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(dict(expected={k: v.as_dict() for k, v in rates.items()}, paired=paired, timing=timing,
+            json.dump(dict(rates={k: v.as_dict() for k, v in rates.items()}, paired=paired, timing=timing,
                            episodes=args.episodes, draws=args.draws, hyperparams=HYPERPARAMS, env_kwargs=env_kwargs),
                       f, indent=1)
     return 0
