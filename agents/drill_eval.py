@@ -177,14 +177,22 @@ class ExpectedRate:
         return dict(positions=self.positions, draws=self.draws, rate=self.rate, lo=self.lo, hi=self.hi)
 
 
+def _made(returns) -> np.ndarray:
+    """(positions, draws) successes (positive returns) of `drill_returns`' returns."""
+    return np.asarray(returns, float).reshape(len(returns), -1) > 0
+
+
+def _mean_interval(x: np.ndarray) -> tuple:
+    """(mean, lo, hi): the mean of ``x`` with its 95% normal interval (a point for fewer than 2)."""
+    m = float(x.mean()) if len(x) else 0.0
+    se = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else 0.0
+    return m, m - 1.96 * se, m + 1.96 * se
+
+
 def expected_rate(returns) -> ExpectedRate:
     """The `ExpectedRate` of (positions, draws) episode returns (a success is a positive return)."""
-    per = (np.asarray(returns, float) > 0).reshape(len(returns), -1).mean(axis=1)
-    n = len(per)
-    m = float(per.mean()) if n else 0.0
-    se = float(per.std(ddof=1)) / np.sqrt(n) if n > 1 else 0.0
-    return ExpectedRate(n, int(np.asarray(returns).reshape(n, -1).shape[1]) if n else 0, m, float(m - 1.96 * se),
-                        float(m + 1.96 * se))
+    made = _made(returns)
+    return ExpectedRate(made.shape[0], made.shape[1], *_mean_interval(made.mean(axis=1)))
 
 
 def paired_expected_difference(a, b) -> tuple:
@@ -192,11 +200,8 @@ def paired_expected_difference(a, b) -> tuple:
     positions (``a`` and ``b``: (positions, draws) returns of `drill_returns` with the same
     seeds and draws), with the 95% normal interval of the mean of the per-position
     differences."""
-    x = (np.asarray(a, float) > 0).reshape(len(a), -1).mean(axis=1)
-    y = (np.asarray(b, float) > 0).reshape(len(b), -1).mean(axis=1)
+    x, y = _made(a).mean(axis=1), _made(b).mean(axis=1)
     if len(x) < 2 or len(y) != len(x):
         raise ValueError(f"paired_expected_difference needs two equal sequences of 2+ positions, got {len(x)} "
                          f"and {len(y)}")
-    d = x - y
-    m, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
-    return m, m - 1.96 * se, m + 1.96 * se
+    return _mean_interval(x - y)

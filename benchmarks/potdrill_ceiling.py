@@ -79,10 +79,9 @@ def main(argv=None) -> int:
         sh[:, 2] = np.clip(sh[:, 2], 0.0, 90.0)
         return sh
 
-    def centred(rvw, s, shots):
-        """The middle aim of the widest run of ``shots`` (one stroke swept over `AIM_GRID`) that
-        pots, or None."""
-        ok = made(rvw, s, shots)
+    def centred(ok, shots):
+        """The stroke in the middle of the widest run of ``shots`` (one stroke swept over
+        `AIM_GRID`) that pots (``ok``), or None when none does."""
         if not ok.any():
             return None
         idx = np.flatnonzero(ok)
@@ -106,7 +105,7 @@ def main(argv=None) -> int:
         if args.decompose:
             sweep = np.repeat(np.array([[g.V0, g.phi, g.theta, g.a, g.b]]), len(AIM_GRID), 0)
             sweep[:, 1] = (g.phi + AIM_GRID) % 360.0
-            c = centred(rvw, s, sweep)
+            c = centred(made(rvw, s, sweep), sweep)
             parts[PARTS[0]].append(geo[-1] if c is None else made(rvw, s, noisy(c, fresh)).mean())
         E = rng.standard_normal((48, 5))
         cands = []
@@ -123,12 +122,9 @@ def main(argv=None) -> int:
                 shots[..., 4] = np.array(TIPS)[:, 1, None]
                 ok = made(rvw, s, shots.reshape(-1, 5)).reshape(len(TIPS), len(AIM_GRID))
                 for j in range(len(TIPS)):
-                    if not ok[j].any():
-                        continue
-                    idx = np.flatnonzero(ok[j])
-                    run = max(np.split(idx, np.flatnonzero(np.diff(idx) > 1) + 1), key=len)
-                    shot = shots[j, run[len(run) // 2]].copy()
-                    cands.append((made(rvw, s, noisy(shot, E)).mean(), shot, f, j))
+                    shot = centred(ok[j], shots[j])
+                    if shot is not None:
+                        cands.append((made(rvw, s, noisy(shot, E)).mean(), shot, f, j))
         if args.decompose:
             for name, keep in zip(PARTS[1:], (lambda f, j: f == 1.0 and j == 0, lambda f, j: j == 0,
                                               lambda f, j: True)):

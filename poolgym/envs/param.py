@@ -71,11 +71,12 @@ put the ball in the chosen pocket and keep the cue ball on the table (`ParamCode
 a 0.5 deg sweep over +-5 deg, both edges refined to 1/32 deg by bisection, about 30
 simulations per decoded pot); correction 0 then turns that aim as it turns the ghost-ball
 aim. The ghost-ball aim at the pocket's aim point misses the window's centre by the throw of
-the frictional contact (1-2 deg on thin cuts) and by the jaws' geometry seen from the
-object ball's approach: on the pot drill under ICGA noise the all-zero action pots 0.809 of
-250 test positions with it, in expectation over 200 noise draws each, against 0.764 with the
-ghost-ball aim (the same draws). The sweep costs the simulations of every pot decoded
-(about 0.5 ms on the drill's two balls), so it is off by default.
+the frictional contact and by the jaws' geometry seen from the object ball's approach: on the
+pot drill under ICGA noise an untrained PPO policy (an action near zero) makes 0.811 of the
+1,000 test positions in expectation with the window aim, against 0.771 with the ghost-ball
+aim (16 noise draws per position, `benchmarks/learn_potdrill.py --aim window` and
+``--aim ghost``). The sweep costs the simulations of every pot decoded (about 0.5 ms on the
+drill's two balls), so it is off by default.
 
 Actions: ``action_mode="param"`` is ONE flat ``Box(-1, 1, (K + 7,))``: the first K entries
 score the choices, the last 7 are the corrections (what SB3's PPO and SAC use unmodified).
@@ -130,8 +131,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from physics import simulate_batch
 from physics.enums import Motion
 from poolgym import planning
+from poolgym.rules.game import physics_inputs
 from poolgym.rules.core import (
     ActionSpec,
     ChooseOption,
@@ -512,9 +515,6 @@ class ParamCodec:
         ball-ball contact, the cue ball's path to the object ball -- so its centre is the aim
         farthest from a miss on either side, the aim a player takes for a pot under symmetric
         aiming noise."""
-        import physics
-        from poolgym.rules.game import physics_inputs
-
         rvw, s = physics_inputs(state)
         kw = self.models.kwargs()
 
@@ -522,7 +522,7 @@ class ParamCodec:
             B = len(offsets)
             shots = np.empty((B, 5))
             shots[:, 0], shots[:, 1], shots[:, 2], shots[:, 3], shots[:, 4] = V0, (phi + offsets) % 360.0, theta, a, b
-            res = physics.simulate_batch(self.table, np.repeat(rvw[None], B, 0), shots, np.zeros(B, np.int64),
+            res = simulate_batch(self.table, np.repeat(rvw[None], B, 0), shots, np.zeros(B, np.int64),
                                          s=np.repeat(s[None], B, 0), parallel=False, grow_log=True, **kw)
             return ((res.s[:, ball] == _POCKETED) & (res.pocket[:, ball] == pocket) & (res.s[:, 0] != _POCKETED)
                     & (res.s[:, 0] != _OFF_TABLE))
