@@ -284,6 +284,8 @@ _FOUL_BITS = ((_nb.MISCUE, general.G_MISCUE), (_nb.ILLEGAL_JUMP, general.G_ILLEG
               (_nb.SCRATCH, general.G_SCRATCH), (_nb.CUE_OFF, general.G_CUE_OFF), (_nb.KITCHEN, general.G_KITCHEN),
               (_nb.NO_HIT, F_NO_HIT), (_nb.BAD_HIT, None), (_nb.NO_RAIL, F_NO_RAIL))
 _FOUL_TUPLES: dict = {}
+#: the foul bits of the break's stroke and cue ball (`general.stroke_fouls`, `general.cue_ball_fouls`)
+_BREAK_CUE_BITS = _nb.MISCUE | _nb.ILLEGAL_JUMP | _nb.SCRATCH
 
 
 def _fouls(fbits: int, open_table: bool) -> tuple:
@@ -510,18 +512,29 @@ class EightBall(DisciplineBase):
     def _adjudicate_break(self, state: GameState, action: ShotAction, rec):
         """Checklist A of eight_ball.md (8B-4.5 ... 8B-4.10, C-01, C-12, C-13)."""
         cfg: EightBallConfig = state.config
-        table = self.table(state)
-        R = ball_radius()
-        seat = state.seat_to_act
-        opp = _other(seat)
-        f = q.shot_facts(rec, table)
+        f = q.shot_facts(rec, self.table(state))
         pocketed = f.pocketed
         jumped_obj = tuple(b for b in f.jumped if b != 0)
         # G-3.26 / G-3.27 stroke fouls count as the scratch of 8B-4.6: a foul on the break
         cue_fouls = general.stroke_fouls(action, cfg) + tuple(general.cue_ball_fouls(rec))
-        scratch = bool(cue_fouls)
         legal_by_count = bool(pocketed) or len(f.object_balls_to_rail(rec.cue_ball)) >= cfg.break_min_rail_balls
         s, spotted = self._after(state, rec, jumped_obj)
+        return self._rule_break(state, rec, s, spotted, pocketed, jumped_obj, cue_fouls, legal_by_count)
+
+    def _rule_break(self, state: GameState, rec, s: GameState, spotted: tuple, pocketed: tuple, jumped_obj: tuple,
+                    cue_fouls: tuple, legal_by_count: bool):
+        """Checklist A from the break's facts: ``s`` the state after the stroke (`_after`,
+        with ``spotted``), the object balls ``pocketed`` and ``jumped_obj`` off the table,
+        the stroke and cue-ball fouls ``cue_fouls`` (the scratch of 8B-4.6) and whether the
+        break is legal by count (8B-4.5: a ball pocketed or ``break_min_rail_balls`` object
+        balls to a cushion). `adjudicate_batch` rules its breaks here with the facts of its
+        compiled call."""
+        cfg: EightBallConfig = state.config
+        table = self.table(state)
+        R = ball_radius()
+        seat = state.seat_to_act
+        opp = _other(seat)
+        scratch = bool(cue_fouls)
         s = s.replace(inning=state.inning, extra=_ex(s, context=OptionContext.NONE))
         refs = []
 
@@ -701,10 +714,12 @@ class EightBall(DisciplineBase):
 
     def adjudicate_batch(self, states, actions, recs) -> list:
         """`adjudicate_validated` of a batch of shots: the fouls and outcome of every shot in
-        play in one compiled call (`poolgym.rules.eight_ball_batch.outcomes`), then each
-        table's state and verdict built as :meth:`_adjudicate_play` and `_post` build them;
-        the cases that call leaves open (the break, balls off the table, G-3.38, G-3.39, ...)
-        and records without their batch's facts are ruled by :meth:`adjudicate` itself."""
+        play and of every opening break in one compiled call
+        (`poolgym.rules.eight_ball_batch.outcomes`), then each table's state and verdict built
+        as :meth:`_adjudicate_play` and `_post` build them (a break's by `_rule_break`, the
+        referee's own checklist A); the cases that call leaves open (balls off the table,
+        the 8 on the break, G-3.38, G-3.39, ...) and records without their batch's facts are
+        ruled by :meth:`adjudicate` itself."""
         ruled = self._batch_outcomes(states, actions, recs)
         if ruled is None:
             return super().adjudicate_batch(states, actions, recs)
@@ -720,6 +735,12 @@ class EightBall(DisciplineBase):
             seat = st.seat_to_act
             opp = 1 - seat
             pk = general.ball_tuple(pmask[k])
+            if c >= _eb.BREAK_SCRATCH:  # checklist A: no ball off the table, the 8 up
+                s = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": ()})
+                new, v = self._rule_break(st, recs[k], s, (), pk, (), _fouls(bits[k] & _BREAK_CUE_BITS, True),
+                                          not bits[k] & _nb.BAD_BREAK)
+                out.append(self._post(st, new, v))
+                continue
             cf = list(st.consecutive_fouls)
             if c >= _eb.WIN:  # the 8 pocketed (8B-4.19, 8B-4.20)
                 s = st._evolve({"pos": pos, "on_table": on, "shot_number": st.shot_number + 1, "options": ()})
@@ -793,12 +814,15 @@ class EightBall(DisciplineBase):
         tab = []
         stroke = []
         kitchen = CueBallPlacement.IN_HAND_KITCHEN
-        play = Phase.PLAY
+        play, brk = Phase.PLAY, Phase.BREAK
         for k, (st, a) in enumerate(zip(states, actions)):
             stroke.append((a.theta, a.a, a.b))
             called = a.called_ball
+            if st.phase is brk:
+                tab.append((0, 0, 0, 1, 0, 0, -1, -1, 1))
+                continue
             if st.phase is not play or (called is None and not a.safety):
-                tab.append((1, 0, 0, 0, 0, 0, -1, -1))
+                tab.append((1, 0, 0, 0, 0, 0, -1, -1, 0))
                 continue
             seat = st.seat_to_act
             legal = legal_object_balls(st, seat)
@@ -807,14 +831,16 @@ class EightBall(DisciplineBase):
                 m |= 1 << b
             tab.append((0, st.cue_ball is kitchen, st.consecutive_fouls[seat], m,
                         bl is not None and bl[k] == legal, bool(a.safety), -1 if called is None else int(called),
-                        -1 if called is None else int(a.called_pocket)))
+                        -1 if called is None else int(a.called_pocket), 0))
         table = bf.table
-        c = _nb.config_row(cfg, table, ball_radius(), 0.0, cfg.three_foul_loss)
+        c = _nb.config_row(cfg, table, ball_radius(), cfg.break_min_rail_balls, cfg.three_foul_loss, 1.0,
+                           cfg.break_foul_combination is BreakFoulCombination.SCRATCH_ONLY)
         b = bf._batch
         seg_y, jaw_y = q._segment_jaw_y(table)
         code, bits, pmask = _eb.outcomes(np.array(tab, np.int64), np.array(stroke, np.float64), c, bf.first, bf.t0,
                                          bf.first_raw, bf.t0_raw, bf.cue_pocketed, bf.pocketed, bf.jumped, bf.start,
-                                         bf.ct, bf.cb, bf.cr, bf.cue_ball, b.pocket, b.rvw0, b.rvw, b.n_events,
+                                         bf.ct, bf.cb, bf.cr, bf.to_rail, bf.cue_ball, b.pocket, b.rvw0, b.rvw,
+                                         b.n_events,
                                          b.ev_kind, b.ev_i, b.ev_j, b.ev_t, seg_y, jaw_y, _BB, _BC, _BJ)
         return code.tolist(), bits.tolist(), pmask.tolist()
 

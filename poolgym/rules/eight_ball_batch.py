@@ -19,7 +19,19 @@ rules it). Decided here, for a shot in play on an open table or with the groups 
   8B-4.20(5)), :data:`WIN` (called, in the called pocket, 8B-4.19), :data:`LOSS_POCKET`
   (8B-4.20(4)).
 
-Left to the Python referee (:data:`FALLBACK`): the break (checklist A), object balls off
+and for the opening break (checklist A, 8B-4.5 / 8B-4.6 / C-12), when no ball left the
+table and the 8 stayed up: :data:`BREAK_SCRATCH` (a scratch or a stroke foul, in hand behind
+the head string for the incoming player; with the break illegal by count too under C-12
+SCRATCH_ONLY), :data:`BREAK_SCRATCH_OPTION` (a scratch on a break illegal by count, C-12
+MOST_SEVERE: the incoming player's choice), :data:`BREAK_ILLEGAL` (illegal by count, 8B-4.5),
+:data:`BREAK_POT` (legal, a ball pocketed: the breaker continues) and :data:`BREAK_DRY`
+(legal by count, nothing pocketed); the foul bits then hold the stroke fouls, the scratch and
+:data:`~poolgym.rules.nine_ball_batch.BAD_BREAK` when the break is illegal by count. The
+state and verdict of a ruled break are built by `EightBall._rule_break`, the Python
+referee's own checklist A.
+
+Left to the Python referee (:data:`FALLBACK`): on the break, a ball off the table (8B-4.7,
+C-13, C-12) or the 8 pocketed (8B-4.8); in play, object balls off
 the table (8B-4.17, C-02, the 8 off the table 8B-4.20(3)), no legal
 ball (C-16), a shot without call or safety (8B-4.2's obvious shots), a third foul with
 C-04 ``three_foul_loss``, a cue ball other than row 0, a first object ball frozen to a rail
@@ -32,33 +44,42 @@ import numpy as np
 import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
 from numba import njit
 
-from .nine_ball_batch import BAD_HIT, C_THREE, first_contact, shot_fouls
+from .nine_ball_batch import (BAD_BREAK, BAD_HIT, C_BREAK_RAILS, C_DIG, C_MISCUE, C_THREE, ILLEGAL_JUMP, MISCUE,
+                              SCRATCH, first_contact, shot_fouls)
 
-__all__ = ["FALLBACK", "FOUL", "SAFETY", "POT", "MISS", "WIN", "LOSS_FOUL", "LOSS_EARLY", "LOSS_POCKET", "EIGHT_FIRST", "outcomes", "signature"]
+__all__ = ["FALLBACK", "FOUL", "SAFETY", "POT", "MISS", "WIN", "LOSS_FOUL", "LOSS_EARLY", "LOSS_POCKET",
+           "BREAK_SCRATCH", "BREAK_SCRATCH_OPTION", "BREAK_ILLEGAL", "BREAK_POT", "BREAK_DRY", "EIGHT_FIRST",
+           "outcomes", "signature"]
 
-#: outcome codes
+#: outcome codes (shots in play, then the break's)
 FALLBACK, FOUL, SAFETY, POT, MISS, WIN, LOSS_FOUL, LOSS_EARLY, LOSS_POCKET = range(9)
+BREAK_SCRATCH, BREAK_SCRATCH_OPTION, BREAK_ILLEGAL, BREAK_POT, BREAK_DRY = range(9, 14)
 #: foul bit besides `nine_ball_batch`'s: the bad hit was on the 8 (8B-4.9 / 8B-4.15)
 EIGHT_FIRST = 2048
 EIGHT = 8
 
 #: columns of the per-table int rows (``tab``)
-T_SKIP, T_KITCHEN, T_FOULS, T_LEGAL, T_RESOLVED, T_SAFETY, T_CALL_BALL, T_CALL_POCKET = range(8)
+T_SKIP, T_KITCHEN, T_FOULS, T_LEGAL, T_RESOLVED, T_SAFETY, T_CALL_BALL, T_CALL_POCKET, T_BREAK = range(9)
+#: the config row's entry after `nine_ball_batch.config_row`'s: C-12 SCRATCH_ONLY (1.0) or MOST_SEVERE (0.0)
+C_SCRATCH_ONLY = 11
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
 def outcomes(tab, stroke, cfg, first, t0, first_raw, t0_raw, cue_pocketed, pocketed, jumped, start, ct, cb, cr,
-             cue_ball, pocket, rvw0, rvw1, n_events, ev_kind, ev_i, ev_j, ev_t, seg_y, jaw_y, bb, bc, bj):
+             to_rail, cue_ball, pocket, rvw0, rvw1, n_events, ev_kind, ev_i, ev_j, ev_t, seg_y, jaw_y, bb, bc, bj):
     """(code (B,) int64, fouls (B,) int64 foul bits of `nine_ball_batch` and
     :data:`EIGHT_FIRST`, pocketed (B,) int64 with bit b set when object ball b dropped) of B
     eight-ball shots (module docstring).
 
-    tab (B, 8) int64 per table: the table is left to the referee (not a shot in play, no
-    legal ball, no call nor safety); the cue ball was in hand behind the head string; the
+    tab (B, 9) int64 per table: the table is left to the referee (not a shot in play nor a
+    break, no legal ball, no call nor safety); the cue ball was in hand behind the head string; the
     shooter's consecutive fouls before the shot; the legal object balls (bit b for ball b,
-    8B-4.11); the facts' ``first`` / ``t0`` were resolved for that set (else the plain first
-    contact is read); a safety was declared; the called ball (-1 none) and pocket. stroke and
-    cfg: as `nine_ball_batch.outcomes`' (three_foul_loss is C-04's). pocket (B, N): the
+    8B-4.11; any non-zero mask on the break); the facts' ``first`` / ``t0`` were resolved for that set (else the plain first
+    contact is read); a safety was declared; the called ball (-1 none) and pocket; the shot
+    is the opening break. stroke and
+    cfg: as `nine_ball_batch.outcomes`' (three_foul_loss is C-04's, break_min_rail_balls
+    8B-4.5's), then :data:`C_SCRATCH_ONLY`. to_rail (B, N): the object balls driven to a
+    cushion. pocket (B, N): the
     pocket of every ball (-1 none). The other inputs are `nine_ball_batch.outcomes`'."""
     B = tab.shape[0]
     N = pocketed.shape[1]
@@ -69,6 +90,9 @@ def outcomes(tab, stroke, cfg, first, t0, first_raw, t0_raw, cue_pocketed, pocke
         legal = tab[k, T_LEGAL]
         cue = cue_ball[k]
         if tab[k, T_SKIP] != 0 or legal == 0 or cue != 0:
+            continue
+        if tab[k, T_BREAK] != 0:
+            code[k], bits[k], pmask[k] = break_outcome(k, stroke, cfg, cue_pocketed, pocketed, jumped, to_rail)
             continue
         off = False
         for b in range(1, N):
@@ -112,12 +136,58 @@ def outcomes(tab, stroke, cfg, first, t0, first_raw, t0_raw, cue_pocketed, pocke
     return code, bits, pmask
 
 
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
+def break_outcome(k, stroke, cfg, cue_pocketed, pocketed, jumped, to_rail):
+    """(code, foul bits, pocketed mask) of table k's opening break (module docstring;
+    `EightBall._adjudicate_break`'s facts): :data:`FALLBACK` when a ball left the table or
+    the 8 dropped."""
+    N = pocketed.shape[1]
+    for b in range(N):
+        if jumped[k, b]:
+            return FALLBACK, 0, 0  # 8B-4.7, C-13, C-12 with the cue ball off the table
+    if N > EIGHT and pocketed[k, EIGHT]:
+        return FALLBACK, 0, 0  # 8B-4.8
+    pm = 0
+    for b in range(N):
+        if pocketed[k, b]:
+            pm |= 1 << b
+    fb = 0
+    th = stroke[k, 0]
+    if th > 0.0:  # G-3.27 / G-3.26 (`general.stroke_fouls`)
+        a = stroke[k, 1]
+        bs = stroke[k, 2]
+        lim = cfg[C_MISCUE]
+        if a * a + bs * bs > lim * lim:
+            fb |= MISCUE
+        if bs < 0.0 and th > cfg[C_DIG]:
+            fb |= ILLEGAL_JUMP
+    if cue_pocketed[k]:
+        fb |= SCRATCH
+    n_rail = 0
+    for b in range(N):
+        if to_rail[k, b]:
+            n_rail += 1
+    legal = pm != 0 or n_rail >= cfg[C_BREAK_RAILS]
+    if not legal:
+        fb |= BAD_BREAK
+    if fb & (MISCUE | ILLEGAL_JUMP | SCRATCH):
+        code = BREAK_SCRATCH if legal or cfg[C_SCRATCH_ONLY] != 0.0 else BREAK_SCRATCH_OPTION
+    elif not legal:
+        code = BREAK_ILLEGAL
+    elif pm != 0:
+        code = BREAK_POT
+    else:
+        code = BREAK_DRY
+    return code, fb, pm
+
+
 def signature() -> tuple:
     """The argument types of `EightBall.adjudicate_batch`'s :func:`outcomes` call."""
     from numba import types
 
     f, i, b = types.float64, types.int64, types.boolean
     i1, f1, b1 = i[::1], f[::1], b[::1]
-    return (i[:, ::1], f[:, ::1], f1, i1, f1, i1, f1, b1, b[:, ::1], b[:, ::1], i1, f1, i1, i1, i1, types.int8[:, ::1],
+    return (i[:, ::1], f[:, ::1], f1, i1, f1, i1, f1, b1, b[:, ::1], b[:, ::1], i1, f1, i1, i1, b[:, ::1], i1,
+            types.int8[:, ::1],
             f[:, :, :, ::1], f[:, :, :, ::1], i1, types.int8[:, ::1], types.int16[:, ::1], types.int16[:, ::1],
             f[:, ::1], f1, f1, i, i, i)

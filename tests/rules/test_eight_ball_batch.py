@@ -1,6 +1,6 @@
 """The eight-ball batched referee (`EightBall.adjudicate_batch`, `poolgym.rules.eight_ball_batch`)
 rules every shot as `adjudicate_validated` does, table by table, and decides most shots in
-play in its compiled call."""
+play and most opening breaks (checklist A) in its compiled call."""
 
 import pytest
 
@@ -24,8 +24,12 @@ def test_batched_referee_equals_the_referee_table_by_table(monkeypatch, kwargs):
         assert bits[b] > 0, (b, bits)
     if not kwargs:  # the geometric opponent wins racks
         assert codes[eb.WIN] > 0, codes
-    # breaks, balls off the table, G-3.38, G-3.39 ... left to the referee: the breaks and a few shots
-    assert codes["break"] <= codes[eb.FALLBACK] < codes["break"] + 0.01 * total, codes
+    # every outcome of checklist A that the compiled call decides (8B-4.5, 8B-4.6, C-12)
+    for c in (eb.BREAK_SCRATCH, eb.BREAK_SCRATCH_OPTION, eb.BREAK_ILLEGAL, eb.BREAK_POT, eb.BREAK_DRY):
+        assert codes[c] > 0, (c, codes)
+    assert bits[nb.BAD_BREAK] > 0, bits
+    # balls off the table, the 8 on the break, G-3.38, G-3.39 ... left to the referee: a few shots
+    assert 0 < codes[eb.FALLBACK] < 0.01 * total, codes
 
 
 def test_batched_referee_with_jumps_stalemates_and_other_knobs(monkeypatch):
@@ -38,6 +42,29 @@ def test_batched_referee_with_jumps_stalemates_and_other_knobs(monkeypatch):
     assert codes[eb.FOUL] > 0 and codes[eb.MISS] > 0 and codes["GW-12"] > 0
     for b in (nb.ILLEGAL_JUMP, nb.CUE_OFF):
         assert bits[b] > 0, (b, bits)
+
+
+@pytest.mark.parametrize("rules", [
+    # C-12 SCRATCH_ONLY: a scratch on a break illegal by count is in hand behind the head string
+    # (8B-4.6) with both fouls listed; INF1-8B-2: the group of the first ball down on the break
+    {"break_foul_combination": "scratch_only", "group_assignment": "first_ball_pocketed_on_break"},
+    {"break_min_rail_balls": 2},  # 8B-4.5's count as a knob: fewer and more balls to a cushion
+    {"break_min_rail_balls": 7},
+])
+def test_batched_breaks_under_the_rules_knobs(monkeypatch, rules):
+    """Checklist A's knobs read by the compiled call (C-12, INF1-8B-2, 8B-4.5's count) rule
+    as the referee does: every batch is ruled both ways and compared."""
+    codes, bits = _play_checked(monkeypatch, {"opponent": None, "rules": rules}, n=64, steps=20, seed=5)
+    assert codes["no batch"] == 0
+    decided = {c: codes[c] for c in (eb.BREAK_SCRATCH, eb.BREAK_SCRATCH_OPTION, eb.BREAK_ILLEGAL, eb.BREAK_POT,
+                                     eb.BREAK_DRY)}
+    assert decided[eb.BREAK_POT] > 0 and decided[eb.BREAK_SCRATCH] > 0, decided
+    if rules.get("break_foul_combination") == "scratch_only":
+        assert decided[eb.BREAK_SCRATCH_OPTION] == 0, decided
+    if rules.get("break_min_rail_balls") == 2:
+        assert decided[eb.BREAK_DRY] > 0, decided
+    if rules.get("break_min_rail_balls") == 7:
+        assert decided[eb.BREAK_ILLEGAL] > 0, decided
 
 
 def test_the_compiled_signature_is_the_referees_call(monkeypatch):
