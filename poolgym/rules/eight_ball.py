@@ -725,13 +725,14 @@ class EightBall(DisciplineBase):
             return super().adjudicate_batch(states, actions, recs)
         code, bits, pmask = ruled
         bf = recs[0].facts[0]
+        pos_all, on_all = self._batch_rests(bf, states, recs)
         anywhere, in_position, play = CueBallPlacement.IN_HAND_ANYWHERE, CueBallPlacement.IN_POSITION, Phase.PLAY
         out = []
         for k, (st, c) in enumerate(zip(states, code)):
             if c == _eb.FALLBACK:
                 out.append(self.adjudicate_validated(st, actions[k], recs[k]))
                 continue
-            pos, on = self._batch_rest(bf, k, st, recs[k])
+            pos, on = pos_all[k], on_all[k]
             seat = st.seat_to_act
             opp = 1 - seat
             pk = general.ball_tuple(pmask[k])

@@ -784,6 +784,7 @@ class StraightPool(DisciplineBase):
             return super().adjudicate_batch(states, actions, recs)
         code, bits, pmask, jmask, near = ruled
         bf = recs[0].facts[0]
+        pos_all, on_all = self._batch_rests(bf, states, recs)
         table = bf.table
         R = ball_radius()
         play, in_position, brk_phase = _PLAY, _IN_POSITION, _BREAK
@@ -796,7 +797,7 @@ class StraightPool(DisciplineBase):
             opp = 1 - seat
             scores = st.scores
             pk = general.ball_tuple(pmask[k])
-            pos, on = self._batch_rest(bf, k, st, recs[k])
+            pos, on = pos_all[k], on_all[k]
             if c == _sb.VIOLATION:  # SP-6.6: -2, spotted (SP-6.8, SP-6.9), the opponent's option
                 spotted = general.ball_tuple(pmask[k] | jmask[k])
                 if spotted:

@@ -318,6 +318,7 @@ class BCAGame(DisciplineBase):
         if ruled is None:
             return None
         bf = recs[0].facts[0]
+        pos_all, on_all = self._batch_rests(bf, states, recs)
         fouls_of = self._foul_bits
         ball_tuple = general.ball_tuple
         fast = ShotOutcome._fast
@@ -328,7 +329,7 @@ class BCAGame(DisciplineBase):
             if row[0] != _bb.DECIDED:
                 out.append(None)
                 continue
-            pos, on = self._batch_rest(bf, k, st, rec)
+            pos, on = pos_all[k], on_all[k]
             f = row[4]
             flags = row[5]
             out.append(fast(st.seat_to_act, st.phase is brk_phase, fouls_of(row[1]), ball_tuple(row[2]),
