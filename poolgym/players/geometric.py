@@ -344,21 +344,25 @@ def preview_pots(table, states, pots, speed_margin: float) -> list:
     batch it is in, so the variants are simulated in two batched calls: every table's first
     variant, then all variants after it of the tables whose first one failed."""
     import physics
-    from poolgym.rules.game import physics_inputs
+    from poolgym.rules.game import batch_physics_inputs
 
-    rows, inputs = [], []
-    for st, E in zip(states, pots):
+    rows = []
+    for E in pots:
         rows.append([(phi, min(max(V0 * speed_margin * f, 0.2), V0_MAX), b, int(pocket))
                      for phi, V0, pocket in E.tolist() for f, b in PREVIEW_VARIANTS])
-        inputs.append(physics_inputs(st) if len(E) else None)
     out = [None] * len(states)
     if not any(rows):
         return out
+    # every previewed table's physics inputs in one conversion (`physics_inputs` of each)
+    todo = [i for i, rs in enumerate(rows) if rs]
+    rvw, s = batch_physics_inputs([states[i] for i in todo])
+    inputs = [None] * len(states)
+    for j, i in enumerate(todo):
+        inputs[i] = (rvw[j], s[j])
     # a shot the physics would refuse makes the whole batch fail: previewed as one batch
     flat = np.array([r[:3] for rs in rows for r in rs])
     if not (np.isfinite(flat).all() and (flat[:, 1] <= 50.0).all() and (np.abs(flat[:, 2]) <= physics.CueParams().miscue_limit).all()):
         return _preview_batch(table, inputs, rows, out)
-    todo = [i for i, rs in enumerate(rows) if rs]
     first = [(i, rows[i][0]) for i in todo]
     try:
         ok = _simulate_previews(physics, table, inputs, first)
