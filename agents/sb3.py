@@ -35,7 +35,7 @@ import numpy as np
 
 from agents.base import Observation
 from agents.geometric import GeometricAgent
-from agents.view import Decision, view_of
+from agents.view import Decision, shot_call, view_of
 
 ALGOS = ("ppo", "sac", "maskable_ppo")
 
@@ -376,11 +376,10 @@ class SB3Agent(GeometricAgent):
         else:
             acts = c.decode_box(self._predict(o), st, spec)
         shot = [a for a in acts if isinstance(a, ShotAction)][0]
-        call = v.call_required or bool(v.callable_balls)
+        call_b, call_p = shot_call(v, best.ball, pocket)
         _ = PotDrill
         return ShotAction(V0=shot.V0, phi=shot.phi, theta=shot.theta, a=shot.a, b=shot.b,
-                          called_ball=best.ball if call else None,
-                          called_pocket=pocket if call else None)
+                          called_ball=call_b, called_pocket=call_p)
 
 
 _DRILL = None

@@ -98,7 +98,7 @@ from poolgym.planning import (
 )
 from agents.search_break import BreakPlan, search_break
 from agents.search_value import FITTED
-from agents.view import Decision, declared, view_of
+from agents.view import Decision, declared, shot_call, view_of
 
 BIH_QUALITY = 0.85
 #: the position value models (`SearchAgent` value_model)
@@ -305,11 +305,11 @@ class SearchAgent(GeometricAgent):
         cands = self.candidates(v)[: self.top_k]
         call = v.call_required or bool(v.callable_balls)
         for c in cands:
+            call_b, call_p = shot_call(v, c.ball, c.pocket)
             for f in self.speed_factors:
                 for b in self.spins:
                     out.append(ShotAction(V0=float(np.clip(c.V0 * f, V0_MIN, V0_MAX)), phi=c.phi, b=b,
-                                          called_ball=c.ball if call else None,
-                                          called_pocket=c.pocket if call else None))
+                                          called_ball=call_b, called_pocket=call_p))
         if self.combos and discipline == "nine_ball" and not call:
             for phi, V0 in nine_combos(v):
                 for f in (1.2, 1.7):

@@ -16,16 +16,23 @@ re-racks and endgames) and asserts
   the others' secrets change;
 * no exception, no illegal action reported for a masked macro action, rewards finite.
 
+With ``--knobs`` every run of a discipline's env also draws its rules options (`random_rules`:
+each Enum and bool field of the discipline's config, the ``conflicts.md`` readings and the
+variants, changed with probability 1/2, and the break's cushion counts), so that the batched
+referees' compiled calls are checked against the referee under every reading they read.
+
 Configurations are cycled, seed after seed (in an order shuffled by the seed, so that a
 campaign cut short by ``--minutes`` still samples every kind of configuration), until
 ``--minutes`` have passed (or every configuration has played ``--seeds`` seeds). A failure prints the configuration, seed, step and
 table with the message (enough to reproduce it with ``--only ID --modes M --opponents O
---players N --seed S``); the configuration then moves on to its next seed.
+--players N --seed S``, and ``--knobs`` when it was on: the knobs drawn are printed); the
+configuration then moves on to its next seed.
 
 Usage::
 
     python benchmarks/fuzz_rules.py --minutes 30
     python benchmarks/fuzz_rules.py --only poolgym/StraightPool-v0 --modes macro --seeds 20
+    python benchmarks/fuzz_rules.py --minutes 30 --knobs
 
 Exit status 1 if any check failed.
 """
@@ -34,7 +41,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
+import enum
 import time
+import typing
 import traceback
 from collections import Counter
 
@@ -51,6 +61,45 @@ SOLO = {"poolgym/PotDrill-v0", "poolgym/BreakDrill-v0", "poolgym/NineBallRunout-
 
 STATS = Counter()
 DISCIPLINES = set(REGISTRY)
+#: ids whose rules are not drawn with ``--knobs`` (drills, and the runout drill's own start)
+NO_KNOBS = {"poolgym/PotDrill-v0", "poolgym/BreakDrill-v0", "poolgym/NineBallRunout-v0"}
+#: config fields `random_rules` leaves alone (the seats are the configuration's own)
+FIXED_FIELDS = {"n_players", "first_breaker"}
+#: int fields drawn by `random_rules`, with their range (the break's cushion counts, 8B-4.5, 9B-5.4, ...)
+INT_KNOBS = {"break_min_rail_balls": (1, 8), "open_break_min_rail_balls": (1, 8)}
+
+
+def random_rules(discipline: str, rng: np.random.Generator) -> dict:
+    """A rules dict for ``discipline``'s env (``rules=``): each Enum field of its config set to
+    a random member, each bool field flipped and each of `INT_KNOBS` drawn from its range, every
+    one with probability 1/2 (else the default)."""
+    cls = get_discipline(discipline).config_cls
+    hints = typing.get_type_hints(cls)
+    out = {}
+    for f in dataclasses.fields(cls):
+        t = hints[f.name]
+        if f.name in FIXED_FIELDS or rng.random() >= 0.5:
+            continue
+        if isinstance(t, type) and issubclass(t, enum.Enum):
+            out[f.name] = list(t)[int(rng.integers(len(t)))].value
+        elif t is bool:
+            out[f.name] = not f.default
+        elif f.name in INT_KNOBS:
+            lo, hi = INT_KNOBS[f.name]
+            out[f.name] = int(rng.integers(lo, hi))
+    return out
+
+
+_DISCIPLINE_OF: dict = {}
+
+
+def discipline_of(env_id: str) -> str:
+    """The rules discipline ``env_id`` plays (its env's ``disc.name``)."""
+    if env_id not in _DISCIPLINE_OF:
+        env = gym.make(env_id)
+        _DISCIPLINE_OF[env_id] = env.unwrapped.disc.name
+        env.close()
+    return _DISCIPLINE_OF[env_id]
 
 
 def _batched_classes() -> list:
@@ -106,9 +155,19 @@ def configs(only, modes, opponents, players_arg) -> list:
     return out
 
 
-def play(env_id, players, opponent, mode, seed, tables, steps) -> str | None:
-    """One seeded run; None when every check held, else the failure's description."""
+def knobs_for(env_id: str, seed: int) -> dict | None:
+    """The rules ``--knobs`` draws for ``env_id``'s run of ``seed`` (None: none for this id)."""
+    if env_id in NO_KNOBS or discipline_of(env_id) not in DISCIPLINES:
+        return None
+    return random_rules(discipline_of(env_id), np.random.default_rng([seed, 41]))
+
+
+def play(env_id, players, opponent, mode, seed, tables, steps, rules=None) -> str | None:
+    """One seeded run (``rules``: the env's rules options); None when every check held, else
+    the failure's description."""
     kw = {"action_mode": mode, "noise": "icga"}
+    if rules:
+        kw["rules"] = rules
     if players is not None:
         kw["players"] = players
     if opponent == "none":
@@ -169,14 +228,17 @@ def main(argv=None) -> int:
     ap.add_argument("--players", nargs="*", type=int, default=None)
     ap.add_argument("--in-order", action="store_true",
                     help="the configurations in their listed order (default: shuffled by each seed)")
+    ap.add_argument("--knobs", action="store_true",
+                    help="draw each run's rules options (random_rules) instead of the defaults")
     args = ap.parse_args(argv)
     STATS.clear()
     cfgs = configs(args.only, args.modes, args.opponents, args.players)
     print(f"{len(cfgs)} configurations; {args.tables} tables x {args.steps} steps a run", flush=True)
     with batch_checks():
         failures, runs = _campaign(cfgs, args)
+    refused = f", {STATS['rules refused']} draws of the rules refused at make" if args.knobs else ""
     print(f"\n{runs} runs, {STATS['table steps']} table steps, {STATS['episodes ended']} episodes ended, "
-          f"{STATS['shots ruled both ways']} shots ruled both ways; {len(failures)} failures")
+          f"{STATS['shots ruled both ways']} shots ruled both ways{refused}; {len(failures)} failures")
     for cfg, seed, res in failures:
         print(f"  seed {seed} {cfg}: {res.splitlines()[0]}")
     return 1 if failures else 0
@@ -195,15 +257,20 @@ def _campaign(cfgs, args) -> tuple:
             if time.monotonic() > deadline:
                 break
             t0 = time.perf_counter()
-            res = play(*cfg, seed, args.tables, args.steps)
+            rules = knobs_for(cfg[0], seed) if args.knobs else None
+            res = play(*cfg, seed, args.tables, args.steps, rules)
             runs += 1
             if res is not None and res.startswith("skip"):
+                if rules:  # the env refused this draw of its rules with a clear error: the next seed draws again
+                    STATS["rules refused"] += 1
+                    print(f"seed {seed} {cfg} rules={rules}: refused ({res[6:]})", flush=True)
+                    continue
                 skipped.add(cfg)
                 print(f"{cfg}: {res}", flush=True)
                 continue
             status = "ok" if res is None else "FAIL"
-            print(f"seed {seed} {cfg[0]} players={cfg[1]} opponent={cfg[2]} mode={cfg[3]}: {status} "
-                  f"({time.perf_counter() - t0:.1f} s)", flush=True)
+            print(f"seed {seed} {cfg[0]} players={cfg[1]} opponent={cfg[2]} mode={cfg[3]}"
+                  f"{f' rules={rules}' if rules else ''}: {status} ({time.perf_counter() - t0:.1f} s)", flush=True)
             if res is not None:
                 failures.append((cfg, seed, res))
                 print(res, flush=True)

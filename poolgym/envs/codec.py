@@ -694,9 +694,9 @@ class Codec:
                     if rows_out is not None:
                         rows_out[k, 3] = a
                         rows_out[k, 4] = b
-            if spec.safety_allowed or spec.callable_balls:
+            if spec.safety_allowed or spec.callable_balls or spec.call_required:
                 safety, called_ball, called_pocket = self._call(U[k].tolist(), spec)
-            else:  # (`_call` of a spec with neither)
+            else:  # (`_call` of a spec with none of them)
                 safety, called_ball, called_pocket = False, None, None
             s = shot(V0[k], phis[k], theta[k], a, b, called_ball, called_pocket, safety,
                      bool(spec.push_out_allowed and push[k]))
@@ -706,11 +706,15 @@ class Codec:
     def _call(self, u: list, spec: ActionSpec) -> tuple:
         """(safety, called ball, called pocket) that Box row ``u`` declares under ``spec``:
         a safety where it is allowed and asked (8B-4.12; it replaces the call), else the best-scored
-        callable ball and pocket where the spec asks for a call (None, None otherwise)."""
+        callable ball and pocket where the spec asks for a call, the best-scored pocket alone
+        where a call is required but no ball may be named (1S-7.2 / 1S-7.4 once the 1 is down)
+        (None, None otherwise)."""
         safety = bool(spec.safety_allowed and u[7] > 0)
-        if not spec.callable_balls or safety:
-            return safety, None, None
         N = self.N
+        if not spec.callable_balls or safety:
+            if spec.call_required and not safety:
+                return False, None, self._masked_argmax(u, range(9 + N - 1, 9 + N - 1 + N_POCKETS)) - (9 + N - 1)
+            return safety, None, None
         return (safety, self._masked_argmax(u, [8 + c for c in spec.callable_balls]) - 8,
                 self._masked_argmax(u, range(9 + N - 1, 9 + N - 1 + N_POCKETS)) - (9 + N - 1))
 
@@ -837,7 +841,9 @@ class Codec:
 
     # ------------------------------------------------------------------ macros
     def _ball_sets(self, spec: ActionSpec):
-        shoot_balls = set(spec.callable_balls) if spec.call_required else set(spec.target_balls)
+        # a call that names no ball (1S-7.2 once the 1 is down) leaves every ball on to pot
+        shoot_balls = set(spec.callable_balls) if spec.call_required and spec.callable_balls else \
+            set(spec.target_balls)
         return shoot_balls
 
     def macro_mask(self, state: GameState, spec: ActionSpec | None) -> np.ndarray:
@@ -926,6 +932,8 @@ class Codec:
             phi, b = float(a.phi), SPIN_B[e.spin]
             if spec.callable_balls:
                 call_b, call_p = e.ball, e.pocket
+            elif spec.call_required:  # a pocket alone: no ball may be named (1S-7.2, 1S-7.4)
+                call_p = e.pocket
         elif e.kind in ("hit", "safety"):
             if in_hand:
                 c = np.array([self.w / 2, self.l / 2]) - pos[e.ball]
@@ -959,6 +967,8 @@ class Codec:
         if spec.callable_balls and call_b is None and spec.call_required:
             call_b = spec.callable_balls[0]
             call_p = planning.best_pocket(self.geom, pos[call_b])
+        elif spec.call_required and call_p is None and e.kind == "hit":  # a pocket alone (1S-7.2)
+            call_p = planning.best_pocket(self.geom, pos[e.ball])
         if e.also:
             out.append(MultiCallShot(V0=float(V0), phi=float(phi), b=float(b), called_ball=call_b,
                                      called_pocket=call_p,

@@ -144,6 +144,8 @@ class RandomOpponent:
         called = (None, None)
         if spec.callable_balls:
             called = (int(rng.choice(spec.callable_balls)), int(rng.integers(6)))
+        elif spec.call_required:  # a pocket, no ball may be named (1S-7.2 / 1S-7.4 once the 1 is down)
+            called = (None, int(rng.integers(6)))
         return out + [ShotAction(V0=float(rng.uniform(0.5, 6.0)), phi=float(rng.uniform(0, 360)),
                                  called_ball=called[0], called_pocket=called[1])]
 

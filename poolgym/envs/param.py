@@ -332,7 +332,8 @@ class ParamCodec:
                 return m
         if not (spec.can_shoot or spec.must_place):
             return m
-        shoot = spec.callable_balls if spec.call_required else spec.target_balls
+        # a call that names no ball (1S-7.2 once the 1 is down) leaves every ball on to pot
+        shoot = spec.callable_balls if spec.call_required and spec.callable_balls else spec.target_balls
         balls = [b for b in shoot if state.on_table[b]]
         if balls:
             bl = np.array(balls, int)
@@ -459,6 +460,8 @@ class ParamCodec:
             pot_ball, pot_pocket = e.ball, e.pocket
             if spec.callable_balls:
                 call_b, call_p = e.ball, e.pocket
+            elif spec.call_required:  # a pocket alone: no ball may be named (1S-7.2, 1S-7.4)
+                call_p = e.pocket
         elif e.kind in (ParamKind.HIT, ParamKind.SAFETY):
             obj = pos[e.ball]
             if in_hand:
@@ -498,6 +501,8 @@ class ParamCodec:
         elif spec.callable_balls and call_b is None and spec.call_required:
             call_b = spec.callable_balls[0]
             call_p = planning.best_pocket(self.geom, pos[call_b])
+        elif spec.call_required and call_p is None and e.kind is ParamKind.HIT:  # a pocket alone (1S-7.2)
+            call_p = planning.best_pocket(self.geom, pos[e.ball])
         out.append(ShotAction(V0=float(V0), phi=float(phi % 360.0), theta=float(theta), a=float(a), b=float(b),
                               called_ball=call_b, called_pocket=call_p, safety=safety, push_out=push))
         return out

@@ -62,7 +62,7 @@ from poolgym.planning import (
     v0_for_cue_speed,
 )
 from poolgym.players.kernels import Kind, Outcome, TableBatch
-from poolgym.players.view import Decision, Observation, View, declared, view_of
+from poolgym.players.view import Decision, Observation, View, declared, shot_call, view_of
 
 #: `Outcome` values as ints (the hot path compares many)
 _PLACED, _POT, _PUSH_OUT = int(Outcome.PLACED), int(Outcome.POT), int(Outcome.PUSH_OUT)
@@ -257,7 +257,7 @@ class GeometricPlayer:
                 if safe is None:  # every previewed pot on the 8 scratches: play safe instead
                     return self.safety_from(I[2], F[3], F[4], I[3], None, sv, noise)
                 phi, V0, spin, pocket = safe
-            call_b, call_p = (ball, pocket) if sv.call_required or sv.callable_balls else (None, None)
+            call_b, call_p = shot_call(sv, ball, pocket)
             return stroke(V0, phi, 0.0, 0.0, spin, call_b, call_p, False, False, noise)
         return self.safety_from(I[2], F[3], F[4], I[3], (I[0], I[1]) if I[0] >= 0 else None, sv, noise)
 
@@ -305,6 +305,8 @@ class GeometricPlayer:
         call_b = call_p = None
         if sv.call_required and not declare and sv.callable_balls:
             call_b = best[0] if best else (b if b in sv.callable_balls else sv.callable_balls[0])
+            call_p = best[1] if best else 0
+        elif sv.call_required and not declare:  # a pocket alone (`shot_call`: no ball may be named)
             call_p = best[1] if best else 0
         return stroke(float(min(V0 * self.speed_margin, V0_MAX)), float(phi), 0.0, 0.0, 0.0, call_b, call_p,
                       declare and not call_b, False, noise)

@@ -363,7 +363,8 @@ class RulesConfig:
 
     n_players: seats (2 for the WPA disciplines).
     table: WPA table size name for ``physics.Table.wpa`` ("9ft", "8ft", "7ft").
-    lag: start with the G-3.6 lag phase (else seat ``first_breaker`` breaks).
+    lag: start with the G-3.6 lag phase (else seat ``first_breaker`` breaks); two seats only
+        (G-3.6: the two players lag), a `ValueError` with any other ``n_players``.
     first_breaker: breaker of the first game when there is no lag.
     break_order: G-3.36 / C-06 (winner, alternate, loser, trailing).
     split_hit_eps: T-1.16.4 / R-2.10 time tolerance (s) for split hits.
@@ -420,6 +421,8 @@ class RulesConfig:
             raise ValueError(f"n_players must be a positive int, got {self.n_players!r}")
         if not (0 <= self.first_breaker < self.n_players):
             raise ValueError(f"first_breaker must be in [0, n_players), got {self.first_breaker!r}")
+        if self.lag and self.n_players != 2:
+            raise ValueError(f"lag (G-3.6) is for two seats; set lag=False with {self.n_players} seat(s)")
         for name in ("split_hit_eps", "frozen_eps", "rack_gap", "spot_gap", "miscue_limit", "dig_under_theta",
                      "double_hit_gap"):
             v = getattr(self, name)

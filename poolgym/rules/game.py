@@ -315,8 +315,15 @@ class DisciplineBase:
 
     def observe(self, state: GameState, seat: int):
         """:func:`poolgym.rules.seats.observe` (public state + the seat's own secret);
-        override where the rules make a secret public."""
+        override where the rules make a secret public (and say so in `private_shown`)."""
         return seat_view(state, seat)
+
+    def private_shown(self, state: GameState) -> bool:
+        """Whether the rules of ``state`` show every seat's private entry to every seat (card
+        ball's C-33 ``public_hands``): :meth:`observe` then holds them all, and only the hidden
+        chance state and the RNG seed stay secret (`poolgym.rules.testing.check_privacy`).
+        Default False."""
+        return False
 
     def view(self, state: GameState, seat: int) -> tuple:
         """(``observe(state, seat).state``, ``observe(state, seat).private``): the same

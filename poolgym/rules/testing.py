@@ -343,10 +343,11 @@ def _perturb(x):
     return x
 
 
-def perturb_secrets(state: GameState, seat: int) -> GameState:
-    """``state`` with every other seat's private entry, the hidden chance state and the RNG
-    seed changed (privacy tests: ``observe(state, seat)`` must not change)."""
-    priv = tuple(p if k == seat else _perturb(p) for k, p in enumerate(state.private))
+def perturb_secrets(state: GameState, seat: int, private: bool = True) -> GameState:
+    """``state`` with every other seat's private entry (unless ``private`` is False), the
+    hidden chance state and the RNG seed changed (privacy tests: ``observe(state, seat)`` must
+    not change)."""
+    priv = tuple(p if k == seat or not private else _perturb(p) for k, p in enumerate(state.private))
     seed, ctr = state.rng if state.rng else (0, 0)
     return state.replace(private=priv, hidden=_perturb(state.hidden), rng=(seed + 7919, ctr))
 
@@ -354,13 +355,20 @@ def perturb_secrets(state: GameState, seat: int) -> GameState:
 def check_privacy(state: GameState) -> None:
     """Assert that every seat's observation is byte-identical when every other seat's
     secrets (and the hidden chance state and RNG seed) change, and that it holds the seat's
-    own secret but nobody else's (as the discipline shows it: ``poolgym.rules.game.observe``)."""
-    from .game import observe
+    own secret but nobody else's (as the discipline shows it: ``poolgym.rules.game.observe``).
+    Where the rules show every seat's private entry (`DisciplineBase.private_shown`, card
+    ball's C-33 ``public_hands``) the view must hold them all, and only the hidden chance
+    state and the RNG seed are secrets."""
+    from .game import get_discipline, observe
 
+    shown = get_discipline(state.discipline).private_shown(state)
     for seat in range(state.n_players):
         a = observe(state, seat)
-        b = observe(perturb_secrets(state, seat), seat)
+        b = observe(perturb_secrets(state, seat, private=not shown), seat)
         assert a.to_json() == b.to_json(), f"seat {seat}'s observation depends on others' secrets"
         assert a.private == (state.private[seat] if state.private else None)
-        assert all(p is None for k, p in enumerate(a.state.private) if k != seat)
+        if shown:
+            assert a.state.private == state.private, f"seat {seat}'s view lacks a private entry its rules show"
+        else:
+            assert all(p is None for k, p in enumerate(a.state.private) if k != seat)
         assert a.state.hidden is None and a.state.rng == ()

@@ -159,3 +159,22 @@ def test_public_hands_option_shows_every_hand():
     s = st(H3, cfg=CardBallConfig(n_players=3, public_hands=True))
     assert D.observe(s, 0).state.private == s.private and observe(s, 2).state.private == s.private
     assert D.observe(st(H3), 0).state.private[1] is None
+
+
+def test_privacy_check_honours_public_hands(monkeypatch):
+    """C-33: with ``public_hands`` the discipline says so (`private_shown`) and the privacy
+    check then asks for every hand in every view and keeps only the chance state and the
+    seed secret; without it every other hand must stay hidden, and a view that shows them
+    fails the check."""
+    from poolgym.rules.testing import perturb_secrets
+
+    public = st(H3, cfg=CardBallConfig(n_players=3, public_hands=True))
+    assert D.private_shown(public) and not D.private_shown(st(H3))
+    check_privacy(public)
+    check_privacy(st(H3))
+    assert perturb_secrets(public, 0, private=False).private == public.private
+    real = type(D).view
+    monkeypatch.setattr(type(D), "view", lambda self, state, seat: real(self, state.replace(
+        config=CardBallConfig(n_players=3, public_hands=True)), seat))
+    with pytest.raises(AssertionError):
+        check_privacy(st(H3))  # the hands shown although the rules keep them secret

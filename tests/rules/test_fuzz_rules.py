@@ -37,3 +37,22 @@ def test_fuzz_reports_a_referee_that_differs_from_its_batch(monkeypatch, capsys)
     assert mod.main(ARGS[:2] + ARGS[3:]) == 1
     out = capsys.readouterr().out
     assert "batch != single: verdict" in out and "seed 7 ('poolgym/NineBall-v0'" in out
+
+
+def test_fuzz_with_drawn_rules_knobs(capsys):
+    """``--knobs``: each run draws its rules options from the seed (the same draw every time);
+    a draw the env refuses with a clear error at ``make`` (the G-3.6 lag with other than two
+    seats) is counted, not failed, and the configuration plays its next seed."""
+    mod = load_benchmark("fuzz_rules")
+    a = mod.knobs_for("poolgym/EightBall-v0", 3)
+    assert a == mod.knobs_for("poolgym/EightBall-v0", 3) and a != mod.knobs_for("poolgym/EightBall-v0", 4)
+    assert mod.knobs_for("poolgym/PotDrill-v0", 3) is None
+    draws = [mod.random_rules("bowlliards", mod.np.random.default_rng(s)) for s in range(40)]
+    assert any(d.get("lag") for d in draws) and any(not d.get("lag") for d in draws)
+    args = ["--knobs", "--only", "poolgym/EightBall-v0", "poolgym/Bowlliards-v0", "--modes", "box",
+            "--opponents", "geometric", "--players", "1", "--tables", "4", "--steps", "8", "--seeds", "3",
+            "--seed", "11"]
+    assert mod.main(args) == 0
+    out = capsys.readouterr().out
+    assert "0 failures" in out and "rules={" in out
+    assert "refused (lag (G-3.6) is for two seats" in out and mod.STATS["rules refused"] == 2

@@ -724,3 +724,24 @@ def test_shot_speed_limit_is_the_physics_limit():
     for V0 in [100.0, np.nextafter(MAX_CUE_SPEED, 99.0)] + rng.uniform(MAX_CUE_SPEED, 1e6, 20).tolist():
         with pytest.raises(IllegalActionError, match="V0"):
             D.apply(s, ShotAction(float(V0), 90.0))
+
+
+@pytest.mark.rule("G-3.6")
+@pytest.mark.parametrize("discipline, n", [("bowlliards", 1), ("pea_pool", 4), ("cutthroat", 3)])
+def test_G_3_6_lag_is_for_two_seats(discipline, n):
+    """G-3.6: the two players lag; a config asking for the lag with any other seat count is
+    refused when it is made (every discipline's config, solo games included), and the env
+    refuses it at ``make``."""
+    import gymnasium as gym
+
+    import poolgym  # noqa: F401
+
+    from poolgym.rules.game import get_discipline
+
+    cls = get_discipline(discipline).config_cls
+    with pytest.raises(ValueError, match="lag"):
+        cls(n_players=n, lag=True)
+    assert cls(n_players=n, lag=False).n_players == n
+    if discipline == "bowlliards":
+        with pytest.raises(ValueError, match="lag"):
+            gym.make("poolgym/Bowlliards-v0", players=n, rules={"lag": True})

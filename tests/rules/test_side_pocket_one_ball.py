@@ -149,3 +149,47 @@ def test_kitchen_spot_request_every_ball_behind_the_head_string():
     far = make_state("one_ball_side", {**kitchen, 9: (0.7, 2.2)}, cue=None, config=OneBallSideConfig(),
                      extra=SIDES, cue_ball=CueBallPlacement.IN_HAND_KITCHEN)
     assert Option.SPOT_NEAREST_KITCHEN_BALL not in D.legal_actions(far).options
+
+
+@pytest.mark.rule("1S-7.2", "1S-7.4")
+@pytest.mark.parametrize("cfg", [OneBallSideConfig(scoring_mode=ScoringMode.RACE, race_to=5),
+                                 OneBallSideConfig(one_ball_wins=False)])
+def test_with_the_one_down_every_player_calls_a_pocket_and_names_no_ball(cfg):
+    """C-49 options where play goes on after the 1 is down: a pocket is still called on every
+    shot (1S-7.2) and no ball may be named (1S-7.4). The spec asks for a call with no callable
+    ball; the geometric player, the env's random opponent and the Box, macro and param
+    decoders all call a pocket alone, and seeded play in every action mode runs clean."""
+    import gymnasium as gym
+    import numpy as np
+
+    from poolgym.envs.opponents import RandomOpponent
+    from poolgym.players.geometric import GeometricPlayer
+    from poolgym.players.view import Observation
+    from poolgym.rules.geometry import get_table
+
+    s = st(cfg, balls={4: (0.9, 1.6), 7: (0.5, 2.0), 9: (0.7, 2.2)})
+    spec = D.legal_actions(s)
+    assert spec.call_required and spec.callable_balls == ()
+    obs = Observation(state=s, spec=spec, table=get_table(s.config.table), seat=0, discipline="one_ball_side")
+    for a in (GeometricPlayer(rng=np.random.default_rng(0)).act(obs),
+              RandomOpponent()(s, spec, np.random.default_rng(0))[-1]):
+        assert a.called_ball is None and a.called_pocket in range(6)
+        D.shot_inputs(s, a)  # legal (1S-7.2, 1S-7.4)
+    rules = {"scoring_mode": cfg.scoring_mode.value, "race_to": cfg.race_to, "one_ball_wins": cfg.one_ball_wins}
+    for mode in ("box", "macro", "param"):
+        for opponent in ("geometric", "random"):
+            env = gym.make("poolgym/OneBallSide-v0", rules=rules, noise="icga", opponent=opponent, action_mode=mode)
+            rng = np.random.default_rng(1)
+            downs = 0
+            for seed in range(4):
+                env.reset(seed=seed, options={"balls": {1: None}})  # racked without the 1
+                env.action_space.seed(seed)
+                for _ in range(25):
+                    u = env.unwrapped
+                    downs += u.state.phase is Phase.PLAY and not u.state.on_table[1]
+                    a = int(rng.choice(np.flatnonzero(u.action_masks()))) if mode == "macro" else \
+                        env.action_space.sample()
+                    _, _, term, trunc, _ = env.step(a)
+                    if term or trunc:
+                        break
+            assert downs > 0, (mode, opponent)

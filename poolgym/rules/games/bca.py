@@ -58,7 +58,7 @@ class BCAConfig(RulesConfig):
     """Knobs every BCA game here has.
 
     open_break_min_rail_balls: C-26 (default 4 distinct object balls to a cushion).
-    The G-3.6 lag is for two seats only (``lag`` must be False with more).
+    The G-3.6 lag is for two seats only (`RulesConfig`: ``lag`` must be False with more).
     """
 
     open_break_min_rail_balls: int = 4
@@ -68,8 +68,6 @@ class BCAConfig(RulesConfig):
         v = self.open_break_min_rail_balls
         if not isinstance(v, int) or not (0 <= v <= 15):
             raise ValueError(f"open_break_min_rail_balls must be an int in [0, 15], got {v!r}")
-        if self.lag and self.n_players != 2:
-            raise ValueError("lag (G-3.6) is for two seats; set lag=False with more seats")
 
 
 serialize.register(BCAConfig)

@@ -231,6 +231,10 @@ class CardBall(BCAGame):
         view, own = self.view(state, seat)
         return SeatView(seat=seat, state=view, private=own)
 
+    def private_shown(self, state: GameState) -> bool:
+        """C-33: ``public_hands`` shows every hand to every seat."""
+        return bool(state.config.public_hands)
+
     def view(self, state: GameState, seat: int) -> tuple:
         """:meth:`observe`'s (state, own hand), without the `SeatView`."""
         view, own = view_of(state, seat)
