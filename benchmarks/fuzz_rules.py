@@ -69,16 +69,18 @@ FIXED_FIELDS = {"n_players", "first_breaker"}
 INT_KNOBS = {"break_min_rail_balls": (1, 8), "open_break_min_rail_balls": (1, 8)}
 
 
-def random_rules(discipline: str, rng: np.random.Generator) -> dict:
+def random_rules(discipline: str, rng: np.random.Generator, seats: int | None = None) -> dict:
     """A rules dict for ``discipline``'s env (``rules=``): each Enum field of its config set to
     a random member, each bool field flipped and each of `INT_KNOBS` drawn from its range, every
-    one with probability 1/2 (else the default)."""
+    one with probability 1/2 (else the default); the G-3.6 ``lag`` only for two seats
+    (``seats``, else the config's default count)."""
     cls = get_discipline(discipline).config_cls
     hints = typing.get_type_hints(cls)
+    seats = cls().n_players if seats is None else seats
     out = {}
     for f in dataclasses.fields(cls):
         t = hints[f.name]
-        if f.name in FIXED_FIELDS or rng.random() >= 0.5:
+        if f.name in FIXED_FIELDS or rng.random() >= 0.5 or (f.name == "lag" and seats != 2):
             continue
         if isinstance(t, type) and issubclass(t, enum.Enum):
             out[f.name] = list(t)[int(rng.integers(len(t)))].value
@@ -155,11 +157,12 @@ def configs(only, modes, opponents, players_arg) -> list:
     return out
 
 
-def knobs_for(env_id: str, seed: int) -> dict | None:
-    """The rules ``--knobs`` draws for ``env_id``'s run of ``seed`` (None: none for this id)."""
+def knobs_for(env_id: str, seed: int, players: int | None = None) -> dict | None:
+    """The rules ``--knobs`` draws for ``env_id``'s run of ``seed`` with ``players`` seats
+    (None: the game's default; returns None: no draw for this id)."""
     if env_id in NO_KNOBS or discipline_of(env_id) not in DISCIPLINES:
         return None
-    return random_rules(discipline_of(env_id), np.random.default_rng([seed, 41]))
+    return random_rules(discipline_of(env_id), np.random.default_rng([seed, 41]), players)
 
 
 def play(env_id, players, opponent, mode, seed, tables, steps, rules=None) -> str | None:
@@ -257,7 +260,7 @@ def _campaign(cfgs, args) -> tuple:
             if time.monotonic() > deadline:
                 break
             t0 = time.perf_counter()
-            rules = knobs_for(cfg[0], seed) if args.knobs else None
+            rules = knobs_for(cfg[0], seed, cfg[1]) if args.knobs else None
             res = play(*cfg, seed, args.tables, args.steps, rules)
             runs += 1
             if res is not None and res.startswith("skip"):

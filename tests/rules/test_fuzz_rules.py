@@ -40,19 +40,28 @@ def test_fuzz_reports_a_referee_that_differs_from_its_batch(monkeypatch, capsys)
 
 
 def test_fuzz_with_drawn_rules_knobs(capsys):
-    """``--knobs``: each run draws its rules options from the seed (the same draw every time);
-    a draw the env refuses with a clear error at ``make`` (the G-3.6 lag with other than two
-    seats) is counted, not failed, and the configuration plays its next seed."""
+    """``--knobs``: each run draws its rules options from the seed (the same draw every time;
+    the G-3.6 lag only with two seats); a draw the env refuses with a clear error at ``make``
+    is counted, not failed, and the configuration plays its next seed."""
     mod = load_benchmark("fuzz_rules")
     a = mod.knobs_for("poolgym/EightBall-v0", 3)
     assert a == mod.knobs_for("poolgym/EightBall-v0", 3) and a != mod.knobs_for("poolgym/EightBall-v0", 4)
     assert mod.knobs_for("poolgym/PotDrill-v0", 3) is None
-    draws = [mod.random_rules("bowlliards", mod.np.random.default_rng(s)) for s in range(40)]
+    draws = [mod.random_rules("eight_ball", mod.np.random.default_rng(s)) for s in range(40)]
     assert any(d.get("lag") for d in draws) and any(not d.get("lag") for d in draws)
+    assert not any(mod.random_rules("bowlliards", mod.np.random.default_rng(s)).get("lag") for s in range(40))
+    assert not any(mod.random_rules("pea_pool", mod.np.random.default_rng(s), 4).get("lag") for s in range(40))
     args = ["--knobs", "--only", "poolgym/EightBall-v0", "poolgym/Bowlliards-v0", "--modes", "box",
             "--opponents", "geometric", "--players", "1", "--tables", "4", "--steps", "8", "--seeds", "3",
             "--seed", "11"]
-    assert mod.main(args) == 0
+    real = mod.random_rules
+    # a draw the env refuses: the lag asked of a one-seat game
+    mod.random_rules = lambda d, rng, seats=None: dict(real(d, rng, seats), lag=True) if d == "bowlliards" else \
+        real(d, rng, seats)
+    try:
+        assert mod.main(args) == 0
+    finally:
+        mod.random_rules = real
     out = capsys.readouterr().out
     assert "0 failures" in out and "rules={" in out
-    assert "refused (lag (G-3.6) is for two seats" in out and mod.STATS["rules refused"] == 2
+    assert "refused (lag (G-3.6) is for two seats" in out and mod.STATS["rules refused"] == 3
