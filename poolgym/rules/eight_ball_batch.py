@@ -44,8 +44,8 @@ import numpy as np
 import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
 from numba import njit
 
-from .nine_ball_batch import (BAD_BREAK, BAD_HIT, C_BREAK_RAILS, C_DIG, C_MISCUE, C_THREE, ILLEGAL_JUMP, MISCUE,
-                              SCRATCH, first_contact, shot_fouls)
+from .nine_ball_batch import (BAD_BREAK, BAD_HIT, C_BREAK_RAILS, C_THREE, ILLEGAL_JUMP, MISCUE, SCRATCH, first_contact,
+                              shot_fouls, stroke_foul_bits)
 
 __all__ = ["FALLBACK", "FOUL", "SAFETY", "POT", "MISS", "WIN", "LOSS_FOUL", "LOSS_EARLY", "LOSS_POCKET",
            "BREAK_SCRATCH", "BREAK_SCRATCH_OPTION", "BREAK_ILLEGAL", "BREAK_POT", "BREAK_DRY", "EIGHT_FIRST",
@@ -151,16 +151,7 @@ def break_outcome(k, stroke, cfg, cue_pocketed, pocketed, jumped, to_rail):
     for b in range(N):
         if pocketed[k, b]:
             pm |= 1 << b
-    fb = 0
-    th = stroke[k, 0]
-    if th > 0.0:  # G-3.27 / G-3.26 (`general.stroke_fouls`)
-        a = stroke[k, 1]
-        bs = stroke[k, 2]
-        lim = cfg[C_MISCUE]
-        if a * a + bs * bs > lim * lim:
-            fb |= MISCUE
-        if bs < 0.0 and th > cfg[C_DIG]:
-            fb |= ILLEGAL_JUMP
+    fb = stroke_foul_bits(k, stroke, cfg)  # G-3.27 / G-3.26
     if cue_pocketed[k]:
         fb |= SCRATCH
     n_rail = 0

@@ -35,7 +35,7 @@ from .rails import rail_facts
 
 __all__ = ["FALLBACK", "WIN", "FOUL", "THIRD_FOUL", "POT", "MISS", "MISCUE", "ILLEGAL_JUMP", "SCRATCH",
            "CUE_OFF", "KITCHEN", "NO_HIT", "BAD_HIT", "NO_RAIL", "OBJ_OFF", "BAD_BREAK", "JUMPED", "outcomes",
-           "first_contact", "shot_fouls", "signature"]
+           "first_contact", "shot_fouls", "stroke_foul_bits", "signature"]
 
 #: outcome codes
 FALLBACK, WIN, FOUL, THIRD_FOUL, POT, MISS = 0, 1, 2, 3, 4, 5
@@ -159,6 +159,24 @@ def first_contact(k, resolved, legal, first, t0, first_raw, t0_raw):
 
 
 @njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
+def stroke_foul_bits(k, stroke, cfg):
+    """:data:`MISCUE` / :data:`ILLEGAL_JUMP` bits of table k's stroke (``stroke`` rows theta,
+    a, b; `general.stroke_fouls`): G-3.27 a miscue on an elevated stroke, G-3.26 the tip below
+    centre above ``dig_under_theta``."""
+    fb = 0
+    th = stroke[k, 0]
+    if th > 0.0:
+        a = stroke[k, 1]
+        bs = stroke[k, 2]
+        lim = cfg[C_MISCUE]
+        if a * a + bs * bs > lim * lim:
+            fb |= MISCUE
+        if bs < 0.0 and th > cfg[C_DIG]:
+            fb |= ILLEGAL_JUMP
+    return fb
+
+
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def shot_fouls(k, f, tf, legal, kitchen, rail_check, stroke, cfg, cue_pocketed, jumped, start, ct, cb, cr, cue, rvw0,
                rvw1, n_events, ev_kind, ev_i, ev_j, ev_t, seg_y, jaw_y, bb, bc, bj):
     """Foul bits (:data:`MISCUE` ... :data:`NO_RAIL`) of table k's stroke (`general.standard_fouls`
@@ -197,15 +215,7 @@ def shot_fouls(k, f, tf, legal, kitchen, rail_check, stroke, cfg, cue_pocketed, 
                         crossed = True
             if not crossed:
                 fb |= KITCHEN
-    th = stroke[k, 0]
-    a = stroke[k, 1]
-    bs = stroke[k, 2]
-    if th > 0.0:
-        lim = cfg[C_MISCUE]
-        if a * a + bs * bs > lim * lim:
-            fb |= MISCUE
-        if bs < 0.0 and th > cfg[C_DIG]:
-            fb |= ILLEGAL_JUMP
+    fb |= stroke_foul_bits(k, stroke, cfg)
     if cue_pocketed[k]:
         fb |= SCRATCH
     if jumped[k, cue]:
