@@ -43,7 +43,8 @@ def collect(discipline: str, opponent: str, num_envs: int, steps: int, seed: int
 
     batches = []
     cls = type(_discipline(discipline))
-    real = cls.adjudicate_batch if "adjudicate_batch" in cls.__dict__ else DisciplineBase.adjudicate_batch
+    own = "adjudicate_batch" in cls.__dict__
+    real = cls.adjudicate_batch if own else DisciplineBase.adjudicate_batch
 
     def keep(self, states, actions, recs):
         batches.append((self, list(states), list(actions), list(recs)))
@@ -58,7 +59,10 @@ def collect(discipline: str, opponent: str, num_envs: int, steps: int, seed: int
         for _ in range(steps):
             env.step(rng.uniform(-1, 1, env.action_space.shape).astype(np.float32))
     finally:
-        setattr(cls, "adjudicate_batch", real)
+        if own:
+            setattr(cls, "adjudicate_batch", real)
+        else:
+            delattr(cls, "adjudicate_batch")
         env.close()
     return batches
 

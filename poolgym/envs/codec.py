@@ -93,6 +93,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from poolgym import planning
+from poolgym.players.view import shot_call
 from poolgym.rules.game import MAX_CUE_SPEED
 from poolgym.rules.games.honolulu import MultiCallShot
 from poolgym.rules.rows import bool_rows, float_rows
@@ -930,10 +931,7 @@ class Codec:
             V0 *= SPEED_FACTORS[e.speed]
             V0 = min(max(V0, 0.5), self.V0_max)
             phi, b = float(a.phi), SPIN_B[e.spin]
-            if spec.callable_balls:
-                call_b, call_p = e.ball, e.pocket
-            elif spec.call_required:  # a pocket alone: no ball may be named (1S-7.2, 1S-7.4)
-                call_p = e.pocket
+            call_b, call_p = shot_call(spec, e.ball, e.pocket)  # (a pocket alone: 1S-7.2, 1S-7.4)
         elif e.kind in ("hit", "safety"):
             if in_hand:
                 c = np.array([self.w / 2, self.l / 2]) - pos[e.ball]

@@ -134,6 +134,7 @@ import numpy as np
 from physics import simulate_batch
 from physics.enums import Motion
 from poolgym import planning
+from poolgym.players.view import shot_call
 from poolgym.rules.game import physics_inputs
 from poolgym.rules.core import (
     ActionSpec,
@@ -458,10 +459,7 @@ class ParamCodec:
                 line = _rotate(np.asarray(tgt, float) - obj, turn)
                 phi = planning.phi_deg(cue, obj - 2.0 * self.R * planning.unit(line))
             pot_ball, pot_pocket = e.ball, e.pocket
-            if spec.callable_balls:
-                call_b, call_p = e.ball, e.pocket
-            elif spec.call_required:  # a pocket alone: no ball may be named (1S-7.2, 1S-7.4)
-                call_p = e.pocket
+            call_b, call_p = shot_call(spec, e.ball, e.pocket)  # (a pocket alone: 1S-7.2, 1S-7.4)
         elif e.kind in (ParamKind.HIT, ParamKind.SAFETY):
             obj = pos[e.ball]
             if in_hand:

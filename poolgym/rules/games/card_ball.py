@@ -238,7 +238,7 @@ class CardBall(BCAGame):
     def view(self, state: GameState, seat: int) -> tuple:
         """:meth:`observe`'s (state, own hand), without the `SeatView`."""
         view, own = view_of(state, seat)
-        if state.config.public_hands:
+        if self.private_shown(state):
             view = view._evolve({"private": state.private})
         return view, own
 
