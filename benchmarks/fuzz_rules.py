@@ -69,9 +69,15 @@ FIXED_FIELDS = {"n_players", "first_breaker"}
 INT_KNOBS = {"break_min_rail_balls": (1, 8), "open_break_min_rail_balls": (1, 8)}
 
 
+def object_balls(discipline: str) -> int:
+    """The number of object balls ``discipline`` racks (its default initial state's)."""
+    return len(get_discipline(discipline).initial_state().on_table) - 1
+
+
 def random_rules(discipline: str, rng: np.random.Generator, seats: int | None = None) -> dict:
     """A rules dict for ``discipline``'s env (``rules=``): each Enum field of its config set to
-    a random member, each bool field flipped and each of `INT_KNOBS` drawn from its range, every
+    a random member, each bool field flipped and each of `INT_KNOBS` drawn from its range (at
+    most the rack's object balls), every
     one with probability 1/2 (else the default); the G-3.6 ``lag`` only for two seats
     (``seats``, else the config's default count)."""
     cls = get_discipline(discipline).config_cls
@@ -87,8 +93,8 @@ def random_rules(discipline: str, rng: np.random.Generator, seats: int | None = 
         elif t is bool:
             out[f.name] = not f.default
         elif f.name in INT_KNOBS:
-            lo, hi = INT_KNOBS[f.name]
-            out[f.name] = int(rng.integers(lo, hi))
+            lo, hi = INT_KNOBS[f.name]  # at most every object ball of the rack (a break's count)
+            out[f.name] = int(rng.integers(lo, min(hi, object_balls(discipline) + 1)))
     return out
 
 

@@ -460,8 +460,10 @@ class DisciplineBase:
         ShotRecord if given). In the lag (G-3.6) the first seat's stroke is kept and played
         together with the second seat's (`poolgym.rules.lag.simulate_lag_record`; a given
         ``simulate`` then returns a `poolgym.rules.lag.LagRecord`). Raises
-        :class:`IllegalActionError` for illegal actions.
+        :class:`IllegalActionError` for illegal actions (``ValueError`` for a malformed
+        ``state``, `check_state`).
         """
+        self.check_state(state)
         self._check_acting(state)
         if isinstance(action, ShotAction):
             self._check_shot(state, action)
@@ -495,7 +497,9 @@ class DisciplineBase:
     def apply_shot_record(self, state: GameState, action: ShotAction, rec):
         """Adjudicate ``action`` whose physics outcome is ``rec`` (hand-built or batched).
         In the lag: None for the first seat's stroke (it is played with the second one's),
-        then the `poolgym.rules.lag.LagRecord` of both strokes."""
+        then the `poolgym.rules.lag.LagRecord` of both strokes. A malformed ``state`` raises
+        ``ValueError`` (`check_state`)."""
+        self.check_state(state)
         self._check_acting(state)
         if not isinstance(action, ShotAction):
             raise IllegalActionError("apply_shot_record needs a ShotAction")
@@ -682,6 +686,60 @@ class DisciplineBase:
         return s, Verdict(next_seat=s.seat_to_act, game_over=True, winner=None, rule_refs=("GW-12",),
                           points=(0,) * state.n_players)
 
+    def check_state(self, state) -> None:
+        """Raise ``ValueError`` naming the first field of ``state`` that is not well formed
+        for this discipline (`IllegalActionError`, a ``ValueError``, for another discipline's
+        state): a `GameState` of this discipline and config class, ``on_table``
+        a tuple of `n_balls` bools, ``pos`` a tuple of 2 `n_balls` numbers, finite for every
+        ball on the table, ``scores`` and ``consecutive_fouls`` one entry per seat of the
+        config, ``seat_to_act`` (and ``winner``, when set) a seat, ``phase``, ``cue_ball``
+        and ``options`` of their enums, ``cue_placed`` a bool. The shape only, not the
+        position's legality (`poolgym.rules.testing.check_invariants` checks the layout, and
+        the physics checks it before a stroke): `apply` and `apply_shot_record` run it first,
+        so a hand-made state (`poolgym.rules.testing.make_state`, `GameState.replace`) with a
+        typo fails there with its field named, not deep inside the referee."""
+        if not isinstance(state, GameState):
+            raise ValueError(f"state must be a GameState, got {type(state).__name__}")
+        if state.discipline != self.name:  # (as `_check_acting` says it)
+            raise IllegalActionError(f"state is a {state.discipline!r} game, not {self.name!r}")
+        cfg = state.config
+        if not isinstance(cfg, self.config_cls):
+            raise ValueError(f"state.config must be a {self.config_cls.__name__}, got {type(cfg).__name__}")
+        N = self.n_balls
+        on, pos = state.on_table, state.pos
+        if type(on) is not tuple or len(on) != N or not all(type(v) is bool for v in on):
+            raise ValueError(f"state.on_table must be a tuple of {N} bools ({self.name}: the cue ball and "
+                             f"{N - 1} object balls), got {on!r}")
+        if type(pos) is not tuple or len(pos) != 2 * N:
+            raise ValueError(f"state.pos must be a tuple of {2 * N} numbers (x0, y0, x1, y1, ...), got "
+                             f"{type(pos).__name__} of length {len(pos) if hasattr(pos, '__len__') else '?'}")
+        for k in range(N):
+            if on[k]:
+                for v in (pos[2 * k], pos[2 * k + 1]):
+                    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.floating)) \
+                            or not math.isfinite(v):
+                        raise ValueError(f"state.pos of ball {k} (on the table) must be finite numbers, got "
+                                         f"{pos[2 * k: 2 * k + 2]!r}")
+        n = cfg.n_players
+        for name in ("scores", "consecutive_fouls"):
+            v = getattr(state, name)
+            if type(v) is not tuple or len(v) != n:
+                raise ValueError(f"state.{name} must be a tuple with one entry per seat ({n}), got {v!r}")
+        seat = state.seat_to_act
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+            raise ValueError(f"state.seat_to_act must be a seat in [0, {n}), got {seat!r}")
+        w = state.winner
+        if w is not None and (isinstance(w, bool) or not isinstance(w, (int, np.integer)) or not 0 <= w < n):
+            raise ValueError(f"state.winner must be None or a seat in [0, {n}), got {w!r}")
+        if not isinstance(state.phase, Phase):
+            raise ValueError(f"state.phase must be a Phase, got {state.phase!r}")
+        if not isinstance(state.cue_ball, CueBallPlacement):
+            raise ValueError(f"state.cue_ball must be a CueBallPlacement, got {state.cue_ball!r}")
+        if type(state.cue_placed) is not bool:
+            raise ValueError(f"state.cue_placed must be a bool, got {state.cue_placed!r}")
+        if type(state.options) is not tuple or not all(isinstance(o, Option) for o in state.options):
+            raise ValueError(f"state.options must be a tuple of Option, got {state.options!r}")
+
     def _check_acting(self, state: GameState) -> None:
         if state.discipline != self.name:
             raise IllegalActionError(f"state is a {state.discipline!r} game, not {self.name!r}")
@@ -698,7 +756,8 @@ class DisciplineBase:
         if not (type(V0) is float and type(phi) is float and type(theta) is float and type(a) is float
                 and type(b) is float and math.isfinite(V0 + phi + theta + a + b)):
             for name, v in zip(("V0", "phi", "theta", "a", "b"), vals):
-                if not isinstance(v, (int, float, np.floating)) or not math.isfinite(v):
+                if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.floating)) \
+                        or not math.isfinite(v):
                     raise IllegalActionError(f"ShotAction.{name} must be a finite number, got {v!r}")
         if not (0.0 < action.V0 <= MAX_CUE_SPEED):
             raise IllegalActionError(f"ShotAction.V0 must be in (0, {MAX_CUE_SPEED:g}] m/s, got {action.V0!r}")
@@ -712,18 +771,24 @@ class DisciplineBase:
         if off2 > lim * lim and not action.theta > 0.0:
             raise IllegalActionError(f"a level stroke (theta = 0) must have a tip offset sqrt(a^2+b^2) <= "
                                      f"miscue_limit {lim}: only a miscue on a jump is a foul (G-3.27, C-55)")
+        sf, pf = action.safety, action.push_out
+        if not ((sf is False or sf is True) and (pf is False or pf is True)):
+            for name, f in (("safety", sf), ("push_out", pf)):
+                if f is not False and f is not True and type(f) is not np.bool_:
+                    raise IllegalActionError(f"ShotAction.{name} must be a bool, got {f!r}")
         if state.phase is _LAG:
             if action.called_ball is not None or action.safety or action.push_out:
                 raise IllegalActionError("a lag shot carries no declaration")
             return
         if action.called_ball is not None:
             cb = action.called_ball
-            if not isinstance(cb, (int, np.integer)) or not (1 <= cb < state.n_balls):
+            if isinstance(cb, bool) or not isinstance(cb, (int, np.integer)) or not (1 <= cb < state.n_balls):
                 raise IllegalActionError(f"called_ball {cb!r} is not an object ball of this game")
             if not state.on_table[cb]:
                 raise IllegalActionError(f"called_ball {cb} is not on the table")
         if action.called_pocket is not None:
-            if not isinstance(action.called_pocket, (int, np.integer)) or not (0 <= action.called_pocket < 6):
+            cp = action.called_pocket
+            if isinstance(cp, bool) or not isinstance(cp, (int, np.integer)) or not (0 <= cp < 6):
                 raise IllegalActionError(f"called_pocket must be a pocket index 0..5, got {action.called_pocket!r}")
         self.validate_shot(state, action)
 
@@ -737,8 +802,9 @@ class DisciplineBase:
         if state.phase not in (Phase.BREAK, Phase.PLAY) or state.cue_ball is CueBallPlacement.IN_POSITION:
             raise IllegalActionError("the cue ball is not in hand")
         x, y = action.x, action.y
-        if not isinstance(x, (int, float, np.floating)) or not isinstance(y, (int, float, np.floating)):
-            raise IllegalActionError("PlaceCueBall.x and .y must be numbers")
+        if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, (int, float, np.floating)) \
+                or not isinstance(y, (int, float, np.floating)):
+            raise IllegalActionError(f"PlaceCueBall.x and .y must be numbers, got {x!r}, {y!r}")
         if not checked:
             table = self.table(state)
             # placement.placement_error (G-3.22, 9B-5.10, G-3.16)

@@ -101,7 +101,9 @@ def make_state(
     **changes,
 ) -> GameState:
     """A position of ``discipline``: only ``balls`` ({ball: (x, y)}) on the table, the cue
-    ball at ``cue`` (in position) or in hand (``cue`` None). Other fields via ``changes``."""
+    ball at ``cue`` (in position) or in hand (``cue`` None). Other fields via ``changes``.
+    The result is checked (`DisciplineBase.check_state`: ``ValueError`` naming a malformed
+    field, e.g. a ball number or seat out of range)."""
     from .core import CueBallPlacement, Phase
     from .game import get_discipline
 
@@ -110,6 +112,8 @@ def make_state(
     pos = s.positions()
     on = np.zeros(s.n_balls, bool)
     for b, xy in balls.items():
+        if isinstance(b, bool) or not isinstance(b, (int, np.integer)) or not 0 < b < s.n_balls:
+            raise ValueError(f"balls: {b!r} is not an object ball of {discipline} (1..{s.n_balls - 1})")
         pos[int(b)] = xy
         on[int(b)] = True
     if cue is not None:
@@ -122,7 +126,9 @@ def make_state(
               cue_placed=cue is not None and cue_ball is not None and cue_ball is not CueBallPlacement.IN_POSITION,
               shot_number=0 if phase is not None and phase.value == "break" else 1)
     kw.update(changes)
-    return s.replace(**kw)
+    out = s.replace(**kw)
+    d.check_state(out)
+    return out
 
 
 # ----------------------------------------------------------------------------- random play
@@ -202,6 +208,7 @@ def check_invariants(state: GameState) -> None:
     from .geometry import ball_radius
 
     d = get_discipline(state.discipline)
+    d.check_state(state)
     assert 0 <= state.seat_to_act < state.n_players
     spec = d.legal_actions(state)
     assert spec.seat == state.seat_to_act

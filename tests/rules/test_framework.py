@@ -7,6 +7,7 @@ import pytest
 from poolgym.rules import (DISCIPLINES, ActionSpec, ChooseOption, Concede, CueBallPlacement, Foul, FoulKind,
                            GameState, IllegalActionError, Option, Phase, PlaceCueBall, RulesConfig, ShotAction,
                            Verdict, get_discipline, legal_actions, new_game, next_game, serialize)
+from poolgym.rules.eight_ball import EightBallConfig
 from poolgym.rules.nine_ball import NineBallConfig
 from poolgym.rules.testing import make_state, record
 
@@ -77,6 +78,13 @@ def play():
     (lambda: play(), ShotAction(3.0, 90.0, called_ball=12), "not an object ball"),
     (lambda: play(), ShotAction(-1.0, 90.0), "V0"),
     (lambda: play(), ShotAction(float("nan"), 90.0), "finite"),
+    (lambda: play(), ShotAction(True, 90.0), "finite"),
+    (lambda: play(), ShotAction(3.0, 90.0, b=True), "finite"),
+    (lambda: play(), ShotAction(3.0, 90.0, called_ball=True, called_pocket=2), "not an object ball"),
+    (lambda: play(), ShotAction(3.0, 90.0, called_ball=1, called_pocket=False), "pocket index"),
+    (lambda: play(), ShotAction(3.0, 90.0, push_out="no"), "push_out must be a bool"),
+    (lambda: play(), ShotAction(3.0, 90.0, safety=1), "safety must be a bool"),
+    (lambda: D.initial_state(NineBallConfig(), seed=0), PlaceCueBall(True, 0.3), "numbers"),
     (lambda: play(), ShotAction(3.0, 90.0, theta=95.0), "theta"),
     (lambda: play(), ShotAction(3.0, 90.0, safety=True), "safety"),
     (lambda: play(), PlaceCueBall(0.5, 0.5), "not in hand"),
@@ -127,3 +135,50 @@ def test_doctests():
     for mod in (nine_ball, ser):
         res = doctest.testmod(mod)
         assert res.failed == 0 and res.attempted > 0
+
+
+@pytest.mark.parametrize("change,match", [
+    ({"pos": (0.5, 0.5)}, "state.pos must be a tuple of 20"),
+    ({"pos": [0.5] * 20}, "state.pos must be a tuple of 20"),
+    ({"on_table": (True,) * 9}, "state.on_table must be a tuple of 10 bools"),
+    ({"on_table": (1,) * 10}, "state.on_table must be a tuple of 10 bools"),
+    ({"seat_to_act": 2}, "seat_to_act must be a seat in \\[0, 2\\)"),
+    ({"seat_to_act": True}, "seat_to_act"),
+    ({"winner": 5}, "winner"),
+    ({"scores": (0, 0, 0)}, "scores must be a tuple with one entry per seat"),
+    ({"consecutive_fouls": (0,)}, "consecutive_fouls"),
+    ({"phase": "play"}, "state.phase must be a Phase"),
+    ({"cue_ball": "in_position"}, "state.cue_ball must be a CueBallPlacement"),
+    ({"cue_placed": 0}, "cue_placed must be a bool"),
+    ({"options": ("accept_table",)}, "state.options must be a tuple of Option"),
+    ({"config": EightBallConfig()}, "state.config must be a NineBallConfig"),
+])
+def test_malformed_state_is_named_before_the_referee_reads_it(change, match):
+    """A hand-made state with a malformed field fails at the rules' entry points with the field
+    named (`DisciplineBase.check_state`), where it used to fail deep inside the referee with
+    a struct or index error, or be ruled as if it were a game."""
+    s = play()
+    bad = s.replace(**change)
+    with pytest.raises(ValueError, match=match):
+        D.apply_shot_record(bad, ShotAction(3.0, 90.0), record(s, hit=1))
+    with pytest.raises(ValueError, match=match):
+        D.apply(bad, ShotAction(3.0, 90.0))
+    D.check_state(s)  # the well-formed state passes
+
+
+def test_malformed_ball_position_is_named():
+    s = play()
+    p = list(s.pos)
+    p[2] = float("nan")  # ball 1 is on the table
+    with pytest.raises(ValueError, match="state.pos of ball 1"):
+        D.apply(s.replace(pos=tuple(p)), ShotAction(3.0, 90.0))
+    p = list(s.pos)
+    p[8] = float("nan")  # ball 4 is off the table: its position is meaningless
+    D.check_state(s.replace(pos=tuple(p)))
+
+
+def test_make_state_checks_what_it_makes():
+    with pytest.raises(ValueError, match="not an object ball of nine_ball"):
+        make_state("nine_ball", {10: (0.3, 1.5)}, (0.635, 1.0))
+    with pytest.raises(ValueError, match="seat_to_act"):
+        make_state("nine_ball", {1: (0.3, 1.5)}, (0.635, 1.0), seat=2)
