@@ -6,7 +6,7 @@
 * Shots: V0 uniform in [V0_LOW, V0_HIGH] m/s, phi uniform in [0, 360) deg, theta = 0 (a level
   cue: no jump or masse strokes), tip offset (a, b) uniform in the disc of radius TIP_RADIUS
   (inside the physics miscue limit 0.5). A call, when required, is a uniform legal ball and a
-  uniform pocket; push-out / safety declarations, when allowed, are taken with probability
+  uniform pocket (a uniform pocket alone where the rules let no ball be named); push-out / safety declarations, when allowed, are taken with probability
   1/2 and 1/10.
 """
 
@@ -58,6 +58,8 @@ class RandomAgent(Agent):
                 return ShotAction(V0=float(rng.uniform(V0_LOW, V0_HIGH)), phi=float(rng.uniform(0.0, 360.0)))
             if v.call_required and v.callable_balls:
                 called_ball = int(v.callable_balls[int(rng.integers(len(v.callable_balls)))])
+                called_pocket = int(rng.integers(6))
+            elif v.call_required:  # a pocket alone: no ball may be named (1S-7.2 / 1S-7.4, `shot_call`)
                 called_pocket = int(rng.integers(6))
             push = bool(v.push_out_allowed and rng.uniform() < 0.5)
             safety = bool(v.safety_allowed and not push and rng.uniform() < 0.1)

@@ -200,3 +200,49 @@ def test_state_extra_round_trip():
     assert isinstance(s.extra, BowlliardsExtra)
     from poolgym.rules import GameState
     assert GameState.from_json(s.to_json()) == s
+
+
+def open_frame(s):
+    """A frame of a free break, then two misses (an open frame of 0)."""
+    assert s.phase is Phase.BREAK
+    s = place(s)
+    s, _ = D.apply_shot_record(s, ShotAction(8.0, 90.0), record(s, hit=1))
+    s = place(s)
+    s, _ = play(s, hit=1, obj_rails=(1,))
+    if s.cue_ball is not CueBallPlacement.IN_POSITION:
+        s = place(s)
+    s, v = play(s, hit=1, obj_rails=(1,))
+    return s, v
+
+
+@pytest.mark.rule("BW-2", "BW-5")
+@pytest.mark.parametrize("n,first", [(2, 1), (3, 1), (3, 2), (4, 0)])
+def test_every_seat_plays_every_frame_from_the_first_breaker(n, first):
+    """BW-5 ("ten frames per player"; order of players by lag or agreement): the seats play
+    each frame in turn from the game's first breaker (here `first_breaker`; the G-3.6 lag
+    winner the same way), and the game ends when the last of them has played the last
+    frame -- every seat plays exactly ``frames`` frames."""
+    cfg = BowlliardsConfig(n_players=n, frames=3, first_breaker=first)
+    s = D.initial_state(cfg, 0)
+    order = []
+    while s.phase is not Phase.GAME_OVER:
+        order.append((s.extra.frame, s.seat_to_act))
+        s, v = open_frame(s)
+    seats = [(first + k) % n for k in range(n)]
+    assert order == [(f, seat) for f in range(3) for seat in seats]
+    assert all(len(r) == 2 * 3 for r in s.extra.rolls)  # two rolls of every open frame, every seat
+
+
+def test_two_seats_after_the_lag_play_their_frames():
+    """G-3.6 lag, then BW-5 with the lag winner breaking first: random play with the real
+    physics to the end, every seat's frames complete, whichever seat won the lag."""
+    from poolgym.rules.testing import play_game
+
+    cfg = BowlliardsConfig(n_players=2, lag=True, frames=2)
+    breakers = set()
+    for seed in range(8):
+        s, _ = play_game("bowlliards", cfg, seed=seed, agent_seed=seed, check=True)
+        assert s.phase is Phase.GAME_OVER
+        breakers.add(s.breaker)
+        assert all(len(r) >= 2 * 2 for r in s.extra.rolls)
+    assert breakers == {0, 1}

@@ -264,9 +264,12 @@ class Bowlliards(DisciplineBase):
                                               points=_delta(state.scores, ch["scores"]), next_seat=seat,
                                               cue_ball=cue, spotted=spotted, turn_continues=True,
                                               rule_refs=tuple(dict.fromkeys(refs)))
-        # the frame is over: next seat, or next frame, or the end of the game
+        # the frame is over: next seat, or next frame, or the end of the game. The seats play
+        # each frame in turn from the game's first breaker (the order of players by lag or
+        # agreement, bowlliards.md section 3: G-3.6's lag winner, C-06's break order), so a
+        # frame is over for everyone when the turn comes back to that seat.
         nxt = (seat + 1) % n
-        frame = ex.frame + (1 if nxt == 0 else 0)
+        frame = ex.frame + (1 if nxt == state.breaker else 0)
         ex = BowlliardsExtra(tuple(rolls), ex.penalties, frame, 0, 0)
         scores = self._scores(state, ex, seat)
         ch.update(extra=ex, scores=scores)
