@@ -144,7 +144,11 @@ RESET_OPTION_KEYS = frozenset({"state", "balls", "seat_to_act", "phase", "cue_ba
 
 
 def apply_reset_options(state: GameState, options: dict, disc, table) -> GameState:
-    """Apply ``reset(options=...)`` position overrides to ``state`` (see `PoolEnv`)."""
+    """Apply ``reset(options=...)`` position overrides to ``state`` (see `PoolEnv`). Every
+    value is checked here, before the env changes: the balls on the bed without overlap, the
+    fields of their types (``extra`` the discipline's own, counts non-negative ints), and the
+    result a well-formed state (`DisciplineBase.check_state`) whose seat to act has its legal
+    actions; ``ValueError`` naming the option otherwise."""
     known = RESET_OPTION_KEYS
     bad = set(options) - known
     if bad:
@@ -166,12 +170,16 @@ def apply_reset_options(state: GameState, options: dict, disc, table) -> GameSta
         if not isinstance(balls, dict):
             raise ValueError("options['balls'] must map ball number -> (x, y) or None")
         for k, xy in balls.items():
+            if isinstance(k, (bool, np.bool_)):
+                raise ValueError(f"options['balls']: ball {k!r} is not a ball number")
             k = int(k)
             if not 0 <= k < len(on):
                 raise ValueError(f"options['balls']: ball {k} not in 0..{len(on) - 1}")
             if xy is None:
                 on[k] = False
             else:
+                if np.shape(xy) != (2,):
+                    raise ValueError(f"options['balls'][{k}] must be (x, y) in metres or None, got {xy!r}")
                 x, y = (float(v) for v in xy)
                 if not (np.isfinite(x) and np.isfinite(y)):
                     raise ValueError(f"options['balls'][{k}] must be finite")
@@ -203,19 +211,41 @@ def apply_reset_options(state: GameState, options: dict, disc, table) -> GameSta
         kw["cue_ball"] = CueBallPlacement(options["cue_ball"])
         if kw["cue_ball"] is not CueBallPlacement.IN_POSITION:
             kw.setdefault("cue_placed", False)
-    for key in ("cue_placed", "extra"):
-        if key in options:
-            kw[key] = options[key]
+    if "cue_placed" in options:
+        if not isinstance(options["cue_placed"], (bool, np.bool_)):
+            raise ValueError(f"options['cue_placed'] must be a bool, got {options['cue_placed']!r}")
+        kw["cue_placed"] = bool(options["cue_placed"])
+    if "extra" in options:
+        ex = options["extra"]
+        if type(ex) is not type(state.extra):
+            want = "None" if state.extra is None else type(state.extra).__name__
+            raise ValueError(f"options['extra'] must be a {want} ({disc.name}'s own), got {type(ex).__name__}")
+        kw["extra"] = ex
     for key in ("scores", "consecutive_fouls", "groups"):
         if key in options:
             v = tuple(int(x) for x in options[key])
             if len(v) != state.n_players:
                 raise ValueError(f"options['{key}'] needs {state.n_players} entries")
+            if key == "consecutive_fouls" and min(v) < 0:
+                raise ValueError(f"options['consecutive_fouls'] must be non-negative, got {v}")
             kw[key] = v
     for key in ("inning", "shot_number"):
         if key in options:
-            kw[key] = int(options[key])
-    return state.replace(**kw) if kw else state
+            v = options[key]
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0:
+                raise ValueError(f"options['{key}'] must be a non-negative int, got {v!r}")
+            kw[key] = int(v)
+    new = state.replace(**kw) if kw else state
+    try:
+        disc.check_state(new)
+        spec = disc.legal_actions(new)
+    except (ValueError, TypeError, AttributeError, IndexError, KeyError) as err:
+        raise ValueError(f"options: the position is not one of {disc.name}: {err}") from err
+    if new.phase is not Phase.GAME_OVER and not (spec.can_shoot or spec.must_place or spec.options
+                                                  or spec.declarations):
+        raise ValueError(f"options: seat {new.seat_to_act} has no legal action in this position (phase "
+                         f"{new.phase.value}, options {[o.value for o in new.options]})")
+    return new
 
 
 def runout_start(disc, config, np_random: np.random.Generator) -> GameState:

@@ -281,10 +281,15 @@ BAD_OPTIONS = [
     {"seat_to_act": 7},
     {"scores": (1, 2, 3)},
     {"state": "not json"},
+    {"extra": 5},
+    {"cue_placed": "yes"},
+    {"inning": -1},
+    {"phase": "option"},
+    {"balls": {1: (0.5, 1.5, 0.1)}},
 ]
 
 
-@pytest.mark.parametrize("options", BAD_OPTIONS, ids=lambda o: next(iter(o)))
+@pytest.mark.parametrize("options", BAD_OPTIONS, ids=lambda o: f"{next(iter(o))}-{BAD_OPTIONS.index(o)}")
 def test_failed_reset_leaves_the_env_as_it_was(options):
     """Item 10 reproducer: ``reset(seed, options)`` with bad options raises and leaves the env
     exactly as before -- its RNG not re-seeded; the next plain reset continues as if the failed

@@ -56,6 +56,14 @@ def test_reset_options_place_balls_turn_and_scores(table9):
     ({"balls": {12: (0.5, 0.5)}}, "ball 12"),
     ({"colour": "red"}, "unknown keys"),
     ({"seat_to_act": 5}, "seat_to_act"),
+    ({"balls": {True: (0.5, 0.5)}}, "not a ball number"),
+    ({"balls": {1: (0.5, 0.5, 0.0)}}, r"must be \(x, y\)"),
+    ({"extra": 5}, "must be a NineBallExtra"),
+    ({"cue_placed": 1}, "cue_placed.. must be a bool"),
+    ({"inning": -1}, "inning"),
+    ({"shot_number": 2.5}, "shot_number"),
+    ({"consecutive_fouls": (-1, 0)}, "non-negative"),
+    ({"phase": "option"}, "no legal action"),
 ])
 def test_reset_options_bad_input_names_the_field(options, match):
     env = PoolEnv("nine_ball", max_shots=10)
