@@ -14,8 +14,14 @@ ties share a rank). Statistics:
   draws (every seat equal), win rate (draws count half) with its Wilson 95% interval, the
   Plackett-Luce rating of Weng and Lin (`agents.rating`; mu, sigma, ordinal mu - 3 sigma),
   games applied in game order;
+* per agent also its mean result (the rules' ``returns`` of its seats: +1 / shared -1 in the
+  games with a winner, the points in the point games, the score out of 300 in solo
+  bowlliards) with the normal 95% interval of the mean;
 * per seat position k (0 breaks the first game): how often the seat at position k won, with
   its Wilson 95% interval -- the seat-order advantage of the game.
+
+A one-seat game (solo bowlliards, BW-1) has no one to beat: its win rates are None and the
+mean result (the score) ranks the agents.
 """
 
 from __future__ import annotations
@@ -104,6 +110,7 @@ class SeatTournamentResult:
         c = self.config
         labels = [a.display for a in c.agents]
         per = {lab: dict(games=0, wins=0, draws=0, shots=0, fouls=0, illegal=0) for lab in labels}
+        results = {lab: [] for lab in labels}
         seat = [dict(games=0, wins=0, draws=0) for _ in range(c.players)]
         rated = []
         for r in self.games:
@@ -111,6 +118,7 @@ class SeatTournamentResult:
             all_equal = max(rets) == min(rets)
             best = max(rets)
             for k, lab in enumerate(r["players"]):
+                results[lab].append(float(rets[k]))
                 per[lab]["shots"] += r["shots"][k]
                 per[lab]["fouls"] += r["fouls"][k]
                 per[lab]["illegal"] += r["illegal"][k]
@@ -135,10 +143,15 @@ class SeatTournamentResult:
             rt = ratings[lab]
             s["rating"] = dict(mu=rt.mu, sigma=rt.sigma, ordinal=rt.ordinal)
             s["foul_rate"] = s["fouls"] / s["shots"] if s["shots"] else 0.0
+            s["mean_return"], s["return_ci95"] = mean_interval(results[lab])
+            if c.players == 1:  # a solo game has no one to beat: its score is the result (BW-1, BW-5)
+                s["win_rate"], s["wilson95"] = None, None
         for s in seat:
             k = s["wins"] + 0.5 * s["draws"]
             s["win_rate"] = k / s["games"] if s["games"] else 0.0
             s["wilson95"] = list(wilson_interval(k, s["games"]))
+            if c.players == 1:
+                s["win_rate"], s["wilson95"] = None, None
         errors = [r["error"] for r in self.games if r["error"]]
         return dict(agents=per, seat_positions=seat, errors=len(errors), error_messages=errors[:10])
 
@@ -156,6 +169,18 @@ class SeatTournamentResult:
             f.write("\n")
 
 
+def mean_interval(values) -> tuple:
+    """(mean, [lo, hi]) of ``values`` with the normal 95% interval of the mean (1.96 standard
+    errors, the sample standard deviation); (0.0, [0.0, 0.0]) for none, the mean itself for
+    one."""
+    x = np.asarray(values, float)
+    if x.size == 0:
+        return 0.0, [0.0, 0.0]
+    m = float(x.mean())
+    h = 1.96 * float(x.std(ddof=1)) / np.sqrt(x.size) if x.size > 1 else 0.0
+    return m, [m - h, m + h]
+
+
 def run_seat_tournament(cfg: SeatTournamentConfig, workers: int = 1) -> SeatTournamentResult:
     """Play every game of ``cfg`` (``workers`` processes; the results do not depend on it)."""
     if workers > 1 and cfg.games > 1:
@@ -168,4 +193,5 @@ def run_seat_tournament(cfg: SeatTournamentConfig, workers: int = 1) -> SeatTour
     return SeatTournamentResult(cfg, games)
 
 
-__all__ = ["AgentSpec", "SeatTournamentConfig", "SeatTournamentResult", "play_seat_game", "run_seat_tournament"]
+__all__ = ["AgentSpec", "SeatTournamentConfig", "SeatTournamentResult", "mean_interval", "play_seat_game",
+           "run_seat_tournament"]

@@ -56,6 +56,20 @@ def quick_overrides(data: dict) -> dict:
     return data
 
 
+class UsageError(Exception):
+    """A command's arguments refused before any game is played (an unknown agent or
+    discipline, a seat count the rules do not allow, a rules option they refuse): `main`
+    prints ``poolgym <command>: error: <message>`` and exits with status 2, as argparse does."""
+
+
+def _checked(build):
+    """``build()``, with the ``ValueError`` of a refused argument raised as `UsageError`."""
+    try:
+        return build()
+    except ValueError as e:
+        raise UsageError(str(e)) from e
+
+
 def _parse_rules(items) -> dict:
     out = {}
     for it in items or []:
@@ -117,22 +131,30 @@ def _seat_tournament(args, specs) -> int:
     """``--players N``: an N-seat tournament (`agents.seat_tournament`): agents rotate through
     the seats, Plackett-Luce ratings, per-seat-position win rates with Wilson intervals."""
     from agents.seat_tournament import SeatTournamentConfig, run_seat_tournament
+    from agents.tournament import make_rules_config
 
-    cfg = SeatTournamentConfig(args.discipline, tuple(specs), args.players, args.games, args.seed, args.noise,
-                               _parse_rules(args.rules), args.max_shots)
+    cfg = _checked(lambda: SeatTournamentConfig(args.discipline, tuple(specs), args.players, args.games, args.seed,
+                                                args.noise, _parse_rules(args.rules), args.max_shots))
+    _checked(lambda: make_rules_config(cfg.discipline, dict(cfg.rules, n_players=cfg.players), cfg.max_shots))
     res = run_seat_tournament(cfg, workers=args.workers)
     s = res.summary()
-    print(f"{cfg.discipline}: {args.players} seats, {args.games} games, seed {args.seed}, noise {args.noise}")
-    print(f"{'agent':<14} {'games':>5} {'win rate':>9} {'Wilson 95%':>17} {'PL mu':>7} {'sigma':>6} {'ordinal':>8} "
-          f"{'fouls/shot':>10}")
-    for lab, a in s["agents"].items():
-        lo, hi = a["wilson95"]
-        r = a["rating"]
-        print(f"{lab:<14} {a['games']:>5} {a['win_rate']:>9.3f} [{lo:.3f}, {hi:.3f}] {r['mu']:>7.2f} "
-              f"{r['sigma']:>6.2f} {r['ordinal']:>8.2f} {a['foul_rate']:>10.3f}")
-    for k, p in enumerate(s["seat_positions"]):
-        lo, hi = p["wilson95"]
-        print(f"seat {k:<9} {p['games']:>5} {p['win_rate']:>9.3f} [{lo:.3f}, {hi:.3f}]")
+    print(f"{cfg.discipline}: {args.players} seat{'s' if args.players != 1 else ''}, {args.games} games, seed {args.seed}, noise {args.noise}")
+    if args.players == 1:  # solo: the score is the result (no one to beat, no rating)
+        print(f"{'agent':<14} {'games':>5} {'mean result':>12} {'95% interval':>19} {'fouls/shot':>10}")
+        for lab, a in s["agents"].items():
+            lo, hi = a["return_ci95"]
+            print(f"{lab:<14} {a['games']:>5} {a['mean_return']:>12.4f} [{lo:.4f}, {hi:.4f}] {a['foul_rate']:>10.3f}")
+    else:
+        print(f"{'agent':<14} {'games':>5} {'win rate':>9} {'Wilson 95%':>17} {'PL mu':>7} {'sigma':>6} "
+              f"{'ordinal':>8} {'fouls/shot':>10} {'mean result':>12}")
+        for lab, a in s["agents"].items():
+            lo, hi = a["wilson95"]
+            r = a["rating"]
+            print(f"{lab:<14} {a['games']:>5} {a['win_rate']:>9.3f} [{lo:.3f}, {hi:.3f}] {r['mu']:>7.2f} "
+                  f"{r['sigma']:>6.2f} {r['ordinal']:>8.2f} {a['foul_rate']:>10.3f} {a['mean_return']:>12.3f}")
+        for k, p in enumerate(s["seat_positions"]):
+            lo, hi = p["wilson95"]
+            print(f"seat {k:<9} {p['games']:>5} {p['win_rate']:>9.3f} [{lo:.3f}, {hi:.3f}]")
     if s["errors"]:
         print(f"WARNING: {s['errors']} game(s) ended by a referee/physics error: {s['error_messages'][:3]}")
     if args.json:
@@ -144,21 +166,27 @@ def _seat_tournament(args, specs) -> int:
 def cmd_tournament(args) -> int:
     from agents.tournament import AgentSpec, TournamentConfig, run_tournament
 
+    from agents.base import names as agent_names
+    from agents.tournament import make_rules_config
+
     names = [a for a in args.agents.split(",") if a]
+    unknown = [n for n in names if n not in agent_names()]
+    if unknown:
+        raise UsageError(f"--agents: unknown agent(s) {', '.join(map(repr, unknown))}; known agents: "
+                         f"{', '.join(agent_names())}")
     specs, seen = [], {}
     for n in names:
         seen[n] = seen.get(n, 0) + 1
         specs.append(AgentSpec(n, {}, n if seen[n] == 1 else f"{n}#{seen[n]}"))
     if args.players is None:
-        from agents.tournament import make_rules_config
-
-        n = make_rules_config(args.discipline).n_players
+        n = _checked(lambda: make_rules_config(args.discipline)).n_players
         if n != 2:  # an N-seat game by default (cut-throat 3, pea pool 4, bowlliards 1, ...)
             args.players = n
     if args.players is not None:
         return _seat_tournament(args, specs)
-    cfg = TournamentConfig(args.discipline, tuple(specs), args.games, args.seed, args.noise,
-                           _parse_rules(args.rules), args.max_shots)
+    cfg = _checked(lambda: TournamentConfig(args.discipline, tuple(specs), args.games, args.seed, args.noise,
+                                            _parse_rules(args.rules), args.max_shots))
+    _checked(lambda: make_rules_config(cfg.discipline, cfg.rules, cfg.max_shots))
     from experiments.ray_backend import dispatcher
 
     res = run_tournament(cfg, progress=not args.no_progress, workers=args.workers,
@@ -303,6 +331,9 @@ def main(argv=None) -> int:
         return int(args.fn(args) or 0)
     except ConfigError as e:
         print(f"poolgym: config error: {e}", file=sys.stderr)
+        return 2
+    except UsageError as e:
+        print(f"poolgym {args.cmd}: error: {e}", file=sys.stderr)
         return 2
     except ImportError as e:
         print(f"poolgym: {e}", file=sys.stderr)

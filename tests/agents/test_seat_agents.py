@@ -165,6 +165,45 @@ def test_seat_tournament_rotates_seats_rates_and_replays():
     assert np.isfinite(s["agents"]["random"]["rating"]["mu"])
 
 
+def test_seat_tournament_reports_each_agents_mean_result():
+    """The mean of the rules' per-seat results with its 95% interval, per agent: +1 / shared
+    -1 in a game with a winner (pea pool), so it lies in [-1, 1] and orders the agents as the
+    win rate does."""
+    from agents.seat_tournament import SeatTournamentConfig, mean_interval, run_seat_tournament
+
+    assert mean_interval([]) == (0.0, [0.0, 0.0]) and mean_interval([0.5]) == (0.5, [0.5, 0.5])
+    m, (lo, hi) = mean_interval([0.0, 1.0, 2.0])
+    assert m == 1.0 and hi - m == pytest.approx(1.96 / np.sqrt(3)) and m - lo == pytest.approx(hi - m)
+    cfg = SeatTournamentConfig("pea_pool", (AgentSpec("geometric"), AgentSpec("random")), players=2, games=6,
+                               max_shots=60, seed=3)
+    s = run_seat_tournament(cfg).summary()["agents"]
+    for a in s.values():
+        lo, hi = a["return_ci95"]
+        assert -1.0 <= a["mean_return"] <= 1.0 and lo <= a["mean_return"] <= hi
+    assert (s["geometric"]["mean_return"] > s["random"]["mean_return"]) == \
+        (s["geometric"]["win_rate"] > s["random"]["win_rate"])
+
+
+@pytest.mark.rule("BW-5")
+def test_solo_bowlliards_tournament_ranks_by_score():
+    """BW-1 / BW-5: alone at the table the score out of 300 is the result: no win rate (no one
+    to beat), each agent's mean score with its interval; the geometric player outscores random
+    play, whose fouls cost points (BW-11)."""
+    from agents.seat_tournament import SeatTournamentConfig, run_seat_tournament
+
+    cfg = SeatTournamentConfig("bowlliards", (AgentSpec("geometric"), AgentSpec("random")), players=1, games=4,
+                               max_shots=80, seed=1, rules={"frames": 2})
+    res = run_seat_tournament(cfg)
+    assert [g["seating"] for g in res.games] == [[0], [1], [0], [1]]
+    s = res.summary()
+    assert all(a["win_rate"] is None and a["wilson95"] is None for a in s["agents"].values())
+    assert s["seat_positions"][0]["win_rate"] is None
+    geo, rnd = s["agents"]["geometric"], s["agents"]["random"]
+    assert geo["games"] == rnd["games"] == 2
+    assert geo["mean_return"] > rnd["mean_return"]
+    assert all(g["returns"][0] * 300 == pytest.approx(round(g["returns"][0] * 300)) for g in res.games)
+
+
 REAL_END_CASES = [("cutthroat", 3), ("cutthroat", 5), ("forty_one", 2), ("forty_one", 4)]
 
 

@@ -116,3 +116,36 @@ def test_demo_says_it_compiles_only_when_the_cache_is_cold(tmp_path, capsys, mon
         out = capsys.readouterr().out
         assert ("compiling the physics, rules and player kernels (first run only" in out) is cold
     assert warmed == [True]
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["--agents", "geometric,nosuch"], "unknown agent(s) 'nosuch'"),
+    (["--discipline", "nosuch"], "discipline: unknown 'nosuch'"),
+    (["--discipline", "pea_pool", "--players", "20"], "pea_pool allows"),
+    (["--discipline", "cutthroat", "--players", "4"], "cutthroat allows (3, 5)"),
+    (["--games", "0"], "expected >= 1"),
+    (["--rules", "nope=1"], "unknown key 'nope'"),
+    (["--rules", "break_order=sideways"], "not a valid BreakOrder"),
+    (["--discipline", "pea_pool", "--players", "3", "--rules", "lag=true"], "lag"),
+])
+def test_tournament_usage_errors_exit_2_before_any_game(argv, match, capsys):
+    """A refused argument is a usage error, as argparse reports its own: ``poolgym tournament:
+    error: ...`` on stderr, exit status 2, no traceback and no game played."""
+    base = {"--discipline": "nine_ball", "--agents": "geometric,random", "--games": "2"}
+    args = list(argv)
+    for k, v in base.items():
+        if k not in args:
+            args += [k, v]
+    assert main(["tournament", *args, "--no-progress"]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("poolgym tournament: error: ") and match in err and "Traceback" not in err
+    assert "games" not in out
+
+
+def test_solo_tournament_prints_scores(capsys):
+    """Solo bowlliards (BW-1): the table gives each agent's mean score, not a win rate."""
+    rc = main(["tournament", "--discipline", "bowlliards", "--agents", "geometric,random", "--games", "2",
+               "--rules", "frames=1", "--no-progress"])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "bowlliards: 1 seat, 2 games" in out and "mean result" in out and "win rate" not in out
