@@ -994,16 +994,29 @@ def get_discipline(name: str) -> DisciplineBase:
     return DISCIPLINES[name]
 
 
+def _discipline_of(state) -> DisciplineBase:
+    """The discipline of ``state`` (``ValueError`` for what is not a `GameState`)."""
+    if not isinstance(state, GameState):
+        raise ValueError(f"state must be a GameState, got {type(state).__name__}")
+    return get_discipline(state.discipline)
+
+
 def legal_actions(state: GameState) -> ActionSpec:
-    return get_discipline(state.discipline).legal_actions(state)
+    """What the seat to act may do in ``state`` (its `ActionSpec`); a malformed state raises
+    ``ValueError`` naming its field (`DisciplineBase.check_state`)."""
+    d = _discipline_of(state)
+    d.check_state(state)
+    return d.legal_actions(state)
 
 
 def apply(state: GameState, action, **kw):
-    return get_discipline(state.discipline).apply(state, action, **kw)
+    """`DisciplineBase.apply` of ``state``'s discipline."""
+    return _discipline_of(state).apply(state, action, **kw)
 
 
 def apply_shot_record(state: GameState, action: ShotAction, rec: ShotRecord):
-    return get_discipline(state.discipline).apply_shot_record(state, action, rec)
+    """`DisciplineBase.apply_shot_record` of ``state``'s discipline."""
+    return _discipline_of(state).apply_shot_record(state, action, rec)
 
 
 def batch_inputs(states, actions):

@@ -164,6 +164,13 @@ def test_malformed_state_is_named_before_the_referee_reads_it(change, match):
     with pytest.raises(ValueError, match=match):
         D.apply(bad, ShotAction(3.0, 90.0))
     D.check_state(s)  # the well-formed state passes
+    from poolgym.rules import game
+
+    with pytest.raises(ValueError, match=match):
+        game.legal_actions(bad)
+    assert game.legal_actions(s) == D.legal_actions(s)
+    with pytest.raises(ValueError, match="must be a GameState"):
+        game.apply({"pos": s.pos}, ShotAction(3.0, 90.0))
 
 
 def test_malformed_ball_position_is_named():
