@@ -45,6 +45,8 @@ class Agent(ABC):
 
     #: registry name, set by subclasses
     name: str = "agent"
+    #: the disciplines (rules registry names) the agent plays; None: every one
+    disciplines: tuple | None = None
 
     def __init__(self, seed: int | None = None):
         self.seed = seed

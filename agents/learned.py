@@ -243,6 +243,7 @@ class TrainedAgent(SearchAgent):
     """
 
     name = "trained"
+    disciplines = ("nine_ball",)
 
     def __init__(self, seed: int | None = None, weights: str | None = None, net=None, n_placements: int = 6,
                  mirrors: bool = True, push_outs: int = 0, reply_search: bool = False, **kw):
@@ -256,7 +257,7 @@ class TrainedAgent(SearchAgent):
         self.net = net
 
     def act(self, obs: Observation):
-        if obs.discipline != "nine_ball":
+        if obs.discipline not in self.disciplines:
             raise ValueError(f"the trained policy plays nine_ball only, not {obs.discipline!r}")
         return super().act(obs)
 

@@ -167,7 +167,7 @@ def cmd_tournament(args) -> int:
     from agents.tournament import AgentSpec, TournamentConfig, run_tournament
 
     from agents.base import names as agent_names
-    from agents.tournament import make_rules_config
+    from agents.tournament import canonical_discipline, make_rules_config
 
     names = [a for a in args.agents.split(",") if a]
     unknown = [n for n in names if n not in agent_names()]
@@ -178,6 +178,11 @@ def cmd_tournament(args) -> int:
     for n in names:
         seen[n] = seen.get(n, 0) + 1
         specs.append(AgentSpec(n, {}, n if seen[n] == 1 else f"{n}#{seen[n]}"))
+    discipline = _checked(lambda: canonical_discipline(args.discipline))
+    for spec in {s.name: s for s in specs}.values():  # each agent built once: it can play here
+        plays = _checked(lambda: spec.build(0)).disciplines
+        if plays is not None and discipline not in plays:
+            raise UsageError(f"--agents: {spec.name} plays {', '.join(plays)} only, not {discipline}")
     if args.players is None:
         n = _checked(lambda: make_rules_config(args.discipline)).n_players
         if n != 2:  # an N-seat game by default (cut-throat 3, pea pool 4, bowlliards 1, ...)

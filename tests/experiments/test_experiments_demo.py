@@ -127,6 +127,8 @@ def test_demo_says_it_compiles_only_when_the_cache_is_cold(tmp_path, capsys, mon
     (["--rules", "nope=1"], "unknown key 'nope'"),
     (["--rules", "break_order=sideways"], "not a valid BreakOrder"),
     (["--discipline", "pea_pool", "--players", "3", "--rules", "lag=true"], "lag"),
+    (["--discipline", "eight_ball", "--agents", "trained,geometric"], "trained plays nine_ball only"),
+    (["--agents", "sb3,geometric"], "needs a trained model"),
 ])
 def test_tournament_usage_errors_exit_2_before_any_game(argv, match, capsys):
     """A refused argument is a usage error, as argparse reports its own: ``poolgym tournament:
