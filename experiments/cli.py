@@ -216,12 +216,42 @@ def cmd_tournament(args) -> int:
     return 0
 
 
+def _check_players(discipline: str, names: list) -> None:
+    """`UsageError` unless ``names`` (one per seat; ``human`` a person) can sit at a game of
+    ``discipline``: a known discipline and agents, a seat count its rules allow, every agent
+    one that plays it (`Agent.disciplines`) and can be built."""
+    from agents.base import names as agent_names
+    from agents.tournament import canonical_discipline, make_rules_config
+    from poolgym.rules.game import DISCIPLINES
+
+    name = canonical_discipline(discipline)
+    if name not in DISCIPLINES:
+        raise UsageError(f"--discipline: unknown {discipline!r}; known: {', '.join(sorted(DISCIPLINES))}")
+    unknown = [n for n in names if n != "human" and n not in agent_names()]
+    if unknown:
+        raise UsageError(f"--agents: unknown agent(s) {', '.join(map(repr, unknown))}; known agents: "
+                         f"human, {', '.join(agent_names())}")
+    allowed = DISCIPLINES[name].allowed_players
+    if allowed is not None and len(names) not in allowed:
+        raise UsageError(f"--agents: {name} seats {', '.join(map(str, allowed))} players, got {len(names)}")
+    seated = allowed is not None or len(names) != 2
+    _checked(lambda: make_rules_config(name, {"n_players": len(names)} if seated else None))
+    from agents.base import make
+
+    for n in dict.fromkeys(names):
+        if n != "human":
+            plays = _checked(lambda: make(n, seed=0)).disciplines
+            if plays is not None and name not in plays:
+                raise UsageError(f"--agents: {n} plays {', '.join(plays)} only, not {name}")
+
+
 def cmd_play(args) -> int:
     from experiments.play import play
 
     names = [a for a in args.agents.split(",") if a]
     if not names:
         raise SystemExit("--agents: give one player per seat, e.g. geometric,human (N-seat games: N names)")
+    _check_players(args.discipline, names)
     play(args.discipline, names, seed=args.seed, noise=args.noise, max_shots=args.max_shots,
          fps=args.fps, headless=args.headless, lag=args.lag)
     return 0

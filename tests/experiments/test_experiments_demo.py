@@ -151,3 +151,16 @@ def test_solo_tournament_prints_scores(capsys):
     assert rc == 0
     out = capsys.readouterr().out
     assert "bowlliards: 1 seat, 2 games" in out and "mean result" in out and "win rate" not in out
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["--discipline", "nosuch", "--agents", "geometric,random"], "--discipline: unknown 'nosuch'"),
+    (["--discipline", "nine_ball", "--agents", "geometric,nosuch"], "unknown agent(s) 'nosuch'"),
+    (["--discipline", "nine_ball", "--agents", "geometric"], "n_players must be 2"),
+    (["--discipline", "cutthroat", "--agents", "geometric,random,random,random"], "cutthroat seats 3, 5 players"),
+    (["--discipline", "eight_ball", "--agents", "trained,human"], "trained plays nine_ball only"),
+])
+def test_play_usage_errors_exit_2_before_a_window_opens(argv, match, capsys):
+    assert main(["play", *argv, "--headless"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("poolgym play: error: ") and match in err
