@@ -5,7 +5,8 @@ decides from its own view, ICGA execution noise, the rules' `apply` with the rea
 Game ``g`` of a campaign with ``--seed S`` draws from ``default_rng([S, g])``: a discipline
 (of ``--only``, default all), a seat count the rules allow (at most ``--max-seats``), with
 probability ``--knob-share`` the rules options as ``fuzz_rules.py --knobs`` draws them
-(`fuzz_rules.random_rules`), and an agent of ``--agents`` at every seat. It asserts
+(`fuzz_rules.random_rules`), and at every seat an agent of ``--agents`` that plays the
+discipline (`Agent.disciplines`: ``trained`` nine-ball only). It asserts
 
 * no agent raises and none makes an illegal action (the game's record has no ``error`` and no
   ``illegal`` count: every baseline must act legally in every position the rules reach);
@@ -14,7 +15,7 @@ probability ``--knob-share`` the rules options as ``fuzz_rules.py --knobs`` draw
 
 Where the env fuzz (``fuzz_rules.py``) drives the envs' decoders and built-in opponent, this
 one drives the players a user runs in ``poolgym tournament`` and ``poolgym play``: the random,
-geometric and search agents. A failure prints the game's draw and the message; ``--game G``
+geometric, search and trained agents. A failure prints the game's draw and the message; ``--game G``
 replays game G alone (with the same ``--seed``).
 
 Usage::
@@ -38,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 import agents
+from agents.base import _resolve
 from agents.tournament import make_rules_config, play_game
 from poolgym.rules.game import DISCIPLINES, get_discipline
 from poolgym.rules.testing import check_invariants, check_privacy
@@ -48,6 +50,12 @@ from fuzz_rules import random_rules  # noqa: E402  (the rules draw shared with t
 STATS: Counter = Counter()
 
 
+def plays(agent: str, discipline: str) -> bool:
+    """Whether the registered agent ``agent`` plays ``discipline`` (`Agent.disciplines`)."""
+    ds = getattr(_resolve(agent), "disciplines", None)
+    return ds is None or discipline in ds
+
+
 def draw_game(seed: int, g: int, disciplines, names, max_seats: int, knob_share: float) -> dict:
     """Game ``g``'s draw (module docstring): discipline, seats, rules options, agents and seeds."""
     rng = np.random.default_rng([seed, g])
@@ -55,7 +63,8 @@ def draw_game(seed: int, g: int, disciplines, names, max_seats: int, knob_share:
     allowed = [n for n in (get_discipline(name).allowed_players or (2,)) if n <= max_seats]
     seats = int(allowed[int(rng.integers(len(allowed)))])
     rules = random_rules(name, rng, seats) if rng.random() < knob_share else {}
-    who = [names[int(rng.integers(len(names)))] for _ in range(seats)]
+    able = [a for a in names if plays(a, name)] or ["random"]
+    who = [able[int(rng.integers(len(able)))] for _ in range(seats)]
     return dict(discipline=name, seats=seats, rules=rules, agents=who, rack_seed=int(rng.integers(1 << 30)),
                 agent_seeds=[int(rng.integers(1 << 30)) for _ in who])
 
