@@ -77,9 +77,9 @@ def object_balls(discipline: str) -> int:
 def random_rules(discipline: str, rng: np.random.Generator, seats: int | None = None) -> dict:
     """A rules dict for ``discipline``'s env (``rules=``): each Enum field of its config set to
     a random member, each bool field flipped and each of `INT_KNOBS` drawn from its range (at
-    most the rack's object balls), every
-    one with probability 1/2 (else the default); the G-3.6 ``lag`` only for two seats
-    (``seats``, else the config's default count)."""
+    most the rack's object balls), every one with probability 1/2 (else the default); the
+    G-3.6 ``lag`` only for two seats (``seats``, else the config's default count); with
+    probability 1/2 the first game's breaker (``first_breaker``) a random seat."""
     cls = get_discipline(discipline).config_cls
     hints = typing.get_type_hints(cls)
     seats = cls().n_players if seats is None else seats
@@ -95,6 +95,8 @@ def random_rules(discipline: str, rng: np.random.Generator, seats: int | None = 
         elif f.name in INT_KNOBS:
             lo, hi = INT_KNOBS[f.name]  # at most every object ball of the rack (a break's count)
             out[f.name] = int(rng.integers(lo, min(hi, object_balls(discipline) + 1)))
+    if seats > 1 and rng.random() < 0.5:  # (drawn last: the draws above are those of earlier campaigns)
+        out["first_breaker"] = int(rng.integers(seats))
     return out
 
 
