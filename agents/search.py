@@ -118,6 +118,23 @@ def _discipline(name: str):
     return _DISCS[name]
 
 
+
+def rule_outcome(disc, state, action, rec, checked: dict):
+    """``disc.apply_shot_record(state, action, rec)`` for many records of the same few actions
+    on one ``state`` (the search's noisy outcomes): the referee's checks of the state and of
+    the action do not read the record, so they run once per action (``checked``, one dict per
+    state, remembers the actions checked); the same rulings, and the same errors."""
+    from poolgym.rules.core import Phase
+
+    if state.phase is Phase.LAG:
+        return disc.apply_shot_record(state, action, rec)
+    key = id(action)
+    if checked.get(key) is not action:
+        disc.check_state(state)
+        disc.shot_inputs(state, action, build=False)  # `apply_shot_record`'s action checks
+        checked[key] = action
+    return disc.adjudicate_validated(state, action, rec)
+
 class SearchAgent(GeometricAgent):
     """Batched Monte-Carlo shot search on top of the geometric player (see module docstring).
 
@@ -406,11 +423,12 @@ class SearchAgent(GeometricAgent):
             return None
         values = np.zeros(B)
         me = obs.seat
+        checked: dict = {}
         for k in range(B):
             a = acts[k // S]
             try:
                 rec = ShotRecord.from_sim(res[k])
-                new, verdict = disc.apply_shot_record(state, a, rec)
+                new, verdict = rule_outcome(disc, state, a, rec, checked)
             except Exception:  # noqa: BLE001 - an outcome the referee cannot rule: avoid it
                 values[k] = -1.0
                 continue
@@ -443,14 +461,15 @@ class SearchAgent(GeometricAgent):
             return list(acts)
         potted = (np.asarray(res.pocket)[:, 1:] >= 0).any(axis=1)
         me, out = obs.seat, list(acts)
+        checked: dict = {}
         for j, i in enumerate(todo):
             ok = np.zeros(len(offs), bool)
             for m in range(len(offs)):
                 if not potted[j * len(offs) + m]:
                     continue
                 try:
-                    new, verdict = disc.apply_shot_record(obs.state, acts[i],
-                                                          ShotRecord.from_sim(res[j * len(offs) + m]))
+                    new, verdict = rule_outcome(disc, obs.state, acts[i], ShotRecord.from_sim(res[j * len(offs) + m]),
+                                                checked)
                 except Exception:  # noqa: BLE001 - an outcome the referee cannot rule: no success
                     continue
                 if new.phase is Phase.GAME_OVER:

@@ -172,6 +172,7 @@ _LAG_OPTIONS = (Option.BREAK, Option.CEDE_BREAK)
 _IN_POSITION = CueBallPlacement.IN_POSITION
 _PLACE_PHASES = (Phase.BREAK, Phase.PLAY)
 _SHOT_PHASES = (Phase.LAG, Phase.BREAK, Phase.PLAY)
+_ONLY_BOOL, _ONLY_FLOAT = frozenset((bool,)), frozenset((float,))  # (`DisciplineBase.check_state`)
 
 
 def _state(fields: dict) -> GameState:
@@ -707,13 +708,15 @@ class DisciplineBase:
             raise ValueError(f"state.config must be a {self.config_cls.__name__}, got {type(cfg).__name__}")
         N = self.n_balls
         on, pos = state.on_table, state.pos
-        if type(on) is not tuple or len(on) != N or not all(type(v) is bool for v in on):
+        if type(on) is not tuple or len(on) != N or not _ONLY_BOOL.issuperset(map(type, on)):
             raise ValueError(f"state.on_table must be a tuple of {N} bools ({self.name}: the cue ball and "
                              f"{N - 1} object balls), got {on!r}")
         if type(pos) is not tuple or len(pos) != 2 * N:
             raise ValueError(f"state.pos must be a tuple of {2 * N} numbers (x0, y0, x1, y1, ...), got "
                              f"{type(pos).__name__} of length {len(pos) if hasattr(pos, '__len__') else '?'}")
-        for k in range(N):
+        # fast path: plain floats with a finite sum are all finite
+        fine = _ONLY_FLOAT.issuperset(map(type, pos)) and math.isfinite(sum(pos))
+        for k in range(0 if not fine else N, N):
             if on[k]:
                 for v in (pos[2 * k], pos[2 * k + 1]):
                     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.floating)) \
@@ -737,7 +740,8 @@ class DisciplineBase:
             raise ValueError(f"state.cue_ball must be a CueBallPlacement, got {state.cue_ball!r}")
         if type(state.cue_placed) is not bool:
             raise ValueError(f"state.cue_placed must be a bool, got {state.cue_placed!r}")
-        if type(state.options) is not tuple or not all(isinstance(o, Option) for o in state.options):
+        if type(state.options) is not tuple or (state.options and not all(isinstance(o, Option)
+                                                                           for o in state.options)):
             raise ValueError(f"state.options must be a tuple of Option, got {state.options!r}")
 
     def _check_acting(self, state: GameState) -> None:

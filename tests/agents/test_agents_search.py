@@ -454,3 +454,38 @@ def test_search_sample_allocation():
     refined = counts[counts != S]
     assert len(refined) == min(a.refine_k, C)
     assert set(refined) <= {S + a.refine_samples, a.refine_samples}
+
+
+def test_rule_outcome_rules_as_apply_shot_record():
+    """The search's outcomes are ruled with the state's and action's checks made once per action
+    (`agents.search.rule_outcome`): the same states and verdicts as `apply_shot_record`, and
+    the same error for an illegal action."""
+    import pytest
+
+    from agents.search import rule_outcome
+    from poolgym.rules.core import IllegalActionError, ShotAction
+    from poolgym.rules.game import get_discipline, simulate_record
+    from poolgym.rules.testing import make_state
+
+    layouts = {"nine_ball": ({1: (0.3, 1.5), 2: (0.9, 1.6), 9: (0.635, 2.2)}, {}),
+               "eight_ball": ({1: (0.4, 1.5), 9: (0.9, 1.6), 8: (0.3, 2.0)}, {"groups": (1, 2)})}
+    for name, (balls, extra) in layouts.items():
+        d = get_discipline(name)
+        s = make_state(name, balls, (0.635, 1.0), **extra)
+        spec = d.legal_actions(s)
+        call = dict(called_ball=spec.callable_balls[0], called_pocket=2) if spec.call_required and \
+            spec.callable_balls else {}
+        acts = [ShotAction(v, phi, **call) for v in (1.5, 3.0) for phi in (60.0, 95.0, 130.0)]
+        checked: dict = {}
+        for a in acts:
+            rec = simulate_record(s, a)
+            got = rule_outcome(d, s, a, rec, checked)
+            want = d.apply_shot_record(s, a, rec)
+            assert got[0].to_json() == want[0].to_json() and repr(got[1]) == repr(want[1])
+        bad = ShotAction(3.0, 90.0, called_ball=99, called_pocket=0)
+        rec = simulate_record(s, acts[0])
+        with pytest.raises(IllegalActionError) as e1:
+            d.apply_shot_record(s, bad, rec)
+        with pytest.raises(IllegalActionError) as e2:
+            rule_outcome(d, s, bad, rec, checked)
+        assert str(e1.value) == str(e2.value)
