@@ -344,8 +344,10 @@ class PoolEnv(gym.Env):
     Every rejected input (a bad action, an illegal typed action, bad reset options or seed)
     raises before anything changes: the state, the RNGs and the last step's info stay exactly
     as they were. A game the opponent
-    decides before the learner's first decision (a 9 on its break) is replaced by a new one
-    at reset (unless the position came from reset options).
+    decides before the learner's first decision (a 9 on its break; in an N-seat game, the
+    seats before the learner's running the rack) is replaced by a new one at reset (unless
+    the position came from reset options), up to `MAX_RESTARTS` times (then ``RuntimeError``:
+    the learner's seat never gets a decision).
 
     ## Info
     ``verdicts`` (one dict per adjudicated action this step: seat, fouls as (kind, rule ID),
@@ -517,16 +519,28 @@ class PoolEnv(gym.Env):
         while self._needs_restart():
             self._restart()
             self._run_pending()
+        self._check_learner_acts()
         return self._reset_end()
 
-    #: games decided before the learner's first decision are replayed at most this often
-    MAX_RESTARTS = 20
+    #: games decided before the learner's first decision are replayed at most this often. The
+    #: cap only stops a configuration in which the learner never acts: in fifteen-seat six-ball
+    #: with nine seats breaking and shooting before the learner's, a reset started over 13
+    #: times on average (60 seeds), a fifth of them more than 20 times, at most 70.
+    MAX_RESTARTS = 1000
 
     def _needs_restart(self) -> bool:
         """The opponent finished the game (e.g. a 9 on its break) or used up the shot limit
         before the learner could act: without explicit reset options, a new game is drawn."""
         return (not self._reset_with_options and not self.session.learner_to_act()
                 and self._restarts < self.MAX_RESTARTS)
+
+    def _check_learner_acts(self) -> None:
+        """``RuntimeError`` when `MAX_RESTARTS` new games all ended before the learner could
+        act (a configuration in which its seat never gets a decision)."""
+        if not self._reset_with_options and not self.session.learner_to_act():
+            raise RuntimeError(f"the other seats ended {self._restarts} games in a row before the learner's seat "
+                               f"{self.session.learner_seat} could act: it never gets a decision in this "
+                               f"configuration ({self.disc.name}, {self.config.n_players} seats)")
 
     def _restart(self) -> None:
         self._restarts += 1

@@ -313,10 +313,15 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         while True:
             todo = [i for i in idx if self.envs[i]._needs_restart()]
             if not todo:
-                return
+                break
             for i in todo:
                 self.envs[i]._restart()
             self._run_rounds(todo)
+        for i in idx:
+            try:
+                self.envs[i]._check_learner_acts()
+            except RuntimeError as e:
+                raise RuntimeError(f"table {i}: {e}") from None
 
     def _check_actions(self, actions):
         """``actions`` if the batched action space holds them, else ``ValueError``: Box mode a

@@ -569,3 +569,35 @@ def test_memoised_specs_follow_the_kitchen_spot_request():
         assert (Option.SPOT_NEAREST_KITCHEN_BALL in spec.options) == (y < hs)
         specs.append(spec)
     assert specs[0] is specs[2] and specs[1] is specs[3] and specs[0] != specs[1]
+
+
+def test_many_seats_before_the_learner_start_over_until_it_acts(monkeypatch):
+    """Fifteen-seat six-ball with seat 6 breaking: nine seats shoot before the learner's seat 0
+    and often run the six balls, so a reset starts new games until the learner has a decision
+    (a fifth of these resets need more than 20); every episode of the single and the native
+    vector env then starts with the learner to act, and the vector env steps on. A
+    configuration in which the learner never acts stops at `PoolEnv.MAX_RESTARTS` with a
+    clear error, in the single env and naming the table in the vector env."""
+    from poolgym.envs.pool_env import PoolEnv
+
+    kw = dict(players=15, rules={"first_breaker": 6}, noise="icga", action_mode="macro")
+    env = gym.make("poolgym/SixBall-v0", **kw)
+    u = env.unwrapped
+    restarts = []
+    for seed in range(12):
+        env.reset(seed=seed)
+        assert u.session.learner_to_act()
+        restarts.append(u._restarts)
+    assert max(restarts) > 20
+    v = gym.make_vec("poolgym/SixBall-v0", num_envs=8, vectorization_mode="vector_entry_point", **kw)
+    v.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        v.step(np.array([int(rng.choice(np.flatnonzero(m))) for m in v.action_masks()]))
+    monkeypatch.setattr(PoolEnv, "MAX_RESTARTS", 1)
+    seed = next(s for s, n in enumerate(restarts) if n > 1)
+    with pytest.raises(RuntimeError, match="ended 1 games in a row before the learner's seat 0 could act"):
+        env.reset(seed=seed)
+    with pytest.raises(RuntimeError, match=r"table \d+: the other seats ended 1 games"):
+        for s in range(4):
+            v.reset(seed=s)

@@ -98,7 +98,9 @@ def test_pettingzoo_player_who_pockets_keeps_shooting_9B_5_5(table9):
 
 
 def test_games_decided_before_the_learner_acts_are_replayed():
-    """With the opponent breaking, every reset still hands the learner a decision."""
+    """With the opponent breaking, every reset still hands the learner a decision; where the
+    opponent's break uses the whole shot limit the learner never acts, and the reset says so
+    after `PoolEnv.MAX_RESTARTS` new games."""
     def soft_break(state, spec, rng):
         from poolgym.rules.core import PlaceCueBall, ShotAction
 
@@ -108,7 +110,8 @@ def test_games_decided_before_the_learner_acts_are_replayed():
     from poolgym.envs.pool_env import PoolEnv
 
     env = PoolEnv("nine_ball", learner_seat=1, opponent=soft_break, max_shots=1)
-    obs, info = env.reset(seed=0)  # the opponent's break uses the only shot: replayed, then gives up
+    with pytest.raises(RuntimeError, match="never gets a decision"):
+        env.reset(seed=0)  # the opponent's break uses the only shot: replayed, then refused
     assert env._restarts == env.MAX_RESTARTS
     env2 = PoolEnv("nine_ball", learner_seat=1, max_shots=20)
     for seed in range(3):
