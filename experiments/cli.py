@@ -166,25 +166,16 @@ def _seat_tournament(args, specs) -> int:
 def cmd_tournament(args) -> int:
     from agents.tournament import AgentSpec, TournamentConfig, run_tournament
 
-    from agents.base import names as agent_names
     from agents.tournament import canonical_discipline, make_rules_config
 
     names = [a for a in args.agents.split(",") if a]
-    unknown = [n for n in names if n not in agent_names()]
-    if unknown:
-        raise UsageError(f"--agents: unknown agent(s) {', '.join(map(repr, unknown))}; known agents: "
-                         f"{', '.join(agent_names())}")
+    n = _checked(lambda: make_rules_config(args.discipline)).n_players  # (a known discipline)
+    _check_agents(names, canonical_discipline(args.discipline))
     specs, seen = [], {}
-    for n in names:
-        seen[n] = seen.get(n, 0) + 1
-        specs.append(AgentSpec(n, {}, n if seen[n] == 1 else f"{n}#{seen[n]}"))
-    discipline = _checked(lambda: canonical_discipline(args.discipline))
-    for spec in {s.name: s for s in specs}.values():  # each agent built once: it can play here
-        plays = _checked(lambda: spec.build(0)).disciplines
-        if plays is not None and discipline not in plays:
-            raise UsageError(f"--agents: {spec.name} plays {', '.join(plays)} only, not {discipline}")
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        specs.append(AgentSpec(name, {}, name if seen[name] == 1 else f"{name}#{seen[name]}"))
     if args.players is None:
-        n = _checked(lambda: make_rules_config(args.discipline)).n_players
         if n != 2:  # an N-seat game by default (cut-throat 3, pea pool 4, bowlliards 1, ...)
             args.players = n
     if args.players is not None:
@@ -220,29 +211,37 @@ def _check_players(discipline: str, names: list) -> None:
     """`UsageError` unless ``names`` (one per seat; ``human`` a person) can sit at a game of
     ``discipline``: a known discipline and agents, a seat count its rules allow, every agent
     one that plays it (`Agent.disciplines`) and can be built."""
-    from agents.base import names as agent_names
     from agents.tournament import canonical_discipline, make_rules_config
     from poolgym.rules.game import DISCIPLINES
 
     name = canonical_discipline(discipline)
     if name not in DISCIPLINES:
         raise UsageError(f"--discipline: unknown {discipline!r}; known: {', '.join(sorted(DISCIPLINES))}")
-    unknown = [n for n in names if n != "human" and n not in agent_names()]
-    if unknown:
-        raise UsageError(f"--agents: unknown agent(s) {', '.join(map(repr, unknown))}; known agents: "
-                         f"human, {', '.join(agent_names())}")
+    _check_agents(names, name, human=True)
     allowed = DISCIPLINES[name].allowed_players
     if allowed is not None and len(names) not in allowed:
         raise UsageError(f"--agents: {name} seats {', '.join(map(str, allowed))} players, got {len(names)}")
     seated = allowed is not None or len(names) != 2
     _checked(lambda: make_rules_config(name, {"n_players": len(names)} if seated else None))
-    from agents.base import make
 
+
+def _check_agents(names: list, discipline: str, human: bool = False) -> None:
+    """`UsageError` unless every one of ``names`` is a registered agent (or ``human``, where a
+    person may sit) that can be built and plays ``discipline`` (`Agent.disciplines`); each
+    agent is built once."""
+    from agents.base import make
+    from agents.base import names as agent_names
+
+    known = agent_names()
+    unknown = [n for n in names if n not in known and not (human and n == "human")]
+    if unknown:
+        raise UsageError(f"--agents: unknown agent(s) {', '.join(map(repr, unknown))}; known agents: "
+                         f"{'human, ' if human else ''}{', '.join(known)}")
     for n in dict.fromkeys(names):
-        if n != "human":
+        if n != "human" or not human:
             plays = _checked(lambda: make(n, seed=0)).disciplines
-            if plays is not None and name not in plays:
-                raise UsageError(f"--agents: {n} plays {', '.join(plays)} only, not {name}")
+            if plays is not None and discipline not in plays:
+                raise UsageError(f"--agents: {n} plays {', '.join(plays)} only, not {discipline}")
 
 
 def cmd_play(args) -> int:
