@@ -523,10 +523,11 @@ class PoolEnv(gym.Env):
         return self._reset_end()
 
     #: games decided before the learner's first decision are replayed at most this often. The
-    #: cap only stops a configuration in which the learner never acts: in fifteen-seat six-ball
-    #: with nine seats breaking and shooting before the learner's, a reset started over 13
-    #: times on average (60 seeds), a fifth of them more than 20 times, at most 70.
-    MAX_RESTARTS = 1000
+    #: cap only stops a configuration in which the learner never acts. Fifteen-seat six-ball
+    #: shows how far a seat late in the order waits: with nine seats shooting before the
+    #: learner's, a reset started over 13 times on average (60 seeds, at most 70); with the
+    #: learner at seat 12, 6 to 456 times (10 seeds, about a second a reset on this machine).
+    MAX_RESTARTS = 10_000
 
     def _needs_restart(self) -> bool:
         """The opponent finished the game (e.g. a 9 on its break) or used up the shot limit
@@ -540,7 +541,9 @@ class PoolEnv(gym.Env):
         if not self._reset_with_options and not self.session.learner_to_act():
             raise RuntimeError(f"the other seats ended {self._restarts} games in a row before the learner's seat "
                                f"{self.session.learner_seat} could act: it never gets a decision in this "
-                               f"configuration ({self.disc.name}, {self.config.n_players} seats)")
+                               f"configuration ({self.disc.name}, {self.config.n_players} seats, max_shots "
+                               f"{self.session.max_shots}); seat the learner nearer the breaker (learner_seat, "
+                               f"rules first_breaker), or play fewer seats")
 
     def _restart(self) -> None:
         self._restarts += 1

@@ -100,7 +100,7 @@ def test_pettingzoo_player_who_pockets_keeps_shooting_9B_5_5(table9):
 def test_games_decided_before_the_learner_acts_are_replayed():
     """With the opponent breaking, every reset still hands the learner a decision; where the
     opponent's break uses the whole shot limit the learner never acts, and the reset says so
-    after `PoolEnv.MAX_RESTARTS` new games."""
+    after `PoolEnv.MAX_RESTARTS` new games (here 50)."""
     def soft_break(state, spec, rng):
         from poolgym.rules.core import PlaceCueBall, ShotAction
 
@@ -110,6 +110,7 @@ def test_games_decided_before_the_learner_acts_are_replayed():
     from poolgym.envs.pool_env import PoolEnv
 
     env = PoolEnv("nine_ball", learner_seat=1, opponent=soft_break, max_shots=1)
+    env.MAX_RESTARTS = 50
     with pytest.raises(RuntimeError, match="never gets a decision"):
         env.reset(seed=0)  # the opponent's break uses the only shot: replayed, then refused
     assert env._restarts == env.MAX_RESTARTS
