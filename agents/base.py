@@ -113,6 +113,13 @@ def _resolve(name: str) -> Callable[..., Agent]:
     raise ValueError(f"agent: unknown agent {name!r}; known agents: {', '.join(names())}")
 
 
+def plays(name: str, discipline: str) -> bool:
+    """Whether the registered agent ``name`` plays ``discipline`` (its `Agent.disciplines`;
+    a factory without the attribute plays every one)."""
+    ds = getattr(_resolve(name), "disciplines", None)
+    return ds is None or discipline in ds
+
+
 def make(name: str, seed: int | None = None, **kwargs) -> Agent:
     """Build a registered agent by name, e.g. ``make("geometric", seed=1, noise="icga")``."""
     return _resolve(name)(seed=seed, **kwargs)

@@ -258,7 +258,7 @@ class TrainedAgent(SearchAgent):
 
     def act(self, obs: Observation):
         if obs.discipline not in self.disciplines:
-            raise ValueError(f"the trained policy plays nine_ball only, not {obs.discipline!r}")
+            raise ValueError(f"the trained policy plays {', '.join(self.disciplines)} only, not {obs.discipline!r}")
         return super().act(obs)
 
     def scores(self, obs: Observation, v, acts: list) -> np.ndarray:

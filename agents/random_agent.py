@@ -6,8 +6,9 @@
 * Shots: V0 uniform in [V0_LOW, V0_HIGH] m/s, phi uniform in [0, 360) deg, theta = 0 (a level
   cue: no jump or masse strokes), tip offset (a, b) uniform in the disc of radius TIP_RADIUS
   (inside the physics miscue limit 0.5). A call, when required, is a uniform legal ball and a
-  uniform pocket (a uniform pocket alone where the rules let no ball be named); push-out / safety declarations, when allowed, are taken with probability
-  1/2 and 1/10.
+  uniform pocket (a uniform pocket alone where the rules let no ball be named, 1S-7.2 /
+  1S-7.4); push-out / safety declarations, when allowed, are taken with probability 1/2 and
+  1/10.
 """
 
 from __future__ import annotations

@@ -118,7 +118,6 @@ def _discipline(name: str):
     return _DISCS[name]
 
 
-
 def rule_outcome(disc, state, action, rec, checked: dict):
     """``disc.apply_shot_record(state, action, rec)`` for many records of the same few actions
     on one ``state`` (the search's noisy outcomes): the referee's checks of the state and of
@@ -134,6 +133,7 @@ def rule_outcome(disc, state, action, rec, checked: dict):
         disc.shot_inputs(state, action, build=False)  # `apply_shot_record`'s action checks
         checked[key] = action
     return disc.adjudicate_validated(state, action, rec)
+
 
 class SearchAgent(GeometricAgent):
     """Batched Monte-Carlo shot search on top of the geometric player (see module docstring).

@@ -144,13 +144,12 @@ class SeatTournamentResult:
             s["rating"] = dict(mu=rt.mu, sigma=rt.sigma, ordinal=rt.ordinal)
             s["foul_rate"] = s["fouls"] / s["shots"] if s["shots"] else 0.0
             s["mean_return"], s["return_ci95"] = mean_interval(results[lab])
-            if c.players == 1:  # a solo game has no one to beat: its score is the result (BW-1, BW-5)
-                s["win_rate"], s["wilson95"] = None, None
         for s in seat:
             k = s["wins"] + 0.5 * s["draws"]
             s["win_rate"] = k / s["games"] if s["games"] else 0.0
             s["wilson95"] = list(wilson_interval(k, s["games"]))
-            if c.players == 1:
+        if c.players == 1:  # a solo game has no one to beat: its score is the result (BW-1, BW-5)
+            for s in list(per.values()) + seat:
                 s["win_rate"], s["wilson95"] = None, None
         errors = [r["error"] for r in self.games if r["error"]]
         return dict(agents=per, seat_positions=seat, errors=len(errors), error_messages=errors[:10])

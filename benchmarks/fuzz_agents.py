@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 import agents
-from agents.base import _resolve
+from agents.base import plays
 from agents.tournament import make_rules_config, play_game
 from poolgym.rules.game import DISCIPLINES, get_discipline
 from poolgym.rules.testing import check_invariants, check_privacy
@@ -48,12 +48,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fuzz_rules import random_rules  # noqa: E402  (the rules draw shared with the env fuzz)
 
 STATS: Counter = Counter()
-
-
-def plays(agent: str, discipline: str) -> bool:
-    """Whether the registered agent ``agent`` plays ``discipline`` (`Agent.disciplines`)."""
-    ds = getattr(_resolve(agent), "disciplines", None)
-    return ds is None or discipline in ds
 
 
 def draw_game(seed: int, g: int, disciplines, names, max_seats: int, knob_share: float) -> dict:

@@ -239,9 +239,9 @@ def _check_agents(names: list, discipline: str, human: bool = False) -> None:
                          f"{'human, ' if human else ''}{', '.join(known)}")
     for n in dict.fromkeys(names):
         if n != "human" or not human:
-            plays = _checked(lambda: make(n, seed=0)).disciplines
-            if plays is not None and discipline not in plays:
-                raise UsageError(f"--agents: {n} plays {', '.join(plays)} only, not {discipline}")
+            ds = _checked(lambda: make(n, seed=0)).disciplines  # (sb3 without a model cannot be built)
+            if ds is not None and discipline not in ds:
+                raise UsageError(f"--agents: {n} plays {', '.join(ds)} only, not {discipline}")
 
 
 def cmd_play(args) -> int:

@@ -241,8 +241,7 @@ def apply_reset_options(state: GameState, options: dict, disc, table) -> GameSta
         spec = disc.legal_actions(new)
     except (ValueError, TypeError, AttributeError, IndexError, KeyError) as err:
         raise ValueError(f"options: the position is not one of {disc.name}: {err}") from err
-    if new.phase is not Phase.GAME_OVER and not (spec.can_shoot or spec.must_place or spec.options
-                                                  or spec.declarations):
+    if new.phase is not Phase.GAME_OVER and not spec.has_action:
         raise ValueError(f"options: seat {new.seat_to_act} has no legal action in this position (phase "
                          f"{new.phase.value}, options {[o.value for o in new.options]})")
     return new

@@ -206,9 +206,10 @@ def view_of(obs, balls: np.ndarray | None = None, on: np.ndarray | None = None) 
 
 def shot_call(sv, ball, pocket) -> tuple:
     """(called_ball, called_pocket) of a pot of ``ball`` into ``pocket`` for ``sv`` (a `View`,
-    `SpecView` or the rules' `ActionSpec`; ``ball`` one the view lets it pot): (None, None) when the rules take no call; the pocket alone when a
-    call is required but no ball may be named (1S-7.2: a pocket on every shot, 1S-7.4: only
-    the 1 may be named -- once the 1 is down); else both."""
+    `SpecView` or the rules' `ActionSpec`; ``ball`` one the view lets it pot): (None, None)
+    when the rules take no call; the pocket alone when a call is required but no ball may be
+    named (1S-7.2: a pocket on every shot, 1S-7.4: only the 1 may be named -- once the 1 is
+    down); else both."""
     if not (sv.call_required or sv.callable_balls):
         return None, None
     if not sv.callable_balls:

@@ -632,6 +632,12 @@ class ActionSpec:
     declarations: tuple = ()
     spot_choices: tuple = ()
 
+    @property
+    def has_action(self) -> bool:
+        """The seat may do something now: shoot, place the cue ball, choose an option or
+        declare (a running game always offers one of them)."""
+        return bool(self.can_shoot or self.must_place or self.options or self.declarations)
+
 
 def _import_disciplines() -> None:
     """Import every registered discipline module (they register their types on import). An

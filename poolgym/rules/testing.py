@@ -215,8 +215,7 @@ def check_invariants(state: GameState) -> None:
     if state.phase is Phase.GAME_OVER:
         assert not spec.can_shoot and not spec.options
     else:
-        assert spec.can_shoot or spec.must_place or spec.options or spec.declarations, \
-            "no legal action in a running game"
+        assert spec.has_action, "no legal action in a running game"
     assert len(state.on_table) == d.n_balls and len(state.pos) == 2 * d.n_balls
     P, on = state.positions(), state.on_mask()
     R = ball_radius()

@@ -25,6 +25,9 @@ def test_fuzz_agents_draws_are_seeded():
     draws = [mod.draw_game(5, g, names, ["random"], 6, 0.7) for g in range(60)]
     assert {d["discipline"] for d in draws} == set(names)
     assert all(d["seats"] <= 6 for d in draws) and any(d["rules"] for d in draws)
+    assert mod.plays("trained", "nine_ball") and not mod.plays("trained", "eight_ball") and mod.plays("random", "cowboy")
+    trained = [mod.draw_game(5, g, names, ["trained"], 6, 0.7) for g in range(30)]
+    assert all(set(d["agents"]) == ({"trained"} if d["discipline"] == "nine_ball" else {"random"}) for d in trained)
 
 
 def test_fuzz_agents_reports_an_agent_acting_illegally(monkeypatch, capsys):

@@ -158,9 +158,12 @@ def test_with_the_one_down_every_player_calls_a_pocket_and_names_no_ball(cfg):
     """C-49 options where play goes on after the 1 is down: a pocket is still called on every
     shot (1S-7.2) and no ball may be named (1S-7.4). The spec asks for a call with no callable
     ball; the geometric player, the env's random opponent, the random, geometric and search
-    agents and the Box, macro and param decoders all call a pocket alone, and seeded play in every action mode runs clean."""
+    agents and the Box, macro and param decoders all call a pocket alone, and seeded play in
+    every action mode runs clean."""
     import gymnasium as gym
     import numpy as np
+
+    import agents
 
     from poolgym.envs.opponents import RandomOpponent
     from poolgym.players.geometric import GeometricPlayer
@@ -171,8 +174,6 @@ def test_with_the_one_down_every_player_calls_a_pocket_and_names_no_ball(cfg):
     spec = D.legal_actions(s)
     assert spec.call_required and spec.callable_balls == ()
     obs = Observation(state=s, spec=spec, table=get_table(s.config.table), seat=0, discipline="one_ball_side")
-    import agents
-
     for a in (GeometricPlayer(rng=np.random.default_rng(0)).act(obs),
               RandomOpponent()(s, spec, np.random.default_rng(0))[-1],
               *(agents.make(name, seed=k).act(obs) for name in ("random", "geometric", "search") for k in range(3))):
