@@ -218,7 +218,7 @@ def run_phases(args) -> None:
 
     from poolgym.envs.workers import ShardedVectorEnv
 
-    N, W = args.phases, max(2, args.workers)
+    N, W = args.phases, 2 if args.workers == "auto" else max(2, args.workers)
     opp = args.opponent[0]
     venv = ShardedVectorEnv(DISCIPLINE[0], num_envs=N, num_workers=W, opponent=None if opp == "none" else opp,
                             max_shots=args.max_shots)
@@ -271,7 +271,7 @@ def run_scaling(args) -> float:
     # --no-overlap
     one_kw = dict(kwargs, physics=dict(kwargs["physics"], overlap=False))
     two_kw = one_kw if args.no_overlap else kwargs
-    W = args.workers if args.workers > 1 else 2
+    W = args.workers if args.workers != "auto" and args.workers > 1 else 2
     one, two = [], []
     for _ in range(args.repeat):
         one.append(bench_cores(N, args.steps, 1, 1, one_kw, args.discipline))
@@ -353,8 +353,8 @@ def run_config(opponent, args):
               "physics": {"parallel": args.parallel, "overlap": not args.no_overlap}}
     # sharded: each worker its default (`poolgym.envs.workers.without_overlap`: the kernel on the
     # worker's own thread) unless --worker-overlap
-    wkwargs = kwargs if args.workers == 1 or args.worker_overlap else dict(
-        kwargs, physics={"parallel": args.parallel})
+    from poolgym.envs.workers import resolve_num_workers
+
     label = "self-play, one shot per step" if opponent == "none" else f"opponent={opponent}"
     print(f"--- {label}")
     sps, tm = bench_single(max(args.steps // 5, 200), kwargs)
@@ -362,10 +362,12 @@ def run_config(opponent, args):
     for N in args.sizes:
         # best of --repeat runs (timeit's convention: other jobs only ever slow a run down),
         # Sync and native interleaved so that both meet the same load
+        W = resolve_num_workers(args.workers, N)  # "auto": as gymnasium.make_vec would shard N tables
+        wkwargs = kwargs if W == 1 or args.worker_overlap else dict(kwargs, physics={"parallel": args.parallel})
         syncs, nats = [], []
         for _ in range(args.repeat):
             syncs.append(bench_sync(N, args.steps, kwargs))
-            nats.append(bench_native(N, args.steps, wkwargs, args.workers))
+            nats.append(bench_native(N, args.steps, wkwargs, W))
         sync, sync_cpu = max(syncs)
         nat, dt, tm, nat_cpu = max(nats, key=lambda r: r[0])
         outside = dt - tm.physics
@@ -374,26 +376,27 @@ def run_config(opponent, args):
         rest = (tm.main_cpu if tm.overlapped else dt - tm.physics) - tm.rules - tm.actions - tm.other - tm.obs
         print(f"SyncVectorEnv N={N:<4d}  : {sync:9.0f} steps/s  ({sync_cpu:7.0f} per CPU-second)")
         print(f"native vector N={N:<4d}: {nat:9.0f} steps/s  = {nat / sync:4.1f}x Sync  "
-              f"({nat_cpu:7.0f} per CPU-second; {tm.shots / dt:7.0f} shots/s, {tm.calls} batched calls)")
-        if args.workers > 1:
+              f"({nat_cpu:7.0f} per CPU-second; {tm.shots / dt:7.0f} shots/s, {tm.calls} batched calls; "
+              f"{W} process{'es' if W > 1 else ''}{' (--workers auto)' if args.workers == 'auto' else ''})")
+        if W > 1:
             # the workers' timers are summed: per-process wall-clock splits do not add up to
             # this run's wall clock; the CPU split is meaningful when the kernel's CPU time is
             # measured (every call overlapped)
             if tm.overlapped == tm.calls:
                 outside = tm.main_cpu  # CPU outside the kernel (the bar line divides by its CPU)
-                print(f"   CPU of {args.workers} workers: outside the kernel {tm.main_cpu:5.2f}s, physics kernel "
+                print(f"   CPU of {W} workers: outside the kernel {tm.main_cpu:5.2f}s, physics kernel "
                       f"{tm.physics:5.2f}s (outside/inside physics = {tm.main_cpu / max(tm.physics, 1e-9):4.2f}); "
                       f"wall {dt:5.2f}s")
             elif tm.overlapped == 0:
                 # the kernel runs on each worker's own thread: its timer (wall around the call)
                 # is its CPU time while the worker holds its core
                 outside = tm.main_cpu
-                print(f"   CPU of {args.workers} workers: outside the kernel {tm.main_cpu:5.2f}s, physics kernel "
+                print(f"   CPU of {W} workers: outside the kernel {tm.main_cpu:5.2f}s, physics kernel "
                       f"{tm.physics:5.2f}s (outside/inside physics = {tm.main_cpu / max(tm.physics, 1e-9):4.2f}, "
                       f"kernel timed by the clock on the workers' threads); wall {dt:5.2f}s")
             else:
                 outside = float("nan")
-                print(f"   CPU of {args.workers} workers: {tm.main_cpu + tm.physics:5.2f}s (the kernel's own CPU time is "
+                print(f"   CPU of {W} workers: {tm.main_cpu + tm.physics:5.2f}s (the kernel's own CPU time is "
                       f"measured when every call is overlapped or none is); wall {dt:5.2f}s")
             continue
         print(f"   split: physics {tm.physics:5.2f}s  adjudication {tm.rules:5.2f}s  actions {tm.actions:5.2f}s  "
@@ -403,6 +406,16 @@ def run_config(opponent, args):
               f"(ratio {tm.main_cpu / max(tm.physics, 1e-9):4.2f}); {tm.overlapped}/{tm.calls} batched calls "
               f"overlapped; wall {dt:5.2f}s")
     return nat, sync, outside, tm.physics
+
+
+def _workers_arg(text: str):
+    """``--workers``: a positive int or ``auto``."""
+    if text == "auto":
+        return text
+    w = int(text)
+    if w < 1:
+        raise argparse.ArgumentTypeError(f"--workers must be >= 1 or 'auto', got {text}")
+    return w
 
 
 def main(argv=None):
@@ -421,9 +434,10 @@ def main(argv=None):
     ap.add_argument("--no-overlap", action="store_true",
                     help="run the physics kernel on this thread (PhysicsModels.overlap=False)")
     ap.add_argument("--repeat", type=int, default=3, help="vector-env runs per size; the best is reported")
-    ap.add_argument("--workers", type=int, default=1,
-                    help="native env sharded over this many worker processes (num_workers); with --scaling: "
-                         "the processes of the 2-core run (default 2)")
+    ap.add_argument("--workers", type=_workers_arg, default=1,
+                    help="native env sharded over this many worker processes (num_workers), or 'auto' (what "
+                         "gymnasium.make_vec does by default: poolgym.envs.workers.resolve_num_workers); with "
+                         "--scaling and --phases: the processes of the 2-core run (default 2)")
     ap.add_argument("--scaling", type=int, default=None, metavar="N",
                     help="only measure the 1 -> 2 core scaling of the native env at N tables (see run_scaling)")
     ap.add_argument("--phases", type=int, default=None, metavar="N",

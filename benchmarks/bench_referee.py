@@ -51,7 +51,8 @@ def collect(discipline: str, opponent: str, num_envs: int, steps: int, seed: int
         return real(self, states, actions, recs)
 
     kw = {} if opponent == "geometric" else {"opponent": None}
-    env = gym.make_vec(ENV_IDS[discipline], num_envs=num_envs, vectorization_mode="vector_entry_point", **kw)
+    env = gym.make_vec(ENV_IDS[discipline], num_envs=num_envs, vectorization_mode="vector_entry_point",
+                       num_workers=1, **kw)  # this process's referee is recorded
     setattr(cls, "adjudicate_batch", keep)
     try:
         env.reset(seed=seed)

@@ -187,7 +187,8 @@ def play(env_id, players, opponent, mode, seed, tables, steps, rules=None) -> st
         kw["opponent"] = opponent
     where = "make"
     try:
-        env = gym.make_vec(env_id, num_envs=tables, vectorization_mode="vector_entry_point", **kw)
+        env = gym.make_vec(env_id, num_envs=tables, vectorization_mode="vector_entry_point", num_workers=1,
+                           **kw)  # the tables' states are read in this process
     except (TypeError, ValueError) as err:  # an id without this argument
         return f"skip: {err}"
     rng = np.random.default_rng(seed)

@@ -157,8 +157,9 @@ class SingleAgentCreator:
 
         n = ctx.get("num_envs") if hasattr(ctx, "get") else None
         if n is not None:
+            # one process per env runner: RLlib spreads the runners over the cores itself
             return gymnasium.make_vec(self.env_id, num_envs=int(n), vectorization_mode="vector_entry_point",
-                                      **self.kwargs)
+                                      **{"num_workers": 1, **self.kwargs})
         return gymnasium.make(self.env_id, **self.kwargs)
 
 

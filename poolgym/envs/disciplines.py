@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from poolgym.envs.pool_env import PoolEnv
 from poolgym.envs.vector import PoolVectorEnv
-from poolgym.envs.workers import ShardedVectorEnv, check_num_threads, with_threads
+from poolgym.envs.workers import ShardedVectorEnv, check_num_threads, resolve_num_workers, with_threads
 
 
 class NineBallEnv(PoolEnv):
@@ -431,10 +431,13 @@ class OneBallSideEnv(PoolEnv):
         self.metadata = dict(self.metadata, rules_defaults=dict(DEFAULTS))
 
 
-def make_vector(discipline, num_envs: int = 1, num_workers: int = 1, num_threads: int | None = None, **kwargs):
+def make_vector(discipline, num_envs: int = 1, num_workers="auto", num_threads: int | None = None, **kwargs):
     """The native vector env of ``discipline``: a `PoolVectorEnv` of ``num_envs`` tables, or with
-    ``num_workers`` > 1 a `ShardedVectorEnv` of that many processes; ``num_threads``: numba
-    threads of the batched physics (per worker); the rest goes to `PoolEnv`."""
+    ``num_workers`` > 1 a `ShardedVectorEnv` of that many processes (``"auto"``: one per
+    `workers.TABLES_PER_WORKER` tables and core, `workers.resolve_num_workers`; the same
+    trajectories for any count); ``num_threads``: numba threads of the batched physics (per
+    worker); the rest goes to `PoolEnv`."""
+    num_workers = resolve_num_workers(num_workers, num_envs)
     if num_workers != 1:  # tables sharded over worker processes (`poolgym.envs.workers`)
         return ShardedVectorEnv(discipline, num_envs=num_envs, num_workers=num_workers,
                                 num_threads=num_threads, **kwargs)
@@ -442,7 +445,7 @@ def make_vector(discipline, num_envs: int = 1, num_workers: int = 1, num_threads
 
 
 def _vec(discipline, **fixed):
-    def make(num_envs: int = 1, num_workers: int = 1, num_threads: int | None = None, **kwargs):
+    def make(num_envs: int = 1, num_workers="auto", num_threads: int | None = None, **kwargs):
         for k, v in fixed.items():
             kwargs.setdefault(k, v)
         return make_vector(discipline, num_envs, num_workers, num_threads, **kwargs)
@@ -450,8 +453,9 @@ def _vec(discipline, **fixed):
     make.__name__ = f"make_{discipline}_vector"
     make.discipline, make.defaults = discipline, dict(fixed)  # what the id plays (`poolgym.envs.sb3`)
     make.__doc__ = (f"`PoolVectorEnv` of {discipline} (defaults {fixed}); ``num_workers`` > 1: a "
-                    f"`ShardedVectorEnv` of that many processes; ``num_threads``: numba threads of the "
-                    f"batched physics (per worker).")
+                    f"`ShardedVectorEnv` of that many processes (default ``\"auto\"``: one per 128 tables "
+                    f"and core once numba's cache is warm, `workers.resolve_num_workers`); ``num_threads``: "
+                    f"numba threads of the batched physics (per worker).")
     return make
 
 

@@ -26,9 +26,19 @@ worker first checks and plans its slice (`PoolVectorEnv._step_prepare`); only wh
 accepted do they run, else all drop their plans and the first error is raised with its
 table's global index.
 
-Processes are started with the ``"spawn"`` method by default (a fresh interpreter: safe with
-the physics' worker threads; the calling script needs the usual ``if __name__ ==
-"__main__":`` guard); ``mp_context`` picks another.
+* ``num_workers="auto"`` (the default of ``gymnasium.make_vec``, `resolve_num_workers`): one
+  process per `TABLES_PER_WORKER` tables, at most one per core this process may use; 1 (this
+  process) below two such slices, and while numba's cache is cold (a first run compiles once,
+  on the two cores `poolgym.envs.prewarm` gives it, instead of once per worker). 256 tables on
+  two cores are two workers; the trajectories are the same for any number.
+
+Processes are started as fresh interpreters (``mp_context="auto"``, `WorkerProcess`: on
+POSIX ``python -c`` with one end of a socket pair, the rest of the bootstrap sent over it),
+which neither copies the caller's threads (the physics' worker threads) nor re-imports the
+caller's main module, so a script needs no ``if __name__ == "__main__":`` guard to use
+workers; elsewhere, or with ``mp_context`` naming a `multiprocessing` start method
+(``"spawn"``, ``"forkserver"``, ``"fork"``), that method starts them (``"spawn"`` re-imports
+the main module: guard it).
 """
 
 from __future__ import annotations
@@ -37,15 +47,49 @@ import multiprocessing as mp
 import os
 import pickle
 import re
+import socket
+import subprocess
+import sys
 import time
 import traceback
 from multiprocessing import shared_memory
+from multiprocessing.connection import Connection
 
 import gymnasium as gym
 import numpy as np
 from gymnasium.vector.utils import batch_space
 
 _TABLE_PREFIX = re.compile(r"^table (\d+): ")
+
+#: ``num_workers="auto"``: one worker process per this many tables (a batch of fewer pays the
+#: fixed cost of each opponent and physics round over too few tables)
+TABLES_PER_WORKER = 128
+
+
+def usable_cpus() -> int:
+    """The cores this process may run on (its CPU affinity where the OS tells it, else
+    ``os.cpu_count()``)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def resolve_num_workers(num_workers, num_envs: int) -> int:
+    """``num_workers`` as a count: an int is kept (checked by `shard_bounds`); ``"auto"`` is
+    ``min(usable_cpus(), num_envs // TABLES_PER_WORKER)``, or 1 when that is below 2 or when
+    numba's on-disk cache is cold (`physics.compile_cache.is_cold`: the first run compiles once
+    in this process, with `poolgym.envs.prewarm`'s helper, rather than once per worker)."""
+    if num_workers != "auto":
+        if isinstance(num_workers, str):
+            raise ValueError(f"num_workers must be a positive int or 'auto', got {num_workers!r}")
+        return num_workers
+    w = min(usable_cpus(), int(num_envs) // TABLES_PER_WORKER)
+    if w < 2:
+        return 1
+    from physics import compile_cache
+
+    return 1 if compile_cache.is_cold() else w
 
 
 def shard_bounds(num_envs: int, num_workers: int) -> list[tuple[int, int]]:
@@ -113,13 +157,20 @@ def _global_error(err: BaseException, lo: int) -> tuple:
 
 
 def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, obs_shape, act_shape,
-            act_dtype, env_blob=None):
+            act_dtype, env_blob=None, own_tracker=False):
     """Worker process: a `PoolVectorEnv` over tables [lo, hi), driven by commands on ``conn``;
-    ``env_blob``: that env pickled (`ShardedVectorEnv.__getstate__`), restored instead of built."""
+    ``env_blob``: that env pickled (`ShardedVectorEnv.__getstate__`), restored instead of built.
+    ``own_tracker``: this process has its own `multiprocessing.resource_tracker` (a
+    `WorkerProcess`), which must not unlink the caller's shared memory when it exits."""
     if num_threads is not None:  # before numba is first imported in this process
         os.environ["NUMBA_NUM_THREADS"] = str(num_threads)
     obs_shm = shared_memory.SharedMemory(name=obs_name)
     act_shm = shared_memory.SharedMemory(name=act_name)
+    if own_tracker:  # the blocks are the caller's: it unlinks them (`close_extras`)
+        from multiprocessing import resource_tracker
+
+        for shm in (obs_shm, act_shm):
+            resource_tracker.unregister(shm._name, "shared_memory")
     obs = np.ndarray(obs_shape, np.float32, buffer=obs_shm.buf)[lo:hi]
     act = np.ndarray(act_shape, act_dtype, buffer=act_shm.buf)[lo:hi]
     env = None
@@ -133,7 +184,10 @@ def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, o
             env = pickle.loads(env_blob)
         conn.send(("ok", None))
         while True:
-            cmd, arg = conn.recv()
+            try:
+                cmd, arg = conn.recv()
+            except EOFError:  # the caller ended without closing the env
+                break
             try:
                 if cmd == "reset":
                     seeds, options = arg
@@ -178,13 +232,83 @@ def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, o
         conn.close()
 
 
+#: the worker's bootstrap (``python -c``): the caller's ``sys.path`` first (plain strings), so
+#: that the worker's arguments unpickle as they do in the caller, then `_worker`
+_BOOT = ("import sys\n"
+         "from multiprocessing.connection import Connection\n"
+         "c = Connection(int(sys.argv[1]))\n"
+         "sys.path[:] = c.recv()\n"
+         "from poolgym.envs.workers import _worker\n"
+         "_worker(c, *c.recv(), own_tracker=True)\n")
+
+
+class WorkerProcess:
+    """A worker started as a fresh interpreter (``python -c`` `_BOOT`) talking over one end of
+    a socket pair (a `multiprocessing.connection.Connection`, as ``multiprocessing.Pipe``
+    gives): no ``fork`` of this process's threads and no re-import of its ``__main__``. The
+    caller's environment, working directory and ``sys.path`` are the worker's; its standard
+    output and error are the caller's. The `multiprocessing.Process` methods the env uses."""
+
+    def __init__(self, args: tuple, name: str):
+        self.name = name
+        ours, theirs = socket.socketpair()
+        try:
+            self._popen = subprocess.Popen([sys.executable, "-c", _BOOT, str(theirs.fileno())],
+                                           stdin=subprocess.DEVNULL, pass_fds=(theirs.fileno(),))
+        finally:
+            theirs.close()
+        self.conn = Connection(ours.detach())
+        try:
+            self.conn.send(list(sys.path))
+            self.conn.send(args)
+        except OSError:  # it ended at once: the env's first read reports it
+            pass
+
+    @property
+    def pid(self) -> int:
+        return self._popen.pid
+
+    @property
+    def exitcode(self):
+        return self._popen.poll()
+
+    def is_alive(self) -> bool:
+        return self._popen.poll() is None
+
+    def join(self, timeout=None) -> None:
+        try:
+            self._popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def terminate(self) -> None:
+        if self.is_alive():
+            self._popen.terminate()
+            self.join(5)
+
+    def kill(self) -> None:
+        if self.is_alive():
+            self._popen.kill()
+            self.join(5)
+
+
+def _start_method(mp_context: str) -> str | None:
+    """``mp_context`` checked: None for `WorkerProcess` (``"auto"`` on POSIX), else a
+    `multiprocessing` start method (``"auto"`` elsewhere: ``"spawn"``)."""
+    if mp_context == "auto":
+        return None if os.name == "posix" else "spawn"
+    if mp_context not in mp.get_all_start_methods():
+        raise ValueError(f"mp_context must be 'auto' or one of {mp.get_all_start_methods()}, got {mp_context!r}")
+    return mp_context
+
+
 class ShardedVectorEnv(gym.vector.VectorEnv):
     """``num_envs`` tables of ``discipline`` split over ``num_workers`` processes, each a
     `PoolVectorEnv` over its slice (see module docstring). Every other keyword argument is
     passed to `PoolVectorEnv` (same meaning, same spaces and infos)."""
 
     def __init__(self, discipline="nine_ball", num_envs: int = 1, num_workers: int = 2,
-                 num_threads: int | None = None, mp_context: str = "spawn", **kwargs):
+                 num_threads: int | None = None, mp_context: str = "auto", **kwargs):
         self._build(discipline, num_envs, num_workers, num_threads, mp_context, without_overlap(kwargs))
 
     def _build(self, discipline, num_envs, num_workers, num_threads, mp_context, kwargs, blobs=None):
@@ -193,6 +317,7 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         self.bounds = shard_bounds(num_envs, num_workers)
         num_threads = check_num_threads(num_threads)
+        method = _start_method(mp_context)
         self._spec = (discipline, num_envs, num_workers, num_threads, mp_context, kwargs)
         self.num_envs = num_envs
         self.num_workers = num_workers
@@ -222,16 +347,21 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         self._shms = [obs_shm, act_shm]
         self._obs = np.ndarray(obs_shape, np.float32, buffer=obs_shm.buf)
         self._act = np.ndarray(act_shape, act_dtype, buffer=act_shm.buf)
-        ctx = mp.get_context(mp_context)
         try:
             for w, (lo, hi) in enumerate(self.bounds):
-                parent, child = ctx.Pipe()
-                p = ctx.Process(target=_worker, daemon=True, name=f"poolgym-shard-{lo}-{hi}",
-                                args=(child, discipline, lo, hi, kwargs, num_threads, obs_shm.name, act_shm.name,
-                                      obs_shape, act_shape, act_dtype, None if blobs is None else blobs[w]))
-                p.start()
-                child.close()
-                self._conns.append(parent)
+                args = (discipline, lo, hi, kwargs, num_threads, obs_shm.name, act_shm.name,
+                        obs_shape, act_shape, act_dtype, None if blobs is None else blobs[w])
+                name = f"poolgym-shard-{lo}-{hi}"
+                if method is None:
+                    p = WorkerProcess(args, name)
+                    self._conns.append(p.conn)
+                else:
+                    ctx = mp.get_context(method)
+                    parent, child = ctx.Pipe()
+                    p = ctx.Process(target=_worker, daemon=True, name=name, args=(child,) + args)
+                    p.start()
+                    child.close()
+                    self._conns.append(parent)
                 self._procs.append(p)
             self._gather()  # every worker built its env
         except BaseException:
@@ -419,5 +549,8 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         self._obs = self._act = None
         for shm in getattr(self, "_shms", ()):
             shm.close()
-            shm.unlink()
+            try:
+                shm.unlink()
+            except FileNotFoundError:  # pragma: no cover - already removed
+                pass
         self._shms = []

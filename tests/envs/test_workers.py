@@ -211,3 +211,119 @@ def test_sb3_vec_env_sharded_equals_one_process_and_pickles_exactly():
     finally:
         one.close()
         two.close()
+
+
+def test_auto_workers_one_per_128_tables_and_core_once_the_cache_is_warm(monkeypatch):
+    from physics import compile_cache
+    from poolgym.envs import workers
+
+    monkeypatch.setattr(workers, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(compile_cache, "is_cold", lambda *a, **k: False)
+    resolve = workers.resolve_num_workers
+    assert [resolve("auto", n) for n in (1, 64, 255, 256, 1024)] == [1, 1, 1, 2, 2]
+    monkeypatch.setattr(workers, "usable_cpus", lambda: 64)
+    assert [resolve("auto", n) for n in (256, 1000, 4096, 100_000)] == [2, 7, 32, 64]
+    assert resolve(3, 10) == 3 and resolve(1, 10_000) == 1  # a count is the caller's
+    monkeypatch.setattr(compile_cache, "is_cold", lambda *a, **k: True)
+    assert resolve("auto", 4096) == 1  # the first run compiles once, in this process
+    for bad in ("two", "Auto", ""):
+        with pytest.raises(ValueError, match="num_workers"):
+            resolve(bad, 256)
+
+
+def test_make_vec_shards_by_default_where_the_cores_allow(monkeypatch):
+    """``gymnasium.make_vec`` defaults to ``num_workers="auto"``: 256 tables on two cores are two
+    worker processes; fewer tables stay in this process; ``num_workers=1`` keeps them here."""
+    from physics import compile_cache
+    from poolgym.envs import workers
+    from poolgym.envs.vector import PoolVectorEnv
+
+    monkeypatch.setattr(workers, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(compile_cache, "is_cold", lambda *a, **k: False)
+    make = lambda n, **kw: gym.make_vec("poolgym/NineBall-v0", num_envs=n,  # noqa: E731
+                                        vectorization_mode="vector_entry_point", max_shots=4, **kw)
+    venv = make(256)
+    try:
+        assert isinstance(venv, ShardedVectorEnv) and venv.num_workers == 2 and venv.bounds == [(0, 128), (128, 256)]
+        venv.reset(seed=1)
+        venv.step(np.zeros(venv.action_space.shape))
+    finally:
+        venv.close()
+    for venv in (make(255), make(256, num_workers=1)):
+        assert isinstance(venv, PoolVectorEnv)
+        venv.close()
+
+
+_NO_GUARD = """
+import os, sys
+import numpy as np, gymnasium as gym
+import poolgym  # noqa: F401
+
+env = gym.make_vec("poolgym/NineBall-v0", num_envs=4, vectorization_mode="vector_entry_point",
+                   num_workers=2, max_shots=4, opponent=None)
+obs, _ = env.reset(seed=5)
+obs, r, te, tr, _ = env.step(np.zeros(env.action_space.shape))
+print("PIDS", *[p.pid for p in env._procs], flush=True)
+print("OBS", float(np.abs(obs).sum()), flush=True)
+if sys.argv[1] == "die":
+    os._exit(0)  # no close() and no clean-up: the workers must end by themselves
+if sys.argv[1] == "close":
+    env.close()
+"""
+
+
+def test_workers_start_from_a_script_without_a_main_guard_and_end_with_it(tmp_path):
+    """A script with no ``if __name__ == "__main__":`` guard can use workers (they are fresh
+    interpreters that do not re-import the script), leaves no shared memory warnings, and its
+    workers end when it ends without closing the env, also when it is killed (then its
+    `multiprocessing.resource_tracker` removes the shared memory, saying so)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "no_guard.py"
+    script.write_text(_NO_GUARD)
+    ref = gym.make_vec("poolgym/NineBall-v0", num_envs=4, vectorization_mode="vector_entry_point", num_workers=1,
+                       max_shots=4, opponent=None)
+    ref.reset(seed=5)
+    want = float(np.abs(ref.step(np.zeros(ref.action_space.shape))[0]).sum())
+    ref.close()
+    for how in ("close", "end", "die"):
+        run = subprocess.run([sys.executable, str(script), how], capture_output=True, text=True, timeout=300,
+                             cwd=tmp_path)
+        assert run.returncode == 0, run.stderr
+        assert "OBS" in run.stdout and float(run.stdout.split("OBS")[1].split()[0]) == want
+        assert "Traceback" not in run.stderr, run.stderr
+        assert how == "die" or "Warning" not in run.stderr, run.stderr
+        pids = [int(p) for p in run.stdout.split("PIDS")[1].split("\n")[0].split()]
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            alive = []
+            for pid in pids:
+                try:
+                    os.kill(pid, 0)
+                    with open(f"/proc/{pid}/stat") as f:
+                        if f.read().split(") ")[1][0] != "Z":
+                            alive.append(pid)
+                except (ProcessLookupError, FileNotFoundError):
+                    pass
+            if not alive:
+                break
+            time.sleep(0.1)
+        assert not alive, f"{how}: workers {alive} still running"
+
+
+def test_a_multiprocessing_start_method_gives_the_same_trajectories():
+    kw = dict(max_shots=6, noise="icga")
+    runs = []
+    for ctx in ("auto", "spawn"):
+        venv = ShardedVectorEnv("nine_ball", num_envs=4, num_workers=2, mp_context=ctx, **kw)
+        try:
+            runs.append(_run(venv, 3, 5))
+        finally:
+            venv.close()
+    for t, (a, b) in enumerate(zip(*runs)):
+        np.testing.assert_array_equal(a, b, err_msg=f"item {t}")
+    with pytest.raises(ValueError, match="mp_context"):
+        ShardedVectorEnv("nine_ball", num_envs=4, num_workers=2, mp_context="threads")
