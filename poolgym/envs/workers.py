@@ -327,10 +327,11 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         # spaces and metadata from one table built here (cheap, no physics)
         from poolgym.envs.vector import PoolVectorEnv
 
-        probe = PoolVectorEnv(discipline, num_envs=1, **kwargs)
+        probe = PoolVectorEnv(discipline, num_envs=1, **with_threads(kwargs, num_threads))
         self.metadata = dict(probe.metadata)
         self.autoreset_mode = probe.autoreset_mode
         self.render_mode = probe.render_mode
+        self.table, self.models = probe.table, probe.models  # as `PoolVectorEnv` (the workers' own)
         self.single_observation_space = probe.single_observation_space
         self.single_action_space = probe.single_action_space
         probe.close()

@@ -245,6 +245,7 @@ def test_make_vec_shards_by_default_where_the_cores_allow(monkeypatch):
     venv = make(256)
     try:
         assert isinstance(venv, ShardedVectorEnv) and venv.num_workers == 2 and venv.bounds == [(0, 128), (128, 256)]
+        assert venv.table.name == "wpa_9ft" and venv.models.overlap is False  # the workers' physics
         venv.reset(seed=1)
         venv.step(np.zeros(venv.action_space.shape))
     finally:
