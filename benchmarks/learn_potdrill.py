@@ -2,6 +2,7 @@
 
     python benchmarks/learn_potdrill.py [--algos ppo,sac] [--steps-ppo N] [--steps-sac N] [--draws 16]
                                         [--episodes 1000] [--seed 0] [--out runs/learn_potdrill]
+                                        [--aim ghost|window] [--choice-prior 1.0]
 
 Trains each algorithm on ``poolgym/PotDrill-v0`` with ``action_mode="param"`` (one flat Box:
 the (ball, pocket) choice scores, then the corrections around the ghost-ball shot,
@@ -61,8 +62,14 @@ def main(argv=None) -> int:
     ap.add_argument("--aim", default="ghost", choices=("ghost", "window"),
                     help="the param mode's pot aim (PoolEnv param_aim): the ghost-ball aim, or the centre of the "
                          "stroke's pocketing window found by a noise-free simulated sweep (an aim assist)")
+    ap.add_argument("--choice-prior", type=float, default=1.0,
+                    help="PoolEnv choice_prior: the weight of the make-probability prior added to the choice "
+                         "scores (above 1, a score in [-1, 1] overrides the prior's pick only between pots of "
+                         "close make probabilities)")
     args = ap.parse_args(argv)
     env_kwargs = dict(ENV_KWARGS, param_aim=args.aim)
+    if args.choice_prior != 1.0:
+        env_kwargs["choice_prior"] = args.choice_prior
 
     import torch
 
