@@ -2,11 +2,14 @@
 opponent or the physics leaves every result as it was (run it on both trees and compare).
 
     python benchmarks/hash_runs.py [--num-envs 32] [--steps 80] [--configs nine_ball,nine_ball:none,...]
+                                   [--workers W]
 
 Each configuration is ``discipline[/players][:opponent]`` (opponent ``geometric`` unless
 ``none``); its run resets with seed 0 and steps seeded uniform Box actions, hashing the
 observations, rewards, termination and truncation flags and the infos (arrays by their bytes,
 everything else by ``repr``, keys sorted). One line per configuration and the digest of all.
+``--workers W`` (> 1) runs the tables sharded over W processes (`ShardedVectorEnv`, what
+``gymnasium.make_vec`` does by default with many tables): the digests must not change.
 """
 
 from __future__ import annotations
@@ -40,14 +43,19 @@ def _feed(h, value) -> None:
         h.update(repr(value).encode())
 
 
-def run_digest(config: str, num_envs: int, steps: int) -> str:
+def run_digest(config: str, num_envs: int, steps: int, workers: int = 1) -> str:
     """The hex digest of one configuration's seeded run (see the module docstring)."""
     from poolgym.envs.vector import PoolVectorEnv
+    from poolgym.envs.workers import ShardedVectorEnv
 
     name, _, opp = config.partition(":")
     disc, _, players = name.partition("/")
     kw = {"players": int(players)} if players else {}
-    env = PoolVectorEnv(disc, num_envs=num_envs, opponent=None if opp == "none" else (opp or "geometric"), **kw)
+    kw["opponent"] = None if opp == "none" else (opp or "geometric")
+    if workers > 1:
+        env = ShardedVectorEnv(disc, num_envs=num_envs, num_workers=workers, **kw)
+    else:
+        env = PoolVectorEnv(disc, num_envs=num_envs, **kw)
     h = hashlib.sha256()
     rng = np.random.default_rng(12345)
     obs, info = env.reset(seed=0)
@@ -66,10 +74,11 @@ def main(argv=None) -> None:
     ap.add_argument("--num-envs", type=int, default=32)
     ap.add_argument("--steps", type=int, default=80)
     ap.add_argument("--configs", default=DEFAULT, help="comma-separated discipline[/players][:opponent]")
+    ap.add_argument("--workers", type=int, default=1, help="worker processes (ShardedVectorEnv) when > 1")
     args = ap.parse_args(argv)
     total = hashlib.sha256()
     for config in args.configs.split(","):
-        d = run_digest(config, args.num_envs, args.steps)
+        d = run_digest(config, args.num_envs, args.steps, args.workers)
         total.update(d.encode())
         print(f"{config:24s} {d}", flush=True)
     print(f"{'all':24s} {total.hexdigest()}")
