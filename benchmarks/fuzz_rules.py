@@ -14,7 +14,11 @@ re-racks and endgames) and asserts
   legal action, no overlaps, cue-ball flags, JSON round trip) on every table after every step;
 * privacy (`check_privacy`) of the N-seat games: each seat's observation is byte-identical when
   the others' secrets change;
-* no exception, no illegal action reported for a masked macro action, rewards finite.
+* no exception, no illegal action reported for a masked macro action, rewards finite;
+* with ``--sharded W``: the same run in a twin env whose tables are sharded over W worker
+  processes (`poolgym.envs.workers.ShardedVectorEnv`, what ``gymnasium.make_vec`` does by
+  default with many tables), given the same actions, returns byte-identical observations,
+  rewards, flags and infos at every step (the digest of `benchmarks/hash_runs.py`).
 
 With ``--knobs`` every run of a discipline's env also draws its rules options (`random_rules`:
 each Enum and bool field of the discipline's config, the ``conflicts.md`` readings and the
@@ -33,6 +37,7 @@ Usage::
     python benchmarks/fuzz_rules.py --minutes 30
     python benchmarks/fuzz_rules.py --only poolgym/StraightPool-v0 --modes macro --seeds 20
     python benchmarks/fuzz_rules.py --minutes 30 --knobs
+    python benchmarks/fuzz_rules.py --minutes 10 --knobs --sharded 2
 
 Exit status 1 if any check failed.
 """
@@ -173,9 +178,28 @@ def knobs_for(env_id: str, seed: int, players: int | None = None) -> dict | None
     return random_rules(discipline_of(env_id), np.random.default_rng([seed, 41]), players)
 
 
-def play(env_id, players, opponent, mode, seed, tables, steps, rules=None) -> str | None:
-    """One seeded run (``rules``: the env's rules options); None when every check held, else
-    the failure's description."""
+def _digest(parts) -> str:
+    """`hash_runs`' digest of one step's returns."""
+    import hashlib
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    mod = sys.modules.get("hash_runs")
+    if mod is None:  # the script next to this one (benchmarks/ is not a package)
+        spec = importlib.util.spec_from_file_location("hash_runs", Path(__file__).with_name("hash_runs.py"))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        sys.modules["hash_runs"] = mod
+    h = hashlib.sha256()
+    mod._feed(h, parts)
+    return h.hexdigest()
+
+
+def play(env_id, players, opponent, mode, seed, tables, steps, rules=None, sharded=0) -> str | None:
+    """One seeded run (``rules``: the env's rules options; ``sharded`` W > 1: the twin run over
+    W worker processes, compared step by step); None when every check held, else the
+    failure's description."""
     kw = {"action_mode": mode, "noise": "icga"}
     if rules:
         kw["rules"] = rules
@@ -193,9 +217,16 @@ def play(env_id, players, opponent, mode, seed, tables, steps, rules=None) -> st
         return f"skip: {err}"
     rng = np.random.default_rng(seed)
     env.action_space.seed(seed)
+    twin = None
     try:
+        if sharded > 1:
+            where = "make (sharded)"
+            twin = gym.make_vec(env_id, num_envs=tables, vectorization_mode="vector_entry_point",
+                                num_workers=min(sharded, tables), **kw)
         where = "reset"
-        env.reset(seed=seed)
+        got = env.reset(seed=seed)
+        if twin is not None:
+            assert _digest(twin.reset(seed=seed)) == _digest(got), "the sharded twin's reset differs"
         seated = players is not None
         for t in range(steps):
             where = f"step {t}"
@@ -204,7 +235,10 @@ def play(env_id, players, opponent, mode, seed, tables, steps, rules=None) -> st
                 acts = np.array([int(rng.choice(np.flatnonzero(m))) for m in masks])
             else:
                 acts = env.action_space.sample()
-            obs, rew, term, trunc, info = env.step(acts)
+            got = env.step(acts)
+            obs, rew, term, trunc, info = got
+            if twin is not None:
+                assert _digest(twin.step(acts)) == _digest(got), "the sharded twin's step differs"
             assert np.all(np.isfinite(rew)), f"non-finite reward {rew}"
             if mode == "macro" and "illegal_action" in info:
                 bad = np.flatnonzero(np.asarray(info["illegal_action"]))
@@ -224,6 +258,8 @@ def play(env_id, players, opponent, mode, seed, tables, steps, rules=None) -> st
         return f"{where}: {type(err).__name__}: {err}\n{tb}"
     finally:
         env.close()
+        if twin is not None:
+            twin.close()
     return None
 
 
@@ -242,6 +278,8 @@ def main(argv=None) -> int:
                     help="the configurations in their listed order (default: shuffled by each seed)")
     ap.add_argument("--knobs", action="store_true",
                     help="draw each run's rules options (random_rules) instead of the defaults")
+    ap.add_argument("--sharded", type=int, default=0, metavar="W",
+                    help="also play each run in a twin env sharded over W worker processes and compare every step")
     args = ap.parse_args(argv)
     STATS.clear()
     cfgs = configs(args.only, args.modes, args.opponents, args.players)
@@ -270,7 +308,7 @@ def _campaign(cfgs, args) -> tuple:
                 break
             t0 = time.perf_counter()
             rules = knobs_for(cfg[0], seed, cfg[1]) if args.knobs else None
-            res = play(*cfg, seed, args.tables, args.steps, rules)
+            res = play(*cfg, seed, args.tables, args.steps, rules, args.sharded)
             runs += 1
             if res is not None and res.startswith("skip"):
                 if rules:  # the env refused this draw of its rules with a clear error: the next seed draws again

@@ -65,3 +65,24 @@ def test_fuzz_with_drawn_rules_knobs(capsys):
     out = capsys.readouterr().out
     assert "0 failures" in out and "rules={" in out
     assert "refused (lag (G-3.6) is for two seats" in out and mod.STATS["rules refused"] == 3
+
+
+def test_fuzz_sharded_twin_matches_and_a_difference_is_caught(monkeypatch, capsys):
+    """``--sharded 2``: each run is replayed in a twin env over two worker processes, compared
+    step by step; a planted difference in this process's env (a reward changed) is a failure."""
+    mod = load_benchmark("fuzz_rules")
+    args = ["--only", "poolgym/NineBall-v0", "--modes", "box", "--opponents", "geometric", "--tables", "3",
+            "--steps", "6", "--seeds", "1", "--seed", "5", "--sharded", "2"]
+    assert mod.main(args) == 0
+    assert "0 failures" in capsys.readouterr().out
+    from poolgym.envs.vector import PoolVectorEnv
+
+    real = PoolVectorEnv.step
+
+    def planted(self, actions):
+        obs, r, te, tr, info = real(self, actions)
+        return obs, r + 1.0, te, tr, info
+
+    monkeypatch.setattr(PoolVectorEnv, "step", planted)
+    assert mod.main(args) == 1
+    assert "the sharded twin's step differs" in capsys.readouterr().out
