@@ -68,6 +68,26 @@ def default_hyperparams(algo: str, env_id: str) -> dict:
     return copy.deepcopy(DEFAULTS.get((algo, env_id), DEFAULTS[(algo, "*")]))
 
 
+def mean_layer(model):
+    """The linear layer of ``model``'s policy that outputs the mean action (SAC: ``actor.mu``;
+    PPO and MaskablePPO: ``policy.action_net``)."""
+    actor = getattr(model, "actor", None)
+    if actor is not None and hasattr(actor, "mu"):
+        return actor.mu
+    return model.policy.action_net
+
+
+def scale_mean_layer(model, scale: float) -> None:
+    """Scale the weights of `mean_layer` by ``scale`` and zero its bias (in place)."""
+    import torch
+
+    layer = mean_layer(model)
+    with torch.no_grad():
+        layer.weight.mul_(float(scale))
+        if layer.bias is not None:
+            layer.bias.zero_()
+
+
 def algo_class(algo: str):
     """The SB3 / sb3-contrib class of ``algo``."""
     if algo == "ppo":
@@ -148,10 +168,15 @@ def train(env_id: str, algo: str = "ppo", total_timesteps: int = 20_000, seed: i
           n_envs: int = 8, hyperparams: dict | None = None, env_kwargs: dict | None = None,
           checkpoint_every: int = 10_000, eval_every: int = 5_000, eval_episodes: int = 50,
           eval_seed: int = 1_000_000, progress: bool = False, resume: bool = True,
-          torch_threads: int = 1, tensorboard: bool = True, num_workers: int = 1) -> dict:
+          torch_threads: int = 1, tensorboard: bool = True, num_workers: int = 1,
+          mean_init_scale: float | None = None) -> dict:
     """Train `algo` on `env_id`; returns {"model": path, "curve": rows, "timesteps": n}.
     ``num_workers`` > 1: the training tables run in that many processes (`make_vec_env`; the
-    same trajectories, and the exact checkpoints hold them as well).
+    same trajectories, and the exact checkpoints hold them as well). ``mean_init_scale``: the
+    initial weights of the layer that outputs the policy's mean action (`mean_layer`) scaled by
+    it and its bias zeroed, so that a fresh policy's mean is near the zero action (in the
+    parameterised modes, the prior's pick with no correction: the geometric pot); PPO's own
+    initialisation does this with gain 0.01, SAC's does not.
 
     The learning curve is written to ``<out_dir>/learning_curve.csv`` (timesteps, eval success
     rate, eval mean return, training episode mean return). Every `checkpoint_every` steps (at
@@ -188,6 +213,8 @@ def train(env_id: str, algo: str = "ppo", total_timesteps: int = 20_000, seed: i
     else:
         venv = make_vec_env(env_id, n_envs, seed, env_kwargs, algo, num_workers)
         model = cls("MlpPolicy", venv, seed=int(seed), verbose=0, tensorboard_log=tb, **hp)
+        if mean_init_scale is not None:
+            scale_mean_layer(model, mean_init_scale)
         rows, extra, done_steps = [], {}, 0
 
     def write_curve():

@@ -62,6 +62,9 @@ def main(argv=None) -> int:
     ap.add_argument("--aim", default="ghost", choices=("ghost", "window"),
                     help="the param mode's pot aim (PoolEnv param_aim): the ghost-ball aim, or the centre of the "
                          "stroke's pocketing window found by a noise-free simulated sweep (an aim assist)")
+    ap.add_argument("--mean-init", type=float, default=None,
+                    help="scale of the initial weights of the policy's mean-action layer (agents.sb3.train "
+                         "mean_init_scale; e.g. 0.01: a fresh policy plays the prior's pick uncorrected)")
     ap.add_argument("--choice-prior", type=float, default=1.0,
                     help="PoolEnv choice_prior: the weight of the make-probability prior added to the choice "
                          "scores (above 1, a score in [-1, 1] overrides the prior's pick only between pots of "
@@ -91,7 +94,8 @@ def main(argv=None) -> int:
         t0, c0, load0 = time.perf_counter(), time.process_time(), os.getloadavg()[0]
         res = sb3.train(ENV_ID, algo, steps[algo], seed=args.seed, out_dir=out, n_envs=N_ENVS[algo],
                         hyperparams=HYPERPARAMS[algo], env_kwargs=env_kwargs, eval_every=min(args.eval_every, steps[algo]),
-                        eval_episodes=200, checkpoint_every=10**9, resume=False, tensorboard=False)
+                        eval_episodes=200, checkpoint_every=10**9, resume=False, tensorboard=False,
+                        mean_init_scale=args.mean_init)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         timing[algo] = dict(steps=res["timesteps"], wall_s=wall, cpu_s=cpu, steps_per_cpu_s=res["timesteps"] / cpu,
                             load_avg=(load0, os.getloadavg()[0]))

@@ -18,7 +18,8 @@ TINY = dict(n_steps=16, batch_size=32, n_epochs=1)
 ])
 def test_train_pot_drill_smoke(tmp_path, algo, hp):
     res = train("poolgym/PotDrill-v0", algo, 64, seed=1, out_dir=str(tmp_path), n_envs=4, hyperparams=hp,
-                env_kwargs={"noise": "icga"}, checkpoint_every=32, eval_every=32, eval_episodes=8)
+                env_kwargs={"noise": "icga"}, checkpoint_every=32, eval_every=32, eval_episodes=8,
+                mean_init_scale=0.01 if algo == "sac" else None)
     assert res["timesteps"] >= 64
     assert (tmp_path / "model.zip").exists() and (tmp_path / "learning_curve.csv").exists()
     assert any((tmp_path / "checkpoints").iterdir())
@@ -76,3 +77,27 @@ def test_policy_trained_on_a_seated_or_scoring_env_plays_as_an_agent(tmp_path, e
         cfg = TournamentConfig(discipline, (spec, AgentSpec("geometric")), games_per_pair=1, seed=1, max_shots=12)
         s = run_tournament(cfg).summary()
         assert s["errors"] == 0 and s["agents"]["nn"]["illegal"] == 0, s
+
+
+@pytest.mark.parametrize("algo", ["ppo", "sac"])
+def test_mean_init_scale_starts_the_policy_at_the_zero_action(algo):
+    """`scale_mean_layer(model, 0)`: the fresh policy's deterministic action is exactly zero (in
+    the parameterised modes: the prior's pick, uncorrected); other scales shrink it."""
+    import numpy as np
+
+    from agents.sb3 import algo_class, mean_layer, scale_mean_layer
+    from poolgym.envs.sb3 import NativeSB3VecEnv
+
+    venv = NativeSB3VecEnv("poolgym/PotDrill-v0", num_envs=2, seed=3, action_mode="param")
+    try:
+        obs = venv.reset()
+        model = algo_class(algo)("MlpPolicy", venv, seed=1, **({"learning_starts": 8} if algo == "sac" else {}))
+        before = np.abs(model.predict(obs, deterministic=True)[0]).max()
+        w = mean_layer(model).weight.detach().clone()
+        scale_mean_layer(model, 0.5)
+        assert np.allclose(mean_layer(model).weight.detach().numpy(), 0.5 * w.numpy())
+        assert not mean_layer(model).bias.detach().numpy().any()
+        scale_mean_layer(model, 0.0)
+        assert before > 0 and not model.predict(obs, deterministic=True)[0].any()
+    finally:
+        venv.close()
