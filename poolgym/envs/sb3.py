@@ -47,10 +47,11 @@ class NativeSB3VecEnv(VecEnv):
     """SB3 `VecEnv` of ``num_envs`` tables of ``env_id`` (a registered id such as
     ``"poolgym/NineBall-v0"`` or a discipline name), in this process or, ``num_workers`` > 1,
     sharded over that many worker processes (``num_threads``: as in
-    `poolgym.envs.workers.ShardedVectorEnv`); other kwargs go to `PoolEnv`."""
+    `poolgym.envs.workers.ShardedVectorEnv`; ``"auto"``, the default: as ``gymnasium.make_vec``
+    decides, `poolgym.envs.workers.resolve_num_workers`); other kwargs go to `PoolEnv`."""
 
     def __init__(self, env_id: str = "poolgym/NineBall-v0", num_envs: int = 8, seed: int | None = None,
-                 num_workers: int = 1, num_threads: int | None = None, **kwargs):
+                 num_workers="auto", num_threads: int | None = None, **kwargs):
         disc, defaults = _discipline_of(env_id)
         for k, v in defaults.items():
             kwargs.setdefault(k, v)
