@@ -232,9 +232,12 @@ def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, o
         conn.close()
 
 
-#: the worker's bootstrap (``python -c``): the caller's ``sys.path`` first (plain strings), so
-#: that the worker's arguments unpickle as they do in the caller, then `_worker`
-_BOOT = ("import sys\n"
+#: the worker's bootstrap (``python -c``): Ctrl-C ignored (the terminal sends it to the whole
+#: process group: the caller handles it, and its workers end when it does), the caller's
+#: ``sys.path`` (plain strings, so that the worker's arguments unpickle as they do in the
+#: caller), then `_worker`
+_BOOT = ("import signal, sys\n"
+         "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
          "from multiprocessing.connection import Connection\n"
          "c = Connection(int(sys.argv[1]))\n"
          "sys.path[:] = c.recv()\n"
@@ -296,7 +299,7 @@ def _start_method(mp_context: str) -> str | None:
     """``mp_context`` checked: None for `WorkerProcess` (``"auto"`` on POSIX), else a
     `multiprocessing` start method (``"auto"`` elsewhere: ``"spawn"``)."""
     if mp_context == "auto":
-        return None if os.name == "posix" else "spawn"
+        return None if os.name == "posix" and sys.executable else "spawn"
     if mp_context not in mp.get_all_start_methods():
         raise ValueError(f"mp_context must be 'auto' or one of {mp.get_all_start_methods()}, got {mp_context!r}")
     return mp_context

@@ -315,6 +315,26 @@ def test_workers_start_from_a_script_without_a_main_guard_and_end_with_it(tmp_pa
         assert not alive, f"{how}: workers {alive} still running"
 
 
+def test_workers_leave_ctrl_c_to_the_caller():
+    """The terminal's Ctrl-C reaches the whole process group; a worker ignores it (the caller
+    decides, and its workers end with it), so the env goes on stepping."""
+    import os
+    import signal
+
+    venv = ShardedVectorEnv("nine_ball", num_envs=4, num_workers=2, max_shots=4, opponent=None)
+    procs = list(venv._procs)
+    try:
+        venv.reset(seed=2)
+        for p in procs:
+            os.kill(p.pid, signal.SIGINT)
+        for _ in range(3):
+            venv.step(np.zeros(venv.action_space.shape))
+        assert all(p.is_alive() for p in procs)
+    finally:
+        venv.close()
+    assert not any(p.is_alive() for p in procs)
+
+
 def test_a_multiprocessing_start_method_gives_the_same_trajectories():
     kw = dict(max_shots=6, noise="icga")
     runs = []
