@@ -62,6 +62,8 @@ def main(argv=None) -> int:
     ap.add_argument("--aim", default="ghost", choices=("ghost", "window"),
                     help="the param mode's pot aim (PoolEnv param_aim): the ghost-ball aim, or the centre of the "
                          "stroke's pocketing window found by a noise-free simulated sweep (an aim assist)")
+    ap.add_argument("--hyperparams", default=None, metavar="JSON",
+                    help='overrides of HYPERPARAMS per algorithm, e.g. \'{"sac": {"learning_rate": 3e-4}}\'')
     ap.add_argument("--mean-init", type=float, default=None,
                     help="scale of the initial weights of the policy's mean-action layer (agents.sb3.train "
                          "mean_init_scale; e.g. 0.01: a fresh policy plays the prior's pick uncorrected)")
@@ -70,6 +72,9 @@ def main(argv=None) -> int:
                          "scores (above 1, a score in [-1, 1] overrides the prior's pick only between pots of "
                          "close make probabilities)")
     args = ap.parse_args(argv)
+    hyper = {k: dict(v) for k, v in HYPERPARAMS.items()}
+    for algo, over in (json.loads(args.hyperparams) if args.hyperparams else {}).items():
+        hyper[algo].update(over)
     env_kwargs = dict(ENV_KWARGS, param_aim=args.aim)
     if args.choice_prior != 1.0:
         env_kwargs["choice_prior"] = args.choice_prior
@@ -93,7 +98,7 @@ def main(argv=None) -> int:
         out = os.path.join(args.out, algo)
         t0, c0, load0 = time.perf_counter(), time.process_time(), os.getloadavg()[0]
         res = sb3.train(ENV_ID, algo, steps[algo], seed=args.seed, out_dir=out, n_envs=N_ENVS[algo],
-                        hyperparams=HYPERPARAMS[algo], env_kwargs=env_kwargs, eval_every=min(args.eval_every, steps[algo]),
+                        hyperparams=hyper[algo], env_kwargs=env_kwargs, eval_every=min(args.eval_every, steps[algo]),
                         eval_episodes=200, checkpoint_every=10**9, resume=False, tensorboard=False,
                         mean_init_scale=args.mean_init)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -140,7 +145,7 @@ def main(argv=None) -> int:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(rates={k: v.as_dict() for k, v in rates.items()}, paired=paired, timing=timing,
-                           episodes=args.episodes, draws=args.draws, hyperparams=HYPERPARAMS, env_kwargs=env_kwargs),
+                           episodes=args.episodes, draws=args.draws, hyperparams=hyper, env_kwargs=env_kwargs),
                       f, indent=1)
     return 0
 
