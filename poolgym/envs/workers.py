@@ -249,15 +249,17 @@ class WorkerProcess:
     """A worker started as a fresh interpreter (``python -c`` `_BOOT`) talking over one end of
     a socket pair (a `multiprocessing.connection.Connection`, as ``multiprocessing.Pipe``
     gives): no ``fork`` of this process's threads and no re-import of its ``__main__``. The
-    caller's environment, working directory and ``sys.path`` are the worker's; its standard
-    output and error are the caller's. The `multiprocessing.Process` methods the env uses."""
+    caller's environment (with ``env`` added), working directory and ``sys.path`` are the
+    worker's; its standard output and error are the caller's. The `multiprocessing.Process`
+    methods the env uses."""
 
-    def __init__(self, args: tuple, name: str):
+    def __init__(self, args: tuple, name: str, env: dict | None = None):
         self.name = name
         ours, theirs = socket.socketpair()
         try:
             self._popen = subprocess.Popen([sys.executable, "-c", _BOOT, str(theirs.fileno())],
-                                           stdin=subprocess.DEVNULL, pass_fds=(theirs.fileno(),))
+                                           stdin=subprocess.DEVNULL, pass_fds=(theirs.fileno(),),
+                                           env=None if not env else dict(os.environ, **env))
         finally:
             theirs.close()
         self.conn = Connection(ours.detach())
@@ -356,8 +358,9 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
                 args = (discipline, lo, hi, kwargs, num_threads, obs_shm.name, act_shm.name,
                         obs_shape, act_shape, act_dtype, None if blobs is None else blobs[w])
                 name = f"poolgym-shard-{lo}-{hi}"
-                if method is None:
-                    p = WorkerProcess(args, name)
+                if method is None:  # numba's threads set before anything imports numba there
+                    p = WorkerProcess(args, name, None if num_threads is None else
+                                      {"NUMBA_NUM_THREADS": str(num_threads)})
                     self._conns.append(p.conn)
                 else:
                     ctx = mp.get_context(method)
