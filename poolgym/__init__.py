@@ -28,7 +28,7 @@ id                             env
 
 Each id has a ``vector_entry_point``: ``gymnasium.make_vec(id, num_envs=N,
 vectorization_mode="vector_entry_point")`` steps all tables with one batched physics call per
-process; with many tables it shards them over worker processes, one per 128 tables and core
+process; with many tables it shards them over worker processes, one per 64 tables and core
 (``num_workers="auto"``; ``num_workers=1`` keeps them in this process; the same trajectories).
 """
 

@@ -453,7 +453,7 @@ def _vec(discipline, **fixed):
     make.__name__ = f"make_{discipline}_vector"
     make.discipline, make.defaults = discipline, dict(fixed)  # what the id plays (`poolgym.envs.sb3`)
     make.__doc__ = (f"`PoolVectorEnv` of {discipline} (defaults {fixed}); ``num_workers`` > 1: a "
-                    f"`ShardedVectorEnv` of that many processes (default ``\"auto\"``: one per 128 tables "
+                    f"`ShardedVectorEnv` of that many processes (default ``\"auto\"``: one per 64 tables "
                     f"and core once numba's cache is warm, `workers.resolve_num_workers`); ``num_threads``: "
                     f"numba threads of the batched physics (per worker).")
     return make

@@ -29,8 +29,8 @@ table's global index.
 * ``num_workers="auto"`` (the default of ``gymnasium.make_vec``, `resolve_num_workers`): one
   process per `TABLES_PER_WORKER` tables, at most one per core this process may use; 1 (this
   process) below two such slices, and while numba's cache is cold (a first run compiles once,
-  on the two cores `poolgym.envs.prewarm` gives it, instead of once per worker). 256 tables on
-  two cores are two workers; the trajectories are the same for any number.
+  on the two cores `poolgym.envs.prewarm` gives it, instead of once per worker). 128 tables or
+  more on two cores are two workers; the trajectories are the same for any number.
 
 Processes are started as fresh interpreters (``mp_context="auto"``, `WorkerProcess`: on
 POSIX ``python -c`` with one end of a socket pair, the rest of the bootstrap sent over it),
@@ -62,8 +62,11 @@ from gymnasium.vector.utils import batch_space
 _TABLE_PREFIX = re.compile(r"^table (\d+): ")
 
 #: ``num_workers="auto"``: one worker process per this many tables (a batch of fewer pays the
-#: fixed cost of each opponent and physics round over too few tables)
-TABLES_PER_WORKER = 128
+#: fixed cost of each opponent and physics round over too few tables: nine-ball on two cores
+#: with the geometric opponent, 2 x 64 tables ran 1.2-1.3x one process's steps/s, 2 x 32 1.3x;
+#: self-play, where one process already keeps two cores busy with the overlap, 2 x 64 ran
+#: 0.9-1.1x and 2 x 32 0.8x)
+TABLES_PER_WORKER = 64
 
 
 def usable_cpus() -> int:

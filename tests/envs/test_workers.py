@@ -213,16 +213,16 @@ def test_sb3_vec_env_sharded_equals_one_process_and_pickles_exactly():
         two.close()
 
 
-def test_auto_workers_one_per_128_tables_and_core_once_the_cache_is_warm(monkeypatch):
+def test_auto_workers_one_per_64_tables_and_core_once_the_cache_is_warm(monkeypatch):
     from physics import compile_cache
     from poolgym.envs import workers
 
     monkeypatch.setattr(workers, "usable_cpus", lambda: 2)
     monkeypatch.setattr(compile_cache, "is_cold", lambda *a, **k: False)
     resolve = workers.resolve_num_workers
-    assert [resolve("auto", n) for n in (1, 64, 255, 256, 1024)] == [1, 1, 1, 2, 2]
+    assert [resolve("auto", n) for n in (1, 64, 127, 128, 256, 1024)] == [1, 1, 1, 2, 2, 2]
     monkeypatch.setattr(workers, "usable_cpus", lambda: 64)
-    assert [resolve("auto", n) for n in (256, 1000, 4096, 100_000)] == [2, 7, 32, 64]
+    assert [resolve("auto", n) for n in (256, 1000, 2048, 100_000)] == [4, 15, 32, 64]
     assert resolve(3, 10) == 3 and resolve(1, 10_000) == 1  # a count is the caller's
     monkeypatch.setattr(compile_cache, "is_cold", lambda *a, **k: True)
     assert resolve("auto", 4096) == 1  # the first run compiles once, in this process
@@ -232,7 +232,7 @@ def test_auto_workers_one_per_128_tables_and_core_once_the_cache_is_warm(monkeyp
 
 
 def test_make_vec_shards_by_default_where_the_cores_allow(monkeypatch):
-    """``gymnasium.make_vec`` defaults to ``num_workers="auto"``: 256 tables on two cores are two
+    """``gymnasium.make_vec`` defaults to ``num_workers="auto"``: 128 tables on two cores are two
     worker processes; fewer tables stay in this process; ``num_workers=1`` keeps them here."""
     from physics import compile_cache
     from poolgym.envs import workers
@@ -242,15 +242,15 @@ def test_make_vec_shards_by_default_where_the_cores_allow(monkeypatch):
     monkeypatch.setattr(compile_cache, "is_cold", lambda *a, **k: False)
     make = lambda n, **kw: gym.make_vec("poolgym/NineBall-v0", num_envs=n,  # noqa: E731
                                         vectorization_mode="vector_entry_point", max_shots=4, **kw)
-    venv = make(256)
+    venv = make(128)
     try:
-        assert isinstance(venv, ShardedVectorEnv) and venv.num_workers == 2 and venv.bounds == [(0, 128), (128, 256)]
+        assert isinstance(venv, ShardedVectorEnv) and venv.num_workers == 2 and venv.bounds == [(0, 64), (64, 128)]
         assert venv.table.name == "wpa_9ft" and venv.models.overlap is False  # the workers' physics
         venv.reset(seed=1)
         venv.step(np.zeros(venv.action_space.shape))
     finally:
         venv.close()
-    for venv in (make(255), make(256, num_workers=1)):
+    for venv in (make(127), make(128, num_workers=1)):
         assert isinstance(venv, PoolVectorEnv)
         venv.close()
 
