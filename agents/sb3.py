@@ -88,6 +88,21 @@ def scale_mean_layer(model, scale: float) -> None:
             layer.bias.zero_()
 
 
+def init_sac_log_std(model, value: float) -> None:
+    """A SAC actor's state-dependent log standard deviation started at ``value`` everywhere:
+    the weights of its ``actor.log_std`` layer zeroed and its bias set to ``value`` (in place;
+    SAC's default layer starts near 0, a standard deviation of 1 before the tanh, so that its
+    first actions are spread over the whole Box)."""
+    import torch
+
+    layer = getattr(getattr(model, "actor", None), "log_std", None)
+    if not isinstance(layer, torch.nn.Linear):
+        raise ValueError("log_std_init applies to a SAC actor with a state-dependent log_std layer")
+    with torch.no_grad():
+        layer.weight.zero_()
+        layer.bias.fill_(float(value))
+
+
 def algo_class(algo: str):
     """The SB3 / sb3-contrib class of ``algo``."""
     if algo == "ppo":
@@ -169,14 +184,16 @@ def train(env_id: str, algo: str = "ppo", total_timesteps: int = 20_000, seed: i
           checkpoint_every: int = 10_000, eval_every: int = 5_000, eval_episodes: int = 50,
           eval_seed: int = 1_000_000, progress: bool = False, resume: bool = True,
           torch_threads: int = 1, tensorboard: bool = True, num_workers: int = 1,
-          mean_init_scale: float | None = None) -> dict:
+          mean_init_scale: float | None = None, log_std_init: float | None = None) -> dict:
     """Train `algo` on `env_id`; returns {"model": path, "curve": rows, "timesteps": n}.
     ``num_workers`` > 1: the training tables run in that many processes (`make_vec_env`; the
     same trajectories, and the exact checkpoints hold them as well). ``mean_init_scale``: the
     initial weights of the layer that outputs the policy's mean action (`mean_layer`) scaled by
     it and its bias zeroed, so that a fresh policy's mean is near the zero action (in the
     parameterised modes, the prior's pick with no correction: the geometric pot); PPO's own
-    initialisation does this with gain 0.01, SAC's does not.
+    initialisation does this with gain 0.01, SAC's does not. ``log_std_init`` (SAC): the
+    initial log standard deviation of its exploration (`init_sac_log_std`; PPO has its own
+    ``policy_kwargs["log_std_init"]``).
 
     The learning curve is written to ``<out_dir>/learning_curve.csv`` (timesteps, eval success
     rate, eval mean return, training episode mean return). Every `checkpoint_every` steps (at
@@ -215,6 +232,8 @@ def train(env_id: str, algo: str = "ppo", total_timesteps: int = 20_000, seed: i
         model = cls("MlpPolicy", venv, seed=int(seed), verbose=0, tensorboard_log=tb, **hp)
         if mean_init_scale is not None:
             scale_mean_layer(model, mean_init_scale)
+        if log_std_init is not None:
+            init_sac_log_std(model, log_std_init)
         rows, extra, done_steps = [], {}, 0
 
     def write_curve():

@@ -67,6 +67,8 @@ def main(argv=None) -> int:
     ap.add_argument("--mean-init", type=float, default=None,
                     help="scale of the initial weights of the policy's mean-action layer (agents.sb3.train "
                          "mean_init_scale; e.g. 0.01: a fresh policy plays the prior's pick uncorrected)")
+    ap.add_argument("--log-std-init", type=float, default=None,
+                    help="SAC: the initial log standard deviation of its exploration (agents.sb3.train log_std_init)")
     ap.add_argument("--choice-prior", type=float, default=1.0,
                     help="PoolEnv choice_prior: the weight of the make-probability prior added to the choice "
                          "scores (above 1, a score in [-1, 1] overrides the prior's pick only between pots of "
@@ -100,7 +102,8 @@ def main(argv=None) -> int:
         res = sb3.train(ENV_ID, algo, steps[algo], seed=args.seed, out_dir=out, n_envs=N_ENVS[algo],
                         hyperparams=hyper[algo], env_kwargs=env_kwargs, eval_every=min(args.eval_every, steps[algo]),
                         eval_episodes=200, checkpoint_every=10**9, resume=False, tensorboard=False,
-                        mean_init_scale=args.mean_init)
+                        mean_init_scale=args.mean_init,
+                        log_std_init=args.log_std_init if algo == "sac" else None)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         timing[algo] = dict(steps=res["timesteps"], wall_s=wall, cpu_s=cpu, steps_per_cpu_s=res["timesteps"] / cpu,
                             load_avg=(load0, os.getloadavg()[0]))

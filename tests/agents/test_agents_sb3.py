@@ -19,7 +19,7 @@ TINY = dict(n_steps=16, batch_size=32, n_epochs=1)
 def test_train_pot_drill_smoke(tmp_path, algo, hp):
     res = train("poolgym/PotDrill-v0", algo, 64, seed=1, out_dir=str(tmp_path), n_envs=4, hyperparams=hp,
                 env_kwargs={"noise": "icga"}, checkpoint_every=32, eval_every=32, eval_episodes=8,
-                mean_init_scale=0.01 if algo == "sac" else None)
+                mean_init_scale=0.01 if algo == "sac" else None, log_std_init=-2.0 if algo == "sac" else None)
     assert res["timesteps"] >= 64
     assert (tmp_path / "model.zip").exists() and (tmp_path / "learning_curve.csv").exists()
     assert any((tmp_path / "checkpoints").iterdir())
@@ -85,7 +85,7 @@ def test_mean_init_scale_starts_the_policy_at_the_zero_action(algo):
     the parameterised modes: the prior's pick, uncorrected); other scales shrink it."""
     import numpy as np
 
-    from agents.sb3 import algo_class, mean_layer, scale_mean_layer
+    from agents.sb3 import algo_class, init_sac_log_std, mean_layer, scale_mean_layer
     from poolgym.envs.sb3 import NativeSB3VecEnv
 
     venv = NativeSB3VecEnv("poolgym/PotDrill-v0", num_envs=2, seed=3, action_mode="param")
@@ -99,5 +99,15 @@ def test_mean_init_scale_starts_the_policy_at_the_zero_action(algo):
         assert not mean_layer(model).bias.detach().numpy().any()
         scale_mean_layer(model, 0.0)
         assert before > 0 and not model.predict(obs, deterministic=True)[0].any()
+        if algo == "sac":  # its exploration starts narrow too: log std -2 at every state
+            import torch
+
+            init_sac_log_std(model, -2.0)
+            with torch.no_grad():
+                _, log_std, _ = model.actor.get_action_dist_params(torch.as_tensor(obs).float())
+            assert np.allclose(log_std.numpy(), -2.0)
+        else:
+            with pytest.raises(ValueError, match="SAC"):
+                init_sac_log_std(model, -2.0)
     finally:
         venv.close()
