@@ -33,10 +33,15 @@ import time
 HYPERPARAMS = {
     "ppo": dict(n_steps=32, batch_size=512, n_epochs=10, learning_rate=1e-3, gamma=0.0, gae_lambda=1.0,
                 ent_coef=0.0, clip_range=0.2, policy_kwargs=dict(net_arch=[128, 128], log_std_init=-2.0)),
-    "sac": dict(learning_rate=1e-3, buffer_size=400_000, learning_starts=1000, batch_size=512, gamma=0.0,
+    "sac": dict(learning_rate=3e-4, buffer_size=400_000, learning_starts=64, batch_size=512, gamma=0.0,
                 train_freq=1, gradient_steps=2, ent_coef="auto_0.001", target_entropy=-66.0,
                 policy_kwargs=dict(net_arch=[256, 256])),
 }
+# SAC starts as its prior: near-zero mean corrections (the prior's pick, uncorrected) and narrow
+# exploration (std e^-2); from SB3's default init its first updates push the speed correction to
+# saturation and it ends below the geometric agent (README, SAC on the pot drill).
+INIT = {"ppo": dict(mean_init_scale=None, log_std_init=None),
+        "sac": dict(mean_init_scale=0.01, log_std_init=-2.0)}
 N_ENVS = {"ppo": 64, "sac": 64}
 ENV_ID = "poolgym/PotDrill-v0"
 ENV_KWARGS = dict(action_mode="param", noise="icga")
@@ -47,7 +52,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--algos", default="ppo,sac")
     ap.add_argument("--steps-ppo", type=int, default=800_000)
-    ap.add_argument("--steps-sac", type=int, default=400_000)
+    ap.add_argument("--steps-sac", type=int, default=320_000)
     ap.add_argument("--episodes", type=int, default=1000, help="test positions (the same for every player)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--eval-every", type=int, default=100_000)
@@ -66,9 +71,10 @@ def main(argv=None) -> int:
                     help='overrides of HYPERPARAMS per algorithm, e.g. \'{"sac": {"learning_rate": 3e-4}}\'')
     ap.add_argument("--mean-init", type=float, default=None,
                     help="scale of the initial weights of the policy's mean-action layer (agents.sb3.train "
-                         "mean_init_scale; e.g. 0.01: a fresh policy plays the prior's pick uncorrected)")
+                         "mean_init_scale; e.g. 0.01: a fresh policy plays the prior's pick uncorrected; default per "
+                         "algorithm, INIT: SAC 0.01, PPO SB3's own)")
     ap.add_argument("--log-std-init", type=float, default=None,
-                    help="SAC: the initial log standard deviation of its exploration (agents.sb3.train log_std_init)")
+                    help="SAC: the initial log standard deviation of its exploration (agents.sb3.train log_std_init; default -2)")
     ap.add_argument("--choice-prior", type=float, default=1.0,
                     help="PoolEnv choice_prior: the weight of the make-probability prior added to the choice "
                          "scores (above 1, a score in [-1, 1] overrides the prior's pick only between pots of "
@@ -77,6 +83,12 @@ def main(argv=None) -> int:
     hyper = {k: dict(v) for k, v in HYPERPARAMS.items()}
     for algo, over in (json.loads(args.hyperparams) if args.hyperparams else {}).items():
         hyper[algo].update(over)
+    init = {k: dict(v) for k, v in INIT.items()}
+    for algo in init:
+        if args.mean_init is not None:
+            init[algo]["mean_init_scale"] = args.mean_init
+        if args.log_std_init is not None and algo == "sac":
+            init[algo]["log_std_init"] = args.log_std_init
     env_kwargs = dict(ENV_KWARGS, param_aim=args.aim)
     if args.choice_prior != 1.0:
         env_kwargs["choice_prior"] = args.choice_prior
@@ -102,8 +114,7 @@ def main(argv=None) -> int:
         res = sb3.train(ENV_ID, algo, steps[algo], seed=args.seed, out_dir=out, n_envs=N_ENVS[algo],
                         hyperparams=hyper[algo], env_kwargs=env_kwargs, eval_every=min(args.eval_every, steps[algo]),
                         eval_episodes=200, checkpoint_every=10**9, resume=False, tensorboard=False,
-                        mean_init_scale=args.mean_init,
-                        log_std_init=args.log_std_init if algo == "sac" else None)
+                        **init[algo])
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         timing[algo] = dict(steps=res["timesteps"], wall_s=wall, cpu_s=cpu, steps_per_cpu_s=res["timesteps"] / cpu,
                             load_avg=(load0, os.getloadavg()[0]))
@@ -148,7 +159,7 @@ def main(argv=None) -> int:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(rates={k: v.as_dict() for k, v in rates.items()}, paired=paired, timing=timing,
-                           episodes=args.episodes, draws=args.draws, hyperparams=hyper, env_kwargs=env_kwargs),
+                           episodes=args.episodes, draws=args.draws, hyperparams=hyper, init=init, env_kwargs=env_kwargs),
                       f, indent=1)
     return 0
 

@@ -411,6 +411,13 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             return self._step(actions)
 
     def _reset(self, seed, options):
+        return self._reset_run(self._reset_prepare(seed, options))
+
+    def _reset_prepare(self, seed, options) -> list:
+        """Every table's seed and options checked and its start planned (`PoolEnv._reset_prepare`)
+        before any table changes: the plans for `_reset_run`. A bad seed or option raises with
+        every table as before; `_reset_abort` undoes plans that will not run (the sharded env
+        prepares all its workers before any resets)."""
         if seed is None:
             seeds = [None] * self.num_envs
         elif isinstance(seed, (int, np.integer)):
@@ -419,15 +426,21 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"seed: need {self.num_envs} seeds, got {len(seeds)}")
-        # every table's seed and options are checked before any table changes
         plans = []
         try:
             for i, e in enumerate(self.envs):
                 plans.append(e._reset_prepare(seeds[i], options))
         except BaseException:
-            for e, plan in zip(self.envs[len(plans) - 1::-1], plans[::-1]):
-                e._reset_rollback(plan[0])
+            self._reset_abort(plans)
             raise
+        return plans
+
+    def _reset_abort(self, plans) -> None:
+        """Undo the seeding of the tables' prepared resets (last first), as if never prepared."""
+        for e, plan in zip(self.envs[len(plans) - 1::-1], plans[::-1]):
+            e._reset_rollback(plan[0])
+
+    def _reset_run(self, plans):
         for e, plan in zip(self.envs, plans):
             e._reset_commit(plan)
         idx = list(range(self.num_envs))

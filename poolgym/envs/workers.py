@@ -177,7 +177,7 @@ def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, o
     obs = np.ndarray(obs_shape, np.float32, buffer=obs_shm.buf)[lo:hi]
     act = np.ndarray(act_shape, act_dtype, buffer=act_shm.buf)[lo:hi]
     env = None
-    plan = None
+    plan = resets = None
     try:
         from poolgym.envs.vector import PoolVectorEnv, _gc_paused
 
@@ -192,9 +192,15 @@ def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, o
             except EOFError:  # the caller ended without closing the env
                 break
             try:
-                if cmd == "reset":
+                if cmd == "reset_prepare":
                     seeds, options = arg
-                    o, info = env.reset(seed=seeds, options=options)
+                    with _gc_paused(env.pause_gc):
+                        resets = env._reset_prepare(seeds, options)
+                    conn.send(("ok", None))
+                elif cmd == "reset_run":
+                    p, resets = resets, None
+                    with _gc_paused(env.pause_gc):
+                        o, info = env._reset_run(p)
                     obs[...] = o
                     conn.send(("ok", info))
                 elif cmd == "prepare":
@@ -207,8 +213,11 @@ def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, o
                         o, r, te, tr, info = env._step_run(*p)
                     obs[...] = o
                     conn.send(("ok", (r, te, tr, info)))
-                elif cmd == "abort":
+                elif cmd == "abort":  # of a prepared step or reset (another worker refused its part)
                     plan = None
+                    if resets is not None:
+                        p, resets = resets, None
+                        env._reset_abort(p)
                     conn.send(("ok", None))
                 elif cmd == "call":
                     name, args = arg
@@ -438,7 +447,13 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"seed: need {self.num_envs} seeds, got {len(seeds)}")
-        infos = self._send_all("reset", [(seeds[lo:hi], options) for lo, hi in self.bounds])
+        # every worker checks its tables' seeds and options before any table resets
+        try:
+            self._send_all("reset_prepare", [(seeds[lo:hi], options) for lo, hi in self.bounds])
+        except BaseException:
+            self._send_all("abort")
+            raise
+        infos = self._send_all("reset_run")
         self._started = True
         return self._obs.copy(), self._merge(infos)
 

@@ -124,6 +124,30 @@ def test_sharded_env_refusal_in_one_worker_leaves_every_worker_unchanged():
         venv.close()
 
 
+def test_sharded_reset_refused_by_one_worker_resets_no_table():
+    """A seed one worker refuses (table 3's, negative) leaves every table as it was, the other
+    worker's included (two-phase reset): the episodes go on as in one process."""
+    kw = dict(max_shots=6, opponent=None)
+    venv = ShardedVectorEnv("nine_ball", num_envs=4, num_workers=2, **kw)
+    ref = gym.make_vec("poolgym/NineBall-v0", num_envs=4, vectorization_mode="vector_entry_point",
+                       num_workers=1, **kw)
+    try:
+        rng = np.random.default_rng(3)
+        o1, o2 = venv.reset(seed=0)[0], ref.reset(seed=0)[0]
+        for t in range(6):
+            a = rng.uniform(-1, 1, venv.action_space.shape)
+            if t == 2:
+                for env in (venv, ref):
+                    with pytest.raises(gym.error.Error, match="Seed must be"):
+                        env.reset(seed=[5, 6, 7, -1])
+            r1, r2 = venv.step(a), ref.step(a)
+            for k in range(4):
+                np.testing.assert_array_equal(r1[k], r2[k])
+    finally:
+        venv.close()
+        ref.close()
+
+
 def test_num_threads_gives_the_same_trajectories():
     """``num_threads=2`` (numba-parallel batched physics on two threads) changes no result
     (physics/CONTRACT.md: same inputs, bit-identical outputs whatever the batching)."""
