@@ -340,6 +340,7 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         self.num_workers = num_workers
         self.num_threads = num_threads
         self._conns, self._procs, self._shms = [], [], []
+        self._owed = []  # per worker: replies not yet read (`_send`)
         self._closed_workers = False
         # spaces and metadata from one table built here (cheap, no physics)
         from poolgym.envs.vector import PoolVectorEnv
@@ -381,6 +382,7 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
                     p.start()
                     child.close()
                     self._conns.append(parent)
+                self._owed.append(1)  # its construction's reply
                 self._procs.append(p)
             self._gather()  # every worker built its env
         except BaseException:
@@ -389,14 +391,31 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         self._started = False
 
     # ------------------------------------------------------------------ plumbing
-    def _gather(self, conns=None) -> list:
-        """Every worker's reply (in order); the first error is raised after all replied."""
-        out, first_err = [], None
-        for c in (self._conns if conns is None else conns):
+    def _send(self, w: int, msg) -> None:
+        """Send worker ``w`` a command, first reading the replies it still owes (a gather cut
+        short by an exception such as Ctrl-C in this process: the workers ignore SIGINT and
+        finish the command), so that every reply is read for the command that asked it."""
+        c = self._conns[w]
+        while self._owed[w]:
             try:
-                status, val = c.recv()
+                c.recv()
+            except EOFError:
+                self._owed[w] = 0
+                break
+            self._owed[w] -= 1
+        c.send(msg)
+        self._owed[w] += 1
+
+    def _gather(self, workers=None) -> list:
+        """The reply of each of ``workers`` (default all, in order); the first error is raised
+        after all replied."""
+        out, first_err = [], None
+        for w in (range(len(self._conns)) if workers is None else workers):
+            try:
+                status, val = self._conns[w].recv()
             except EOFError:
                 status, val = "err", (RuntimeError, "a worker process ended unexpectedly")
+            self._owed[w] = max(0, self._owed[w] - 1)
             if status == "err" and first_err is None:
                 first_err = val
             out.append(val if status == "ok" else None)
@@ -410,8 +429,8 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         return out
 
     def _send_all(self, cmd, args=None) -> list:
-        for c, a in zip(self._conns, args if args is not None else [None] * len(self._conns)):
-            c.send((cmd, a))
+        for w in range(len(self._conns)):
+            self._send(w, (cmd, None if args is None else args[w]))
         return self._gather()
 
     def _merge(self, infos: list) -> dict:
@@ -519,8 +538,8 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         indices = list(indices)
         groups = [g for g in self._by_worker(indices) if g[1]]
         for w, local, _ in groups:
-            self._conns[w].send(("call", (method, args + (local,))))
-        replies = self._gather([self._conns[w] for w, _, _ in groups])
+            self._send(w, ("call", (method, args + (local,))))
+        replies = self._gather([w for w, _, _ in groups])
         out = [None] * len(indices)
         for (_, _, pos), vals in zip(groups, replies):
             for p, v in zip(pos, vals or [None] * len(pos)):
@@ -558,11 +577,11 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         return self._send_all("stats")
 
     def close_extras(self, **kwargs):
-        for c in getattr(self, "_conns", ()):
+        for w in range(len(getattr(self, "_conns", ()))):
             try:
-                c.send(("close", None))
-                c.recv()
-            except (OSError, EOFError, BrokenPipeError):
+                self._send(w, ("close", None))
+                self._gather([w])
+            except Exception:  # a worker already gone ends all the same
                 pass
         for p in getattr(self, "_procs", ()):
             p.join(timeout=5)

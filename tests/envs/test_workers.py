@@ -133,13 +133,52 @@ def test_sharded_reset_refused_by_one_worker_resets_no_table():
                        num_workers=1, **kw)
     try:
         rng = np.random.default_rng(3)
-        o1, o2 = venv.reset(seed=0)[0], ref.reset(seed=0)[0]
+        np.testing.assert_array_equal(venv.reset(seed=0)[0], ref.reset(seed=0)[0])
         for t in range(6):
             a = rng.uniform(-1, 1, venv.action_space.shape)
             if t == 2:
                 for env in (venv, ref):
                     with pytest.raises(gym.error.Error, match="Seed must be"):
                         env.reset(seed=[5, 6, 7, -1])
+            r1, r2 = venv.step(a), ref.step(a)
+            for k in range(4):
+                np.testing.assert_array_equal(r1[k], r2[k])
+    finally:
+        venv.close()
+        ref.close()
+
+
+@pytest.mark.parametrize("cut", [1, 2])
+def test_an_interrupted_step_leaves_the_workers_in_step(cut):
+    """Ctrl-C while the caller waits for the workers (they ignore SIGINT and finish the
+    command): cut short at the plans (1), no table steps; at the run (2), every table has
+    stepped. Either way the replies left unread are not taken for the next command's."""
+    kw = dict(max_shots=8, opponent=None)
+    venv = ShardedVectorEnv("nine_ball", num_envs=4, num_workers=2, **kw)
+    ref = gym.make_vec("poolgym/NineBall-v0", num_envs=4, vectorization_mode="vector_entry_point",
+                       num_workers=1, **kw)
+    try:
+        rng = np.random.default_rng(5)
+        venv.reset(seed=1)
+        ref.reset(seed=1)
+        a = rng.uniform(-1, 1, venv.action_space.shape)
+        calls = []
+        real = venv._gather
+
+        def interrupted(workers=None):
+            calls.append(workers)
+            if len(calls) == cut:
+                raise KeyboardInterrupt
+            return real(workers)
+
+        venv._gather = interrupted
+        with pytest.raises(KeyboardInterrupt):
+            venv.step(a)
+        del venv._gather
+        if cut == 2:
+            ref.step(a)
+        for _ in range(3):
+            a = rng.uniform(-1, 1, venv.action_space.shape)
             r1, r2 = venv.step(a), ref.step(a)
             for k in range(4):
                 np.testing.assert_array_equal(r1[k], r2[k])
