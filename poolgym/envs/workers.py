@@ -11,7 +11,7 @@ Table i is seeded exactly as in the single-process env (``reset(seed=s)``: table
 Knobs (both documented in the README, "Many cores"):
 
 * ``num_workers``: processes; each owns ``N / W`` tables (the first ``N % W`` one more).
-  1 (default) runs everything in this process (`PoolVectorEnv`).
+  1 runs everything in this process (`PoolVectorEnv`); ``"auto"`` (the default) below.
 * The workers run the physics kernel on their own thread (``physics={"overlap": False}``)
   unless ``physics`` sets ``overlap`` (`without_overlap`).
 * ``num_threads``: numba threads per worker (the ``NUMBA_NUM_THREADS`` of the worker process;
@@ -24,7 +24,13 @@ The observations and actions travel through shared memory (one (N, obs) float32 
 pipe per worker. A step is two-phase so that a bad action still changes nothing: every
 worker first checks and plans its slice (`PoolVectorEnv._step_prepare`); only when all
 accepted do they run, else all drop their plans and the first error is raised with its
-table's global index.
+table's global index. A reset is two-phase the same way (a seed or option one worker's
+table refuses resets no table). The workers ignore Ctrl-C and finish the command they
+are running; a reply the caller did not read because it was interrupted is read before
+that worker's next command, so an interrupted step has run on every table (interrupted at
+the run) or on none (at the plans). The tables live in the workers: there is no ``envs``
+list of table envs as `PoolVectorEnv` has; `ShardedVectorEnv.table_attrs`,
+``set_table_attrs`` and ``call_tables`` reach them by global index.
 
 * ``num_workers="auto"`` (the default of ``gymnasium.make_vec``, `resolve_num_workers`): one
   process per `TABLES_PER_WORKER` tables, at most one per core this process may use; 1 (this
