@@ -2,12 +2,14 @@
 
     python benchmarks/learn_potdrill.py [--algos ppo,sac] [--steps-ppo N] [--steps-sac N] [--draws 16]
                                         [--episodes 1000] [--seed 0] [--out runs/learn_potdrill]
-                                        [--aim ghost|window] [--choice-prior 1.0]
+                                        [--aim ghost|window] [--choice-prior 1.0] [--torch-threads T]
+                                        [--mean-init S] [--log-std-init L] [--hyperparams JSON]
 
 Trains each algorithm on ``poolgym/PotDrill-v0`` with ``action_mode="param"`` (one flat Box:
 the (ball, pocket) choice scores, then the corrections around the ghost-ball shot,
 `poolgym.envs.param`) under ICGA execution noise, on the native batched env
-(`agents.sb3.train`, one torch thread), then evaluates the deterministic policies, the
+(`agents.sb3.train`; `TORCH_THREADS` torch threads: PPO 1, SAC 2; SAC starts as its
+prior, `INIT`), then evaluates the deterministic policies, the
 geometric agent, the random agent and the untrained policy on the SAME ``--episodes`` seeded
 positions (`agents.drill_eval.drill_rates`, seeds 10_000_000 + i, disjoint from the training
 tables and the learning-curve seeds) and prints each success rate with its Wilson 95%
@@ -43,6 +45,9 @@ HYPERPARAMS = {
 INIT = {"ppo": dict(mean_init_scale=None, log_std_init=None),
         "sac": dict(mean_init_scale=0.01, log_std_init=-2.0)}
 N_ENVS = {"ppo": 64, "sac": 64}
+#: torch threads of training: SAC's gradient steps are most of its time (two threads: 400k steps
+#: in 451 s wall on 2 cores, the same result as one thread's 723 s); PPO's is the env's
+TORCH_THREADS = {"ppo": 1, "sac": 2}
 ENV_ID = "poolgym/PotDrill-v0"
 ENV_KWARGS = dict(action_mode="param", noise="icga")
 TEST_SEED0 = 10_000_000
@@ -52,7 +57,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--algos", default="ppo,sac")
     ap.add_argument("--steps-ppo", type=int, default=800_000)
-    ap.add_argument("--steps-sac", type=int, default=320_000)
+    ap.add_argument("--steps-sac", type=int, default=400_000)
     ap.add_argument("--episodes", type=int, default=1000, help="test positions (the same for every player)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--eval-every", type=int, default=100_000)
@@ -75,6 +80,9 @@ def main(argv=None) -> int:
                          "algorithm, INIT: SAC 0.01, PPO SB3's own)")
     ap.add_argument("--log-std-init", type=float, default=None,
                     help="SAC: the initial log standard deviation of its exploration (agents.sb3.train log_std_init; default -2)")
+    ap.add_argument("--torch-threads", type=int, default=None,
+                    help="torch threads of the training's gradient steps (default per algorithm, TORCH_THREADS: "
+                         "PPO 1, SAC 2; the evaluation uses 1)")
     ap.add_argument("--choice-prior", type=float, default=1.0,
                     help="PoolEnv choice_prior: the weight of the make-probability prior added to the choice "
                          "scores (above 1, a score in [-1, 1] overrides the prior's pick only between pots of "
@@ -114,7 +122,7 @@ def main(argv=None) -> int:
         res = sb3.train(ENV_ID, algo, steps[algo], seed=args.seed, out_dir=out, n_envs=N_ENVS[algo],
                         hyperparams=hyper[algo], env_kwargs=env_kwargs, eval_every=min(args.eval_every, steps[algo]),
                         eval_episodes=200, checkpoint_every=10**9, resume=False, tensorboard=False,
-                        **init[algo])
+                        torch_threads=args.torch_threads or TORCH_THREADS[algo], **init[algo])
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         timing[algo] = dict(steps=res["timesteps"], wall_s=wall, cpu_s=cpu, steps_per_cpu_s=res["timesteps"] / cpu,
                             load_avg=(load0, os.getloadavg()[0]))
@@ -127,6 +135,7 @@ def main(argv=None) -> int:
     from poolgym.envs.sb3 import NativeSB3VecEnv
 
     venv = NativeSB3VecEnv(ENV_ID, num_envs=1, seed=args.seed, **env_kwargs)
+    torch.set_num_threads(1)
     players["untrained"] = policy_player(PPO("MlpPolicy", venv, seed=args.seed, **HYPERPARAMS["ppo"]))
     venv.close()
     players["geometric"] = agent_player(agents.make("geometric", noise="icga"))
