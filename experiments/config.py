@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import tomllib
 import types
 import typing
@@ -100,7 +101,9 @@ class EnvSection:
 @dataclass(frozen=True)
 class TrainingSection:
     """[training]: algorithm, budget, vector envs, overrides of the tuned hyperparameters,
-    checkpoint and learning-curve cadence (timesteps). ``multi_agent`` (ray backend only):
+    checkpoint and learning-curve cadence (timesteps). ``mean_init_scale`` and
+    ``log_std_init`` (SAC): how a fresh policy starts (`agents.sb3.train`: its mean-action
+    layer scaled, a SAC's exploration narrowed). ``multi_agent`` (ray backend only):
     self-play on the PettingZoo env of ``env.id``'s discipline with one ``shared`` policy or
     one policy ``per_seat`` (see `experiments.ray_backend`)."""
 
@@ -115,6 +118,8 @@ class TrainingSection:
     num_workers: int = 1
     multi_agent: bool = False
     policies: str = "shared"
+    mean_init_scale: Optional[float] = None
+    log_std_init: Optional[float] = None
 
     def __post_init__(self):
         _choice("training.algo", self.algo, ALGOS)
@@ -129,6 +134,14 @@ class TrainingSection:
         _positive("training.eval_episodes", self.eval_episodes)
         _choice("training.vector", self.vector, ("auto", "native", "sync", "dummy"))
         _choice("training.policies", self.policies, POLICIES)
+        if self.mean_init_scale is not None and not (math.isfinite(self.mean_init_scale) and self.mean_init_scale > 0):
+            raise ConfigError(f"training.mean_init_scale: expected a positive number, got {self.mean_init_scale!r}")
+        if self.log_std_init is not None:
+            if self.algo != "sac":
+                raise ConfigError("training.log_std_init: SAC's initial log standard deviation (algo = \"sac\"); "
+                                  "PPO takes hyperparams.policy_kwargs.log_std_init")
+            if not math.isfinite(self.log_std_init):
+                raise ConfigError(f"training.log_std_init: expected a finite number, got {self.log_std_init!r}")
         if self.algo == "expert_iteration":  # its settings are the hyperparams table, checked here
             from agents.expert_iteration import ExpertIterationConfig
 

@@ -112,6 +112,9 @@ def check_config(cfg) -> None:
     if cfg.env.kwargs.get("action_mode", "box") != "box":
         raise ConfigError("env.kwargs.action_mode: the ray backend trains on continuous actions "
                           f"(action_mode = \"box\"), got {cfg.env.kwargs['action_mode']!r}")
+    if t.mean_init_scale is not None:
+        raise ConfigError("training.mean_init_scale: an SB3 policy's initialisation; not offered by the ray backend "
+                          "(use --backend local)")
     if t.multi_agent:
         multi_agent_spec(cfg)
         for bad in ("learner_seat", "runout"):

@@ -211,7 +211,8 @@ def _train(cfg, run: Run, seeds: dict, backend: str, progress: bool) -> dict:
     res = train(cfg.env.id, t.algo, t.total_timesteps, seed=seeds["train"], out_dir=out, n_envs=t.n_envs,
                 hyperparams=t.hyperparams, env_kwargs=cfg.env.kwargs, checkpoint_every=t.checkpoint_every,
                 eval_every=t.eval_every, eval_episodes=t.eval_episodes, progress=progress,
-                torch_threads=cfg.experiment.torch_threads, num_workers=t.num_workers)
+                torch_threads=cfg.experiment.torch_threads, num_workers=t.num_workers,
+                mean_init_scale=t.mean_init_scale, log_std_init=t.log_std_init)
     return {"model": os.path.relpath(res["model"], run.root), "timesteps": res["timesteps"]}
 
 

@@ -35,6 +35,10 @@ BASE = '[experiment]\nname = "x"\n'
      r"training.hyperparams: unknown expert-iteration setting"),
     (BASE + "[training]\nalgo = 'expert_iteration'\n[evaluation]\nepisodes = 10\n",
      r"evaluation: the expert-iteration nine-ball player is evaluated by its \[tournament\]"),
+    (BASE + "[training]\nalgo = 'ppo'\nlog_std_init = -2.0\n", r"training.log_std_init: SAC's initial log standard"),
+    (BASE + "[training]\nalgo = 'sac'\nlog_std_init = nan\n", r"training.log_std_init: expected a finite number"),
+    (BASE + "[training]\nmean_init_scale = 0\n", r"training.mean_init_scale: expected a positive number"),
+    (BASE + "[training]\nmean_init_scale = 'small'\n", r"training.mean_init_scale: expected a number"),
 ])
 def test_validation_errors_name_the_key(text, match):
     with pytest.raises(C.ConfigError, match=match):
@@ -66,3 +70,30 @@ def test_every_shipped_config_validates():
     assert "demo.toml" in files
     for f in files:
         C.load(os.path.join(d, f))
+
+
+def test_policy_initialisation_reaches_the_trainer(monkeypatch, tmp_path):
+    """``training.mean_init_scale`` / ``log_std_init`` are passed to `agents.sb3.train`."""
+    import agents.sb3
+    from experiments import runner
+
+    seen = {}
+
+    def fake_train(env_id, algo, total, **kw):
+        seen.update(kw)
+        return {"model": str(tmp_path / "m.zip"), "timesteps": total}
+
+    monkeypatch.setattr(agents.sb3, "train", fake_train)
+    cfg = C.loads(BASE + "[env]\nid = 'poolgym/PotDrill-v0'\n[training]\nalgo = 'sac'\nmean_init_scale = 0.01\n"
+                         "log_std_init = -2.0\n")
+    run = runner.Run(str(tmp_path / "run"))  # the trainer writes the model under <run>/train
+    runner._train(cfg, run, {"train": 0}, "local", False)
+    assert seen["mean_init_scale"] == 0.01 and seen["log_std_init"] == -2.0
+
+
+def test_ray_backend_refuses_an_sb3_initialisation():
+    from experiments.ray_backend import check_config
+
+    cfg = C.loads(BASE + "[env]\nid = 'poolgym/PotDrill-v0'\n[training]\nalgo = 'ppo'\nmean_init_scale = 0.01\n")
+    with pytest.raises(C.ConfigError, match="training.mean_init_scale: .*ray backend"):
+        check_config(cfg)
