@@ -134,6 +134,7 @@ import numpy as np
 from physics import simulate_batch
 from physics.enums import Motion
 from poolgym import planning
+from poolgym.envs import param_kernels
 from poolgym.players.view import shot_call
 from poolgym.rules.game import physics_inputs
 from poolgym.rules.core import (
@@ -285,6 +286,8 @@ class ParamCodec:
         #: id(state) -> (state, spec, mask, pots, features, prior's pick) (`analysis`)
         self._memo: dict = {}
         self._side = np.isin(np.arange(N_POCKETS), planning.SIDE_POCKETS).astype(float)
+        #: `planning.pot_consts` of the candidate block's make probability (`param_kernels.pot_features`)
+        self._pot_consts = planning.pot_consts(self.geom, FEATURE_SIGMA_PHI)
 
     # ------------------------------------------------------------------ mask
     @staticmethod
@@ -342,7 +345,8 @@ class ParamCodec:
                 feas = np.ones((len(balls), N_POCKETS), bool)
             else:
                 pos = np.asarray(state.pos, float).reshape(-1, 2)
-                feas = planning.aim(pos[0], pos[bl][:, None, :], self.geom.aims[None], self.R).feasible
+                feas = np.empty((len(balls), N_POCKETS), np.bool_)  # `planning.aim(...).feasible`
+                param_kernels.pot_feasible(pos[0], pos[bl], self.geom.aims, self.R, feas)
             for i, b in enumerate(balls):
                 m[(b - 1) * N_POCKETS : b * N_POCKETS] = feas[i]
                 m[self.hit0 + b - 1] = True
@@ -554,7 +558,22 @@ class ParamCodec:
     # ------------------------------------------------------------------ observation
     def pot_features(self, state: GameState, spec: ActionSpec, mask: np.ndarray) -> tuple:
         """(legal pot choice indices (P,), features (P, `POT_FEATURES`)): the
-        `POT_FEATURE_NAMES` of each (module docstring)."""
+        `POT_FEATURE_NAMES` of each (module docstring), in one compiled call
+        (`param_kernels.pot_features`; the formulas of `pot_features_reference`)."""
+        pots = np.flatnonzero(mask[: self.n_pot])
+        if pots.size == 0:
+            return pots, np.zeros((0, POT_FEATURES))
+        g = self.geom
+        f = np.empty((pots.size, POT_FEATURES))
+        param_kernels.pot_features(np.asarray(state.pos, float).reshape(-1, 2), np.asarray(state.on_table, np.bool_),
+                                   pots, self._in_hand(state, spec), 0.5 * (PLACE_DIST[0] + PLACE_DIST[1]),
+                                   self._pot_consts, g.aims, g.axes, g.half_widths, planning.APPROACH_LIMIT,
+                                   self._side, POT_SPEED_MARGIN, self.R, self.l,
+                                   float(self.V0_max), f)
+        return pots, f
+
+    def pot_features_reference(self, state: GameState, spec: ActionSpec, mask: np.ndarray) -> tuple:
+        """`pot_features` in numpy, formula by formula (the compiled kernel's specification)."""
         pots = np.flatnonzero(mask[: self.n_pot])
         if pots.size == 0:
             return pots, np.zeros((0, POT_FEATURES))

@@ -526,3 +526,45 @@ def test_window_aim_vector_env_matches_single_envs():
             o, r, t, tr, _ = single.step(act[i])
             assert np.array_equal(o, obs2[i]) and (r, t, tr) == (rew[i], term[i], trunc[i])
     venv.close()
+
+
+@pytest.mark.parametrize("env_id", ["poolgym/PotDrill-v0", "poolgym/NineBall-v0", "poolgym/EightBall-v0",
+                                    "poolgym/StraightPool-v0"])
+def test_compiled_candidate_block_equals_its_numpy_formulas(env_id):
+    """`param_kernels.pot_features` against `ParamCodec.pot_features_reference` and the mask's
+    feasibility against `planning.aim`, on the positions of seeded random play (ball in hand
+    included): the same features to the last bit but one of float64 (the compiled exp and
+    atan2 against numpy's vector ones) and bit for bit as the observation's float32."""
+    venv = gym.make_vec(env_id, num_envs=16, vectorization_mode="vector_entry_point", num_workers=1,
+                        action_mode="param", noise="icga")
+    venv.reset(seed=3)
+    rng = np.random.default_rng(1)
+    seen = in_hand = 0
+    try:
+        for _ in range(12):
+            for e in venv.envs:
+                st, sp, c = e.session.state, e.session.spec, e.param
+                if sp is None:
+                    continue
+                m = c._mask(st, sp)
+                (pots, f), (pots_ref, f_ref) = c.pot_features(st, sp, m), c.pot_features_reference(st, sp, m)
+                np.testing.assert_array_equal(pots, pots_ref)
+                np.testing.assert_allclose(f, f_ref, rtol=4.5e-16, atol=1e-300)
+                np.testing.assert_array_equal(f.astype(np.float32), f_ref.astype(np.float32))
+                seen += pots.size > 0
+                if c._in_hand(st, sp):
+                    in_hand += 1
+                    continue
+                shoot = sp.callable_balls if sp.call_required and sp.callable_balls else sp.target_balls
+                balls = [b for b in shoot if st.on_table[b]]
+                if balls:
+                    pos = np.asarray(st.pos, float).reshape(-1, 2)
+                    ref = planning.aim(pos[0], pos[balls][:, None, :], c.geom.aims[None], c.R).feasible
+                    for i, b in enumerate(balls):
+                        np.testing.assert_array_equal(m[(b - 1) * 6 : b * 6], ref[i])
+            venv.step(np.clip(rng.normal(0, 0.3, venv.action_space.shape), -1, 1))
+    finally:
+        venv.close()
+    assert seen > 50
+    if env_id == "poolgym/NineBall-v0":
+        assert in_hand > 0
