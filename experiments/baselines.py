@@ -6,8 +6,9 @@ stage play, besides the trained policy, each named baseline on the SAME
 fresh episode each, `agents.drill_eval.drill_rates`) and write ``baselines.json``: per player
 the successes (positive returns), the rate with its Wilson 95% interval and the mean return.
 
-* ``untrained``: the training algorithm's policy with the training hyperparameters and seed,
-  before any step (what the learning starts from);
+* ``untrained``: the training algorithm's policy with the training hyperparameters, seed and
+  initialisation (``mean_init_scale``, ``log_std_init``), before any step (what the learning
+  starts from);
 * ``random``, ``geometric``, ``search``: the agents of `agents.make` (random legal decisions;
   the geometric player; the sampling search agent), acting through the env's typed actions.
 
@@ -45,6 +46,10 @@ def evaluate_baselines(cfg, model_path: str, train_seed: int) -> dict:
             hp = sb3.default_hyperparams(algo, cfg.env.id)
             hp.update(cfg.training.hyperparams)
             model = sb3.algo_class(algo)("MlpPolicy", venv, seed=int(train_seed), **hp)
+            if cfg.training.mean_init_scale is not None:  # the start `agents.sb3.train` gives it
+                sb3.scale_mean_layer(model, cfg.training.mean_init_scale)
+            if cfg.training.log_std_init is not None:
+                sb3.init_sac_log_std(model, cfg.training.log_std_init)
             venv.close()
             players[name] = policy_player(model, ev.deterministic, masked)
         else:

@@ -68,3 +68,31 @@ def test_unknown_baseline_is_a_config_error():
         C.loads(CFG.replace('"geometric"]', '"geometrc"]'))
     with pytest.raises(C.ConfigError, match="duplicates"):
         C.loads(CFG.replace('"geometric"]', '"random"]'))
+
+
+def test_untrained_baseline_starts_as_the_training_does(monkeypatch):
+    """``untrained`` is the policy `agents.sb3.train` starts from: with ``mean_init_scale`` and
+    ``log_std_init`` its mean-action layer scaled (bias zero) and its log std at that value."""
+    pytest.importorskip("stable_baselines3")
+    import agents.drill_eval
+    from agents import sb3
+    from experiments import baselines
+
+    made = []
+    real_init = sb3.init_sac_log_std
+
+    def record(model, value):
+        real_init(model, value)
+        made.append(model)
+
+    monkeypatch.setattr(sb3, "load", lambda path, algo: None)
+    monkeypatch.setattr(sb3, "init_sac_log_std", record)
+    monkeypatch.setattr(agents.drill_eval, "drill_rates", lambda players, *a, **k: {})
+    cfg = C.loads(CFG.replace('algo = "ppo"', 'algo = "sac"\nmean_init_scale = 0.01\nlog_std_init = -2.0')
+                  .replace("hyperparams = { n_steps = 16, batch_size = 32, n_epochs = 1 }", "")
+                  .replace('baselines = ["untrained", "random", "geometric"]', 'baselines = ["untrained"]'))
+    baselines.evaluate_baselines(cfg, "unused.zip", train_seed=0)
+    (model,) = made
+    assert float(sb3.mean_layer(model).bias.detach().abs().max()) == 0.0
+    bias = model.actor.log_std.bias.detach()
+    assert float(bias.min()) == float(bias.max()) == -2.0
