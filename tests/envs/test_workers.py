@@ -9,6 +9,22 @@ import pytest
 from poolgym.envs.workers import ShardedVectorEnv, shard_bounds, with_threads, without_overlap
 
 
+def _sharded_and_single(**kw) -> tuple:
+    """Nine-ball over 4 tables: in two worker processes, and in this one."""
+    return (ShardedVectorEnv("nine_ball", num_envs=4, num_workers=2, **kw),
+            gym.make_vec("poolgym/NineBall-v0", num_envs=4, vectorization_mode="vector_entry_point", num_workers=1,
+                         **kw))
+
+
+def _same_steps(venv, ref, rng, n: int) -> None:
+    """``n`` steps of the same random Box actions give the same results in both envs."""
+    for _ in range(n):
+        a = rng.uniform(-1, 1, venv.action_space.shape)
+        r1, r2 = venv.step(a), ref.step(a)
+        for k in range(4):
+            np.testing.assert_array_equal(r1[k], r2[k])
+
+
 def test_shard_bounds_cover_the_tables_in_order():
     assert shard_bounds(7, 3) == [(0, 3), (3, 5), (5, 7)]
     assert shard_bounds(4, 4) == [(0, 1), (1, 2), (2, 3), (3, 4)]
@@ -91,11 +107,7 @@ def test_sharded_env_bad_action_changes_nothing_and_names_the_global_table():
         with pytest.raises(ValueError, match="shape"):
             venv.step(bad[:3])
         rng = np.random.default_rng(0)
-        for _ in range(4):
-            a = rng.uniform(-1, 1, venv.action_space.shape)
-            r1, r2 = venv.step(a), ref.step(a)
-            for k in range(4):
-                np.testing.assert_array_equal(r1[k], r2[k])
+        _same_steps(venv, ref, rng, 4)
     finally:
         venv.close()
         ref.close()
@@ -127,22 +139,15 @@ def test_sharded_env_refusal_in_one_worker_leaves_every_worker_unchanged():
 def test_sharded_reset_refused_by_one_worker_resets_no_table():
     """A seed one worker refuses (table 3's, negative) leaves every table as it was, the other
     worker's included (two-phase reset): the episodes go on as in one process."""
-    kw = dict(max_shots=6, opponent=None)
-    venv = ShardedVectorEnv("nine_ball", num_envs=4, num_workers=2, **kw)
-    ref = gym.make_vec("poolgym/NineBall-v0", num_envs=4, vectorization_mode="vector_entry_point",
-                       num_workers=1, **kw)
+    venv, ref = _sharded_and_single(max_shots=6, opponent=None)
     try:
         rng = np.random.default_rng(3)
         np.testing.assert_array_equal(venv.reset(seed=0)[0], ref.reset(seed=0)[0])
-        for t in range(6):
-            a = rng.uniform(-1, 1, venv.action_space.shape)
-            if t == 2:
-                for env in (venv, ref):
-                    with pytest.raises(gym.error.Error, match="Seed must be"):
-                        env.reset(seed=[5, 6, 7, -1])
-            r1, r2 = venv.step(a), ref.step(a)
-            for k in range(4):
-                np.testing.assert_array_equal(r1[k], r2[k])
+        _same_steps(venv, ref, rng, 2)
+        for env in (venv, ref):
+            with pytest.raises(gym.error.Error, match="Seed must be"):
+                env.reset(seed=[5, 6, 7, -1])
+        _same_steps(venv, ref, rng, 4)
     finally:
         venv.close()
         ref.close()
@@ -153,10 +158,7 @@ def test_an_interrupted_step_leaves_the_workers_in_step(cut):
     """Ctrl-C while the caller waits for the workers (they ignore SIGINT and finish the
     command): cut short at the plans (1), no table steps; at the run (2), every table has
     stepped. Either way the replies left unread are not taken for the next command's."""
-    kw = dict(max_shots=8, opponent=None)
-    venv = ShardedVectorEnv("nine_ball", num_envs=4, num_workers=2, **kw)
-    ref = gym.make_vec("poolgym/NineBall-v0", num_envs=4, vectorization_mode="vector_entry_point",
-                       num_workers=1, **kw)
+    venv, ref = _sharded_and_single(max_shots=8, opponent=None)
     try:
         rng = np.random.default_rng(5)
         venv.reset(seed=1)
@@ -177,11 +179,7 @@ def test_an_interrupted_step_leaves_the_workers_in_step(cut):
         del venv._gather
         if cut == 2:
             ref.step(a)
-        for _ in range(3):
-            a = rng.uniform(-1, 1, venv.action_space.shape)
-            r1, r2 = venv.step(a), ref.step(a)
-            for k in range(4):
-                np.testing.assert_array_equal(r1[k], r2[k])
+        _same_steps(venv, ref, rng, 3)
     finally:
         venv.close()
         ref.close()
