@@ -208,10 +208,16 @@ def table_geom(table, R: float | None = None) -> TableGeom:
 
 
 # ----------------------------------------------------------------------------- scalar geometry
+def _norm(v: np.ndarray, keepdims: bool = False) -> np.ndarray:
+    """Euclidean norm along the last axis of a float array: ``np.linalg.norm(v, axis=-1)``'s own
+    sum, sqrt(add.reduce(v * v)), to the bit, without its argument handling."""
+    return np.sqrt(np.add.reduce(v * v, axis=-1, keepdims=keepdims))
+
+
 def unit(v: np.ndarray) -> np.ndarray:
     """Unit vector(s) along the last axis; zero vectors stay zero."""
     v = np.asarray(v, float)
-    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    n = _norm(v, keepdims=True)
     return np.where(n > 0, v / np.where(n > 0, n, 1.0), 0.0)
 
 
@@ -250,11 +256,11 @@ def aim(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, R: float = BALL_RA
     cue = np.asarray(cue, float)
     obj = np.asarray(obj, float)
     to_t = np.asarray(target, float) - obj
-    d_obj = np.linalg.norm(to_t, axis=-1)
+    d_obj = _norm(to_t)
     u_obj = unit(to_t)
     ghost = obj - 2.0 * R * u_obj
     to_g = ghost - cue
-    d_cue = np.linalg.norm(to_g, axis=-1)
+    d_cue = _norm(to_g)
     u_cue = unit(to_g)
     phi = np.degrees(np.arctan2(u_cue[..., 1], u_cue[..., 0])) % 360.0
     cross = u_cue[..., 0] * u_obj[..., 1] - u_cue[..., 1] * u_obj[..., 0]

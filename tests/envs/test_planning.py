@@ -222,3 +222,13 @@ def test_decide_tables_best_pot_is_the_pot_tables_best():
         assert (int(t.I[k, 0]), int(t.I[k, 1])) == (w[1], w[2])
         assert (t.F[k, 0], t.F[k, 1], t.F[k, 2]) == (w[3], w[4], -w[0])
     assert found > 200
+
+
+def test_norm_is_numpys_to_the_bit():
+    """`planning._norm` (used by `unit` and `aim`) equals ``np.linalg.norm(v, axis=-1)`` bit for
+    bit over scales from 1e-8 to 1e3 and the shapes the planners pass."""
+    rng = np.random.default_rng(0)
+    for shape in [(2,), (5, 2), (3, 6, 2), (1, 1, 2), (7, 1, 2)]:
+        v = rng.normal(size=shape) * 10 ** rng.uniform(-8, 3, size=shape)
+        np.testing.assert_array_equal(planning._norm(v), np.linalg.norm(v, axis=-1))
+        np.testing.assert_array_equal(planning._norm(v, keepdims=True), np.linalg.norm(v, axis=-1, keepdims=True))
