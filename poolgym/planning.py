@@ -504,6 +504,30 @@ def _cue_leg_clear(R, aims, balls, obst, need, b, k, cx, cy, gx, gy):
 
 
 @njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
+def _unit2(x, y):
+    """`unit` of one 2-vector: (x, y) / sqrt(x*x + y*y), zero stays zero."""
+    n = math.sqrt(x * x + y * y)
+    if n > 0:
+        return x / n, y / n
+    return 0.0, 0.0
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def aim_feasible(cue, objs, aims, R, out):
+    """``out[i, k]`` = ``aim(cue, objs[i], aims[k], R).feasible`` (|cut| < 90 deg and the cue
+    ball not at the ghost ball), compiled: the same formulas, bit for bit (``cue`` (2,),
+    ``objs`` (B, 2), ``aims`` (K, 2), ``out`` (B, K) bool)."""
+    for i in range(objs.shape[0]):
+        for k in range(aims.shape[0]):
+            gx, gy, uox, uoy, _ = _ghost(objs[i, 0], objs[i, 1], aims[k, 0], aims[k, 1], R)
+            tx, ty = gx - cue[0], gy - cue[1]
+            d_cue = math.sqrt(tx * tx + ty * ty)
+            ucx, ucy = _unit2(tx, ty)
+            cut = math.degrees(math.atan2(ucx * uoy - ucy * uox, ucx * uox + ucy * uoy))
+            out[i, k] = abs(cut) < 90.0 and d_cue > 1e-9
+
+
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, out, ghost):
     """Fill the (Q, T, 6) outputs of `pot_table` (``out`` = p, phi, cut, d1, d2, V0) for target
     rows ``tg`` (T,), obstacle rows ``obst`` (every ball on the table but the cue ball) with

@@ -346,7 +346,7 @@ class ParamCodec:
             else:
                 pos = np.asarray(state.pos, float).reshape(-1, 2)
                 feas = np.empty((len(balls), N_POCKETS), np.bool_)  # `planning.aim(...).feasible`
-                param_kernels.pot_feasible(pos[0], pos[bl], self.geom.aims, self.R, feas)
+                planning.aim_feasible(pos[0], pos[bl], self.geom.aims, self.R, feas)
             for i, b in enumerate(balls):
                 m[(b - 1) * N_POCKETS : b * N_POCKETS] = feas[i]
                 m[self.hit0 + b - 1] = True

@@ -1,10 +1,8 @@
-"""Compiled parts of the parameterised action mode (`poolgym.envs.param`): which ball x pocket
-pots the ghost-ball aim allows, and the candidate block's per-pot features.
-
-Both kernels evaluate the formulas of `planning.aim`, `planning.ghost_ball` and
-`ParamCodec.pot_features` element by element in the same order (the make probability and the
-reference speed from `planning._pot_run`, the planning geometry's pot kernel), so that one
-table's analysis is one call instead of some forty small numpy calls. `ParamCodec` keeps the
+"""Compiled candidate block of the parameterised action mode (`poolgym.envs.param`): the
+per-pot features of `ParamCodec.pot_features`, built on the planning geometry's compiled
+pot kernel (`planning._pot_run`: the make probability and the reference speed) and ghost-ball
+aim (`planning._ghost`, for the in-hand placements), so that one table's block is one call instead of some forty small
+numpy calls (the mask's feasibility is `planning.aim_feasible`). `ParamCodec` keeps the
 numpy formulas as its reference (`ParamCodec.pot_features_reference`, tested equal).
 """
 
@@ -15,38 +13,7 @@ import math
 import numpy as np
 from numba import njit
 
-from poolgym.planning import _pot_run
-
-#: pockets of the standard table
-N_POCKETS = 6
-
-
-@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
-def _unit2(x, y):
-    """`planning.unit` of one 2-vector: (x, y) / sqrt(x*x + y*y), zero stays zero."""
-    n = math.sqrt(x * x + y * y)
-    if n > 0:
-        return x / n, y / n
-    return 0.0, 0.0
-
-
-@njit(cache=True, no_cfunc_wrapper=True)
-def pot_feasible(cue, objs, aims, R, out):
-    """``out[i, k]``: `planning.aim` of the cue ball at ``cue`` (2,) sending ``objs[i]`` to
-    ``aims[k]`` is feasible (|cut| < 90 deg and the cue ball not at the ghost ball)."""
-    two_r = 2.0 * R
-    for i in range(objs.shape[0]):
-        ox, oy = objs[i, 0], objs[i, 1]
-        for k in range(aims.shape[0]):
-            uox, uoy = _unit2(aims[k, 0] - ox, aims[k, 1] - oy)
-            gx, gy = ox - two_r * uox, oy - two_r * uoy
-            tx, ty = gx - cue[0], gy - cue[1]
-            d_cue = math.sqrt(tx * tx + ty * ty)
-            ucx, ucy = _unit2(tx, ty)
-            cross = ucx * uoy - ucy * uox
-            dot = ucx * uox + ucy * uoy
-            cut = math.degrees(math.atan2(cross, dot))
-            out[i, k] = abs(cut) < 90.0 and d_cue > 1e-9
+from poolgym.planning import _ghost, _pot_run, _unit2
 
 
 @njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
@@ -65,21 +32,36 @@ def _scratch(aims, half, sx, sy, dx, dy):
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
-def pot_features(pos, on, pots, in_hand, place_d, consts, aims, axes, half, limit, side, margin, R, l, v0_max, f):
+def pot_features(
+    pos,
+    on,
+    pots,
+    in_hand,
+    place_d,
+    consts,
+    aims,
+    axes,
+    half,
+    limit,
+    side,
+    margin,
+    R,
+    l,
+    v0_max,
+    f,
+):
     """The `ParamCodec.pot_features` rows ``f`` (P, 9) of the legal pot choices ``pots``
     (ball x 6 + pocket, ball 1 first) on the table ``pos`` (N, 2) / ``on``: from the cue ball,
     or with ``in_hand`` from each pot's default placement ``place_d`` behind its ghost ball;
     ``consts``: `planning.pot_consts` (the drill's aim noise, 80 deg); ``R``, ``l``: the ball
     radius and table length, ``v0_max`` the env's top stick speed (the features' scales)."""
-    P = pots.shape[0]
-    two_r = 2.0 * R
+    P, n_pockets = pots.shape[0], aims.shape[0]
     nq = P if in_hand else 1
     Q = np.empty((nq, 2))
     if in_hand:
         for i in range(P):
-            b, k = pots[i] // N_POCKETS + 1, pots[i] % N_POCKETS
-            ux, uy = _unit2(aims[k, 0] - pos[b, 0], aims[k, 1] - pos[b, 1])
-            gx, gy = pos[b, 0] - two_r * ux, pos[b, 1] - two_r * uy
+            b, k = pots[i] // n_pockets + 1, pots[i] % n_pockets
+            gx, gy, _, _, _ = _ghost(pos[b, 0], pos[b, 1], aims[k, 0], aims[k, 1], R)
             wx, wy = _unit2(gx - aims[k, 0], gy - aims[k, 1])
             Q[i, 0], Q[i, 1] = gx + place_d * wx, gy + place_d * wy
     else:
@@ -87,22 +69,36 @@ def pot_features(pos, on, pots, in_hand, place_d, consts, aims, axes, half, limi
     # the distinct balls, ascending (`pot_table`'s targets)
     seen = np.zeros(pos.shape[0], np.bool_)
     for i in range(P):
-        seen[pots[i] // N_POCKETS + 1] = True
+        seen[pots[i] // n_pockets + 1] = True
     targets = np.flatnonzero(seen).astype(np.int64)
-    ok, out, tg, ghost = _pot_run(consts, aims, axes, half, limit, pos, on, targets, 0,
-                                  np.zeros(0, np.int64), 4.0, Q)
+    ok, out, tg, ghost = _pot_run(
+        consts,
+        aims,
+        axes,
+        half,
+        limit,
+        pos,
+        on,
+        targets,
+        0,
+        np.zeros(0, np.int64),
+        4.0,
+        Q,
+    )
     row = np.full(pos.shape[0], -1, np.int64)
     for t in range(tg.shape[0]):
         row[tg[t]] = t
     for i in range(P):
-        b, k = pots[i] // N_POCKETS + 1, pots[i] % N_POCKETS
+        b, k = pots[i] // n_pockets + 1, pots[i] % n_pockets
         q = i if in_hand else 0
+        # the ghost ball by hypot, as the reference's features (not `_ghost`'s sqrt: a near
+        # straight-in's tangent direction is rounding-sensitive, and the block follows its reference)
         ox, oy = pos[b, 0], pos[b, 1]
         tx, ty = aims[k, 0] - ox, aims[k, 1] - oy
         d_obj = math.hypot(tx, ty)
         s = max(d_obj, 1e-12)
         uox, uoy = tx / s, ty / s
-        gx, gy = ox - two_r * uox, oy - two_r * uoy
+        gx, gy = ox - 2.0 * R * uox, oy - 2.0 * R * uoy
         cx, cy = gx - Q[q, 0], gy - Q[q, 1]
         d_cue = math.hypot(cx, cy)
         s = max(d_cue, 1e-12)
@@ -111,7 +107,9 @@ def pot_features(pos, on, pots, in_hand, place_d, consts, aims, axes, half, limi
         cut = math.degrees(math.atan2(ucx * uoy - ucy * uox, cos_cut))
         r = row[b]
         p = out[0, q, r, k] if r >= 0 else 0.0
-        v0 = margin * out[5, q, max(r, 0), k]  # (a ball not listed reads the first row, as the reference)
+        v0 = (
+            margin * out[5, q, max(r, 0), k]
+        )  # (a ball not listed reads the first row, as the reference)
         approach = uox * axes[k, 0] + uoy * axes[k, 1]
         nx, ny = ucx - cos_cut * uox, ucy - cos_cut * uoy
         n = math.hypot(nx, ny)
