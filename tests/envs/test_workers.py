@@ -114,8 +114,9 @@ def test_sharded_env_bad_action_changes_nothing_and_names_the_global_table():
 
 
 def test_sharded_env_refusal_in_one_worker_leaves_every_worker_unchanged():
-    """Without autoreset a finished table refuses a step (``RuntimeError``, its global index):
-    the workers whose tables accepted drop their plans (two-phase step)."""
+    """Without autoreset a finished table refuses a step (``RuntimeError``, its global index),
+    checked before any worker steps (this process tracks which episodes ended): no table
+    changes."""
     kw = dict(max_shots=1, opponent=None, autoreset_mode="disabled")
     venv = ShardedVectorEnv("nine_ball", num_envs=4, num_workers=2, **kw)
     try:
@@ -153,17 +154,25 @@ def test_sharded_reset_refused_by_one_worker_resets_no_table():
         ref.close()
 
 
-@pytest.mark.parametrize("cut", [1, 2])
-def test_an_interrupted_step_leaves_the_workers_in_step(cut):
+def _macro_actions(venv, rng):
+    return np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_masks()])
+
+
+@pytest.mark.parametrize("mode, cut, stepped", [("box", 1, True), ("box", 2, True),
+                                                ("macro", 1, False), ("macro", 2, True)])
+def test_an_interrupted_step_leaves_the_workers_in_step(mode, cut, stepped):
     """Ctrl-C while the caller waits for the workers (they ignore SIGINT and finish the
-    command): cut short at the plans (1), no table steps; at the run (2), every table has
-    stepped. Either way the replies left unread are not taken for the next command's."""
-    venv, ref = _sharded_and_single(max_shots=8, opponent=None)
+    command): a Box step (one round trip) has run on every table wherever it is cut short; a
+    two-phase step (macro actions) cut short at the plans (1) on no table, at the run (2) on
+    every table. Either way the replies left unread are not taken for the next command's."""
+    venv, ref = _sharded_and_single(max_shots=8, opponent=None, action_mode=mode)
     try:
         rng = np.random.default_rng(5)
         venv.reset(seed=1)
         ref.reset(seed=1)
-        a = rng.uniform(-1, 1, venv.action_space.shape)
+        act = (lambda: rng.uniform(-1, 1, venv.action_space.shape)) if mode == "box" else \
+            (lambda: _macro_actions(ref, rng))
+        a = act()
         calls = []
         real = venv._gather
 
@@ -177,9 +186,40 @@ def test_an_interrupted_step_leaves_the_workers_in_step(cut):
         with pytest.raises(KeyboardInterrupt):
             venv.step(a)
         del venv._gather
-        if cut == 2:
+        if stepped:
             ref.step(a)
-        _same_steps(venv, ref, rng, 3)
+        for _ in range(3):
+            a = act()
+            r1, r2 = venv.step(a), ref.step(a)
+            for k in range(4):
+                np.testing.assert_array_equal(r1[k], r2[k])
+    finally:
+        venv.close()
+        ref.close()
+
+
+def test_a_box_step_some_workers_refused_asks_for_a_reset():
+    """A Box step takes one round trip: a worker refusing its slice after the other stepped
+    its own (a defect: every Box row in range is decodable; forced here by ending table 3's
+    episode behind the env's back) raises with the table's global index, and every later
+    step raises until `reset`, after which the tables play as a fresh env's."""
+    kw = dict(max_shots=6, opponent=None)
+    venv = ShardedVectorEnv("nine_ball", num_envs=4, num_workers=2, **kw)
+    ref = gym.make_vec("poolgym/NineBall-v0", num_envs=4, vectorization_mode="vector_entry_point", num_workers=1,
+                       **kw)
+    try:
+        venv.reset(seed=0)
+        (ses,) = venv.table_attrs("session", [3])
+        ses.done = True
+        venv.set_table_attrs("session", ses, [3])
+        a = np.zeros(venv.action_space.shape)
+        with pytest.raises(RuntimeError, match="table 3: step"):
+            venv.step(a)
+        for _ in range(2):
+            with pytest.raises(RuntimeError, match="call reset"):
+                venv.step(a)
+        np.testing.assert_array_equal(venv.reset(seed=9)[0], ref.reset(seed=9)[0])
+        _same_steps(venv, ref, np.random.default_rng(2), 3)
     finally:
         venv.close()
         ref.close()
