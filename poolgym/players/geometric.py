@@ -63,6 +63,7 @@ from poolgym.planning import (
 )
 from poolgym.players.kernels import Kind, Outcome, TableBatch
 from poolgym.players.view import Decision, Observation, View, declared, shot_call, view_of
+from poolgym.rules.core import ChooseOption, Option, PlaceCueBall, ShotAction
 
 #: `Outcome` values as ints (the hot path compares many)
 _PLACED, _POT, _PUSH_OUT = int(Outcome.PLACED), int(Outcome.POT), int(Outcome.PUSH_OUT)
@@ -132,7 +133,6 @@ class GeometricPlayer:
 
     # ------------------------------------------------------------------ entry point
     def act(self, obs: Observation):
-        from poolgym.rules.core import ChooseOption, Option
 
         d = declared(obs.spec)
         if d is not None:
@@ -180,7 +180,6 @@ class GeometricPlayer:
     def option_for(self, options, p: float):
         """The one of the offered ``options`` to choose when the best pot from the position
         has make probability ``p``."""
-        from poolgym.rules.core import ChooseOption, Option
 
         opts = list(options)
         pref = {
@@ -198,7 +197,6 @@ class GeometricPlayer:
         return ChooseOption(best)
 
     def place(self, v: View):
-        from poolgym.rules.core import PlaceCueBall
 
         if v.is_break:
             return PlaceCueBall(*self.break_spot(v))
@@ -210,7 +208,6 @@ class GeometricPlayer:
         """The `PlaceCueBall` of a decided table (``code`` an `Outcome`): its straight-in spot
         (x, y), else a random valid spot for the layout (``balls``, ``on``) drawn from
         ``self.rng``."""
-        from poolgym.rules.core import PlaceCueBall
 
         if code == _PLACED:
             return PlaceCueBall._fast(x, y)
@@ -263,7 +260,6 @@ class GeometricPlayer:
 
     def lag_shot(self, v: View):
         """G-3.6: send the cue ball to the foot rail so it comes back to rest near the head rail."""
-        from poolgym.rules.core import ShotAction
 
         g = v.geom
         y0 = float(v.balls[0][1])
@@ -272,7 +268,6 @@ class GeometricPlayer:
         return ShotAction(V0=float(min(v0_for_cue_speed(v_launch), V0_MAX)), phi=90.0)
 
     def break_shot(self, v: View):
-        from poolgym.rules.core import ShotAction
 
         call_b, call_p = break_call(v)
         return ShotAction(V0=BREAK_V0, phi=phi_deg(v.balls[0], v.balls[break_aim_ball(v)]), b=-0.1,
@@ -316,7 +311,6 @@ def stroke(V0, phi, theta, a, b, called_ball, called_pocket, safety: bool, push_
     """The `ShotAction` with these fields; ``noise`` = (rng, sigma_phi, sigma_v): with Gaussian
     execution noise drawn from ``rng`` now, phi first (``sigma_phi`` deg), then V0
     (``sigma_v`` of the speed, at least 0.1 m/s)."""
-    from poolgym.rules.core import ShotAction
 
     if noise is not None:
         rng, sigma_phi, sigma_v = noise
