@@ -28,8 +28,8 @@ id                             env
 
 Each id has a ``vector_entry_point``: ``gymnasium.make_vec(id, num_envs=N,
 vectorization_mode="vector_entry_point")`` steps all tables with one batched physics call per
-process; with many tables it shards them over worker processes, one per 64 tables and core
-(``num_workers="auto"``; ``num_workers=1`` keeps them in this process; the same trajectories).
+process; with many tables it shards them over worker processes, one per 32 tables and core
+(64 where one process pipelines its steps: Box self-play without noise; ``num_workers="auto"``; ``num_workers=1`` keeps them in this process; the same trajectories).
 """
 
 __version__ = "0.1.0"

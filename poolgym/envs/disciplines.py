@@ -434,10 +434,18 @@ class OneBallSideEnv(PoolEnv):
 def make_vector(discipline, num_envs: int = 1, num_workers="auto", num_threads: int | None = None, **kwargs):
     """The native vector env of ``discipline``: a `PoolVectorEnv` of ``num_envs`` tables, or with
     ``num_workers`` > 1 a `ShardedVectorEnv` of that many processes (``"auto"``: one per
-    `workers.TABLES_PER_WORKER` tables and core, `workers.resolve_num_workers`; the same
-    trajectories for any count); ``num_threads``: numba threads of the batched physics (per
-    worker); the rest goes to `PoolEnv`."""
-    num_workers = resolve_num_workers(num_workers, num_envs)
+    `workers.TABLES_PER_WORKER` tables and core, per `workers.TABLES_PER_WORKER_PIPELINED` where
+    one process would pipeline the steps, `workers.resolve_num_workers`; the same trajectories
+    for any count); ``num_threads``: numba threads of the batched physics (per worker); the rest
+    goes to `PoolEnv`."""
+    def pipelined() -> bool:  # asked of one table built as this process would build them
+        probe = PoolVectorEnv(discipline, num_envs=1, **with_threads(kwargs, check_num_threads(num_threads)))
+        try:
+            return probe.pipelined()
+        finally:
+            probe.close()
+
+    num_workers = resolve_num_workers(num_workers, num_envs, pipelined)
     if num_workers != 1:  # tables sharded over worker processes (`poolgym.envs.workers`)
         return ShardedVectorEnv(discipline, num_envs=num_envs, num_workers=num_workers,
                                 num_threads=num_threads, **kwargs)
@@ -453,8 +461,9 @@ def _vec(discipline, **fixed):
     make.__name__ = f"make_{discipline}_vector"
     make.discipline, make.defaults = discipline, dict(fixed)  # what the id plays (`poolgym.envs.sb3`)
     make.__doc__ = (f"`PoolVectorEnv` of {discipline} (defaults {fixed}); ``num_workers`` > 1: a "
-                    f"`ShardedVectorEnv` of that many processes (default ``\"auto\"``: one per 64 tables "
-                    f"and core once numba's cache is warm, `workers.resolve_num_workers`); ``num_threads``: "
+                    f"`ShardedVectorEnv` of that many processes (default ``\"auto\"``: one per 32 tables "
+                    f"and core, 64 where one process pipelines the steps, once numba's cache is warm, "
+                    f"`workers.resolve_num_workers`); ``num_threads``: "
                     f"numba threads of the batched physics (per worker).")
     return make
 

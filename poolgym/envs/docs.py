@@ -108,8 +108,8 @@ def _env_section(env_id: str) -> list:
            f"| max_shots | {env.max_shots} |",
            f"| make | `gymnasium.make(\"{env_id}\")` |",
            f"| vector | `gymnasium.make_vec(\"{env_id}\", num_envs=N, vectorization_mode=\"vector_entry_point\")`"
-           f" (`{spec.vector_entry_point}`; `num_workers`: processes, default `\"auto\"`, one per 64 tables "
-           f"and core) |",
+           f" (`{spec.vector_entry_point}`; `num_workers`: processes, default `\"auto\"`, one per 32 tables "
+           f"and core, 64 where one process pipelines the steps) |",
            f"| version | `{version}` (see Version history) |",
            "",
            *[line for title, text in own.items() for line in (f"**{title}.** {_one_line(text)}", "")],

@@ -500,14 +500,22 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         noise, the overlapped physics, at least 2 x `PIPELINE_MIN_GROUP` tables:
         the first half's shots are simulated while the second half is decoded and planned),
         else one group."""
-        e0 = self.envs[0]
         n = len(stepping)
-        if (n < 2 * PIPELINE_MIN_GROUP or e0.action_mode != "box" or not self.models.overlap
-                or self.models.parallel or any(self.envs[i].session.opponent is not None
-                                              or self.envs[i].session.noise is not None for i in stepping)):
+        if (n < 2 * PIPELINE_MIN_GROUP or not self.pipelined()
+                or any(self.envs[i].session.opponent is not None
+                       or self.envs[i].session.noise is not None for i in stepping)):
             return [stepping]
         G = min(PIPELINE_GROUPS, n // PIPELINE_MIN_GROUP)
         return [stepping[g * n // G: (g + 1) * n // G] for g in range(G)]
+
+    def pipelined(self) -> bool:
+        """Whether this env's steps are pipelined (`_pipeline_groups`) once at least
+        2 x `PIPELINE_MIN_GROUP` tables step: Box actions, no opponent, no execution noise, the
+        overlapped physics not numba-parallel (the tables as built; `poolgym.envs.workers`
+        counts on it to choose its default number of processes)."""
+        e0 = self.envs[0]
+        return (e0.action_mode == "box" and self.models.overlap and not self.models.parallel
+                and e0.session.opponent is None and e0.session.noise is None)
 
     def _launch(self, ids: list, prepared: dict):
         """The `physics_io.Launch` of the shots planned for tables ``ids`` (their plans not yet

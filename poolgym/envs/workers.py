@@ -48,10 +48,12 @@ plans). The tables live in the workers: there is no ``envs`` list of table envs 
 ``call_tables`` reach them by global index.
 
 * ``num_workers="auto"`` (the default of ``gymnasium.make_vec``, `resolve_num_workers`): one
-  process per `TABLES_PER_WORKER` tables, at most one per core this process may use; 1 (this
-  process) below two such slices, and while numba's cache is cold (a first run compiles once,
-  on the two cores `poolgym.envs.prewarm` gives it, instead of once per worker). 128 tables or
-  more on two cores are two workers; the trajectories are the same for any number.
+  process per `TABLES_PER_WORKER` tables (`TABLES_PER_WORKER_PIPELINED` where one process
+  would pipeline the steps: Box self-play without noise, `PoolVectorEnv.pipelined`), at most
+  one per core this process may use; 1 (this process) below two such slices, and while numba's
+  cache is cold (a first run compiles once, on the two cores `poolgym.envs.prewarm` gives it,
+  instead of once per worker). On two cores 64 tables or more are two workers (128 where one
+  process pipelines); the trajectories are the same for any number.
 
 Processes are started as fresh interpreters (``mp_context="auto"``, `WorkerProcess`: on
 POSIX ``python -c`` with one end of a socket pair, the rest of the bootstrap sent over it),
@@ -83,12 +85,16 @@ from gymnasium.vector.utils import batch_space
 
 _TABLE_PREFIX = re.compile(r"^table (\d+): ")
 
-#: ``num_workers="auto"``: one worker process per this many tables (a batch of fewer pays the
-#: fixed cost of each opponent and physics round over too few tables: nine-ball on two cores
-#: with the geometric opponent, 2 x 64 tables ran 1.2-1.3x one process's steps/s, 2 x 32 1.3x;
-#: self-play, where one process already keeps two cores busy with the overlap, 2 x 64 ran
-#: 0.9-1.1x and 2 x 32 0.8x)
-TABLES_PER_WORKER = 64
+#: ``num_workers="auto"``: one worker process per this many tables (fewer tables per process
+#: pay the fixed cost of each opponent and physics round over too few of them). Nine-ball on two
+#: cores, 2026-12-07, alternating runs: with the geometric opponent 2 x 32 tables ran 1.27-1.36x
+#: one process's steps/s and 2 x 16 1.05x; the pot drill 2 x 32 1.2-1.4x (Box and param actions)
+TABLES_PER_WORKER = 32
+#: the same where one process already keeps two cores busy: it pipelines its steps (Box
+#: actions, no opponent, no execution noise: `PoolVectorEnv.pipelined`), its kernel simulating
+#: half of the tables while it plans the other half; nine-ball self-play 2 x 32 ran 0.8-0.9x one
+#: process, 2 x 64 0.8-1.1x, 2 x 128 about 1.1x
+TABLES_PER_WORKER_PIPELINED = 64
 
 
 def usable_cpus() -> int:
@@ -100,21 +106,28 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def resolve_num_workers(num_workers, num_envs: int) -> int:
+def resolve_num_workers(num_workers, num_envs: int, pipelined=False) -> int:
     """``num_workers`` as a count: an int is kept (checked by `shard_bounds`); ``"auto"`` is
-    ``min(usable_cpus(), num_envs // TABLES_PER_WORKER)``, or 1 when that is below 2 or when
-    numba's on-disk cache is cold (`physics.compile_cache.is_cold`: the first run compiles once
-    in this process, with `poolgym.envs.prewarm`'s helper, rather than once per worker)."""
+    ``min(usable_cpus(), num_envs // TABLES_PER_WORKER)`` (`TABLES_PER_WORKER_PIPELINED` where
+    ``pipelined`` -- a bool, or a callable asked only when the answer matters -- says that one
+    process would pipeline these tables' steps), or 1 when that is below 2 or when numba's
+    on-disk cache is cold (`physics.compile_cache.is_cold`: the first run compiles once in this
+    process, with `poolgym.envs.prewarm`'s helper, rather than once per worker)."""
     if num_workers != "auto":
         if isinstance(num_workers, str):
             raise ValueError(f"num_workers must be a positive int or 'auto', got {num_workers!r}")
         return num_workers
-    w = min(usable_cpus(), int(num_envs) // TABLES_PER_WORKER)
-    if w < 2:
+    cpus = usable_cpus()
+    if min(cpus, int(num_envs) // TABLES_PER_WORKER) < 2:
         return 1
     from physics import compile_cache
 
-    return 1 if compile_cache.is_cold() else w
+    if compile_cache.is_cold():
+        return 1
+    if pipelined() if callable(pipelined) else pipelined:
+        w = min(cpus, int(num_envs) // TABLES_PER_WORKER_PIPELINED)
+        return w if w >= 2 else 1
+    return min(cpus, int(num_envs) // TABLES_PER_WORKER)
 
 
 def shard_bounds(num_envs: int, num_workers: int) -> list[tuple[int, int]]:

@@ -314,16 +314,21 @@ def test_sb3_vec_env_sharded_equals_one_process_and_pickles_exactly():
         two.close()
 
 
-def test_auto_workers_one_per_64_tables_and_core_once_the_cache_is_warm(monkeypatch):
+def test_auto_workers_one_per_32_tables_and_core_64_pipelined_once_the_cache_is_warm(monkeypatch):
     from physics import compile_cache
     from poolgym.envs import workers
 
     monkeypatch.setattr(workers, "usable_cpus", lambda: 2)
     monkeypatch.setattr(compile_cache, "is_cold", lambda *a, **k: False)
     resolve = workers.resolve_num_workers
-    assert [resolve("auto", n) for n in (1, 64, 127, 128, 256, 1024)] == [1, 1, 1, 2, 2, 2]
+    assert [resolve("auto", n) for n in (1, 63, 64, 128, 256, 1024)] == [1, 1, 2, 2, 2, 2]
+    assert [resolve("auto", n, True) for n in (1, 64, 127, 128, 256, 1024)] == [1, 1, 1, 2, 2, 2]
+    asked = []
+    assert resolve("auto", 63, lambda: asked.append(1) or True) == 1 and not asked  # asked only when it matters
+    assert resolve("auto", 64, lambda: asked.append(1) or True) == 1 and asked == [1]
     monkeypatch.setattr(workers, "usable_cpus", lambda: 64)
-    assert [resolve("auto", n) for n in (256, 1000, 2048, 100_000)] == [4, 15, 32, 64]
+    assert [resolve("auto", n) for n in (256, 1000, 2048, 100_000)] == [8, 31, 64, 64]
+    assert [resolve("auto", n, True) for n in (256, 1000, 2048, 100_000)] == [4, 15, 32, 64]
     assert resolve(3, 10) == 3 and resolve(1, 10_000) == 1  # a count is the caller's
     monkeypatch.setattr(compile_cache, "is_cold", lambda *a, **k: True)
     assert resolve("auto", 4096) == 1  # the first run compiles once, in this process
@@ -334,7 +339,9 @@ def test_auto_workers_one_per_64_tables_and_core_once_the_cache_is_warm(monkeypa
 
 def test_make_vec_shards_by_default_where_the_cores_allow(monkeypatch):
     """``gymnasium.make_vec`` defaults to ``num_workers="auto"``: 128 tables on two cores are two
-    worker processes; fewer tables stay in this process; ``num_workers=1`` keeps them here."""
+    worker processes; fewer tables stay in this process where it pipelines its steps (Box
+    self-play without noise), from 64 tables they are two processes where it does not (an
+    opponent, execution noise, macro actions); ``num_workers=1`` keeps them here."""
     from physics import compile_cache
     from poolgym.envs import workers
     from poolgym.envs.vector import PoolVectorEnv
@@ -351,9 +358,15 @@ def test_make_vec_shards_by_default_where_the_cores_allow(monkeypatch):
         venv.step(np.zeros(venv.action_space.shape))
     finally:
         venv.close()
-    for venv in (make(127), make(128, num_workers=1)):
+    for venv in (make(127, opponent=None), make(128, num_workers=1), make(63)):
         assert isinstance(venv, PoolVectorEnv)
         venv.close()
+    for kw in ({}, {"opponent": None, "noise": "icga"}, {"opponent": None, "action_mode": "macro"}):
+        venv = make(64, **kw)
+        try:
+            assert isinstance(venv, ShardedVectorEnv) and venv.bounds == [(0, 32), (32, 64)], kw
+        finally:
+            venv.close()
 
 
 _NO_GUARD = """
