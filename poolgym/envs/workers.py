@@ -23,25 +23,27 @@ The observations and actions travel through shared memory (one (N, obs) float32 
 (N, action) block, written in place), everything else (rewards, flags, infos) through one
 pipe per worker. A bad action still changes nothing:
 
-* Box actions (``action_mode="box"``, the default) take one round trip per step: this process
-  checks the whole action array (shape, NaN/inf: `poolgym.envs.codec.box_action`) and, with
-  autoreset disabled, that no table's episode has ended, exactly as one process checks them,
-  then every worker checks, plans and runs its slice at once (`ShardedVectorEnv.step`). A Box
-  row that passes those checks is always decodable (every entry in [-1, 1] means a legal
-  decision), so a worker refusing its slice is a defect, not bad input: the error is raised
-  with its table's global index and, where other workers did step, the env refuses every
-  step until `reset` (its tables are then not one step apart).
-* The other action modes (macro, param, param_dict), whose entries the rules may refuse
-  table by table, step in two phases: every worker first checks and plans its slice
-  (`PoolVectorEnv._step_prepare`); only when all accepted do they run, else all drop their
-  plans and the first error is raised with its table's global index.
+* Box actions (``action_mode="box"``, the default) and macro actions whose masked entries are
+  substituted (``illegal_macro="substitute"``, the default) take one round trip per step: this
+  process checks the whole action array (shape, NaN/inf: `poolgym.envs.codec.box_action`; the
+  integers' range) and, with autoreset disabled, that no table's episode has ended, exactly as
+  one process checks them, then every worker checks, plans and runs its slice at once
+  (`ShardedVectorEnv.step`). An action that passes those checks is always decodable (every
+  Box entry in [-1, 1] and every macro index means a legal decision), so a worker refusing
+  its slice is a defect, not bad input: the error is raised with its table's global index
+  and, where other workers did step, the env refuses every step until `reset` (its tables
+  are then not one step apart).
+* The other action modes (param, param_dict, macro with ``illegal_macro="raise"``), whose
+  entries the rules may refuse table by table, step in two phases: every worker first checks
+  and plans its slice (`PoolVectorEnv._step_prepare`); only when all accepted do they run,
+  else all drop their plans and the first error is raised with its table's global index.
 
 A reset is two-phase the same way (a seed or option one worker's table refuses resets no
 table). The one round trip is worth about 15% of the steps per second self-play and 7% against
 the geometric opponent (nine-ball, 2 x 128 tables on two cores, measured alternately against
 two phases): no worker waits for the slowest one's plans before it runs. The workers ignore Ctrl-C and finish the command they are
 running; a reply the caller did not read because it was interrupted is read before that
-worker's next command, so an interrupted Box step has run on every table, and an
+worker's next command, so an interrupted one-round step has run on every table, and an
 interrupted two-phase step on every table (interrupted at the run) or on none (at the
 plans). The tables live in the workers: there is no ``envs`` list of table envs as
 `PoolVectorEnv` has; `ShardedVectorEnv.table_attrs`, ``set_table_attrs`` and
@@ -242,7 +244,7 @@ def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, o
                     with _gc_paused(env.pause_gc):
                         plan = env._step_prepare(act.copy())
                     conn.send(("ok", None))
-                elif cmd == "step":  # a Box step: checked, planned and run at once
+                elif cmd == "step":  # a one-round step: checked, planned and run at once
                     with _gc_paused(env.pause_gc):
                         o, r, te, tr, info = env._step_run(*env._step_prepare(act.copy()))
                     obs[...] = o
@@ -393,7 +395,10 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         self.single_observation_space = probe.single_observation_space
         self.single_action_space = probe.single_action_space
         #: the steps take one round trip (see module docstring)
-        self._one_round = probe.envs[0].action_mode == "box"
+        e0 = probe.envs[0]
+        self._one_round = e0.action_mode == "box" or (e0.action_mode == "macro" and e0.illegal_macro == "substitute")
+        #: a one-round macro step's range (the macro actions this process checks)
+        self._n_macro = e0.codec.n_macro if self._one_round and e0.action_mode == "macro" else None
         probe.close()
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -541,6 +546,11 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
                 raise ValueError(f"actions must be {self.num_envs} integers (an integer array of shape "
                                  f"({self.num_envs},)), got {type(actions).__name__}"
                                  f"{'' if not hasattr(arr, 'shape') else f' of shape {arr.shape} ({arr.dtype})'}")
+            if self._n_macro is not None:  # each table's range, as one process checks it
+                bad = np.flatnonzero((arr < 0) | (arr >= self._n_macro))
+                if bad.size:
+                    i = int(bad[0])
+                    raise ValueError(f"table {i}: macro action must be in [0, {self._n_macro}), got {int(arr[i])}")
             self._act[...] = arr
         if self._one_round:
             replies = self._step_one_round()
@@ -559,7 +569,7 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         return self._obs.copy(), rewards, terms, truncs, self._merge([r[3] for r in replies])
 
     def _step_one_round(self) -> list:
-        """A Box step in one round trip (module docstring): the checks one process makes that
+        """A Box or macro step in one round trip (module docstring): the checks one process makes that
         do not read a table's position made here, then every worker checks, plans and runs
         its slice; the workers' replies."""
         if self._broken is not None:
@@ -578,7 +588,7 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
                 first_err = first_err or err
         if first_err is not None:
             if any(r is not None for r in out):
-                self._broken = (f"a worker refused a Box step after others took it ({first_err}); its tables are "
+                self._broken = (f"a worker refused a step after others took it ({first_err}); its tables are "
                                 f"one step behind: call reset() before the next step")
             raise first_err
         return out

@@ -25,6 +25,10 @@ def _same_steps(venv, ref, rng, n: int) -> None:
             np.testing.assert_array_equal(r1[k], r2[k])
 
 
+def _macro_actions(venv, rng):
+    return np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_masks()])
+
+
 def test_shard_bounds_cover_the_tables_in_order():
     assert shard_bounds(7, 3) == [(0, 3), (3, 5), (5, 7)]
     assert shard_bounds(4, 4) == [(0, 1), (1, 2), (2, 3), (3, 4)]
@@ -113,6 +117,33 @@ def test_sharded_env_bad_action_changes_nothing_and_names_the_global_table():
         ref.close()
 
 
+def test_sharded_macro_step_checks_the_range_here_and_changes_nothing():
+    """A macro step takes one round trip (masked entries are substituted): an index outside
+    the space is refused here with the table's global index and the single env's words, and
+    no table changes."""
+    venv, ref = _sharded_and_single(max_shots=8, opponent=None, action_mode="macro")
+    try:
+        rng = np.random.default_rng(4)
+        for env in (venv, ref):
+            env.reset(seed=2)
+        n = venv.single_action_space.n
+        for bad in (np.array([0, 1, n, 0]), np.array([-1, 0, 0, 0])):
+            errs = []
+            for env in (venv, ref):
+                with pytest.raises(ValueError, match=r"table \d: macro action must be in") as e:
+                    env.step(bad)
+                errs.append(str(e.value))
+            assert errs[0] == errs[1]
+        for _ in range(4):
+            a = _macro_actions(ref, rng)
+            r1, r2 = venv.step(a), ref.step(a)
+            for k in range(4):
+                np.testing.assert_array_equal(r1[k], r2[k])
+    finally:
+        venv.close()
+        ref.close()
+
+
 def test_sharded_env_refusal_in_one_worker_leaves_every_worker_unchanged():
     """Without autoreset a finished table refuses a step (``RuntimeError``, its global index),
     checked before any worker steps (this process tracks which episodes ended): no table
@@ -154,18 +185,18 @@ def test_sharded_reset_refused_by_one_worker_resets_no_table():
         ref.close()
 
 
-def _macro_actions(venv, rng):
-    return np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_masks()])
-
-
-@pytest.mark.parametrize("mode, cut, stepped", [("box", 1, True), ("box", 2, True),
-                                                ("macro", 1, False), ("macro", 2, True)])
+@pytest.mark.parametrize("mode, cut, stepped", [("box", 1, True), ("box", 2, True), ("macro", 1, True),
+                                                ("macro_raise", 1, False), ("macro_raise", 2, True)])
 def test_an_interrupted_step_leaves_the_workers_in_step(mode, cut, stepped):
     """Ctrl-C while the caller waits for the workers (they ignore SIGINT and finish the
-    command): a Box step (one round trip) has run on every table wherever it is cut short; a
-    two-phase step (macro actions) cut short at the plans (1) on no table, at the run (2) on
-    every table. Either way the replies left unread are not taken for the next command's."""
-    venv, ref = _sharded_and_single(max_shots=8, opponent=None, action_mode=mode)
+    command): a one-round step (Box, macro) has run on every table wherever it is cut short; a
+    two-phase step (macro actions with ``illegal_macro="raise"``) cut short at the plans (1) on
+    no table, at the run (2) on every table. Either way the replies left unread are not taken
+    for the next command's."""
+    kw = {"action_mode": "box"} if mode == "box" else {"action_mode": "macro"}
+    if mode == "macro_raise":
+        kw["illegal_macro"] = "raise"
+    venv, ref = _sharded_and_single(max_shots=8, opponent=None, **kw)
     try:
         rng = np.random.default_rng(5)
         venv.reset(seed=1)
