@@ -23,17 +23,18 @@ The observations and actions travel through shared memory (one (N, obs) float32 
 (N, action) block, written in place), everything else (rewards, flags, infos) through one
 pipe per worker. A bad action still changes nothing:
 
-* Box actions (``action_mode="box"``, the default) and macro actions whose masked entries are
-  substituted (``illegal_macro="substitute"``, the default) take one round trip per step: this
+* Box actions (``action_mode="box"``, the default, and ``"param"``, whose choice is the best
+  legal one) and macro actions whose masked entries are substituted
+  (``illegal_macro="substitute"``, the default) take one round trip per step: this
   process checks the whole action array (shape, NaN/inf: `poolgym.envs.codec.box_action`; the
   integers' range) and, with autoreset disabled, that no table's episode has ended, exactly as
   one process checks them, then every worker checks, plans and runs its slice at once
   (`ShardedVectorEnv.step`). An action that passes those checks is always decodable (every
-  Box entry in [-1, 1] and every macro index means a legal decision), so a worker refusing
+  Box row in [-1, 1] and every macro index means a legal decision), so a worker refusing
   its slice is a defect, not bad input: the error is raised with its table's global index
   and, where other workers did step, the env refuses every step until `reset` (its tables
   are then not one step apart).
-* The other action modes (param, param_dict, macro with ``illegal_macro="raise"``), whose
+* The other action modes (param_dict, macro with ``illegal_macro="raise"``), whose
   entries the rules may refuse table by table, step in two phases: every worker first checks
   and plans its slice (`PoolVectorEnv._step_prepare`); only when all accepted do they run,
   else all drop their plans and the first error is raised with its table's global index.
@@ -396,7 +397,8 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         self.single_action_space = probe.single_action_space
         #: the steps take one round trip (see module docstring)
         e0 = probe.envs[0]
-        self._one_round = e0.action_mode == "box" or (e0.action_mode == "macro" and e0.illegal_macro == "substitute")
+        self._one_round = e0.action_mode in ("box", "param") or (e0.action_mode == "macro"
+                                                                and e0.illegal_macro == "substitute")
         #: a one-round macro step's range (the macro actions this process checks)
         self._n_macro = e0.codec.n_macro if self._one_round and e0.action_mode == "macro" else None
         probe.close()

@@ -80,6 +80,7 @@ def _run(venv, seed, steps, macro=False):
     ("poolgym/NineBall-v0", {"max_shots": 12, "noise": "icga"}),
     ("poolgym/NineBall-v0", {"max_shots": 6, "opponent": None, "autoreset_mode": "same_step"}),
     ("poolgym/EightBall-v0", {"max_shots": 8, "action_mode": "macro"}),
+    ("poolgym/NineBall-v0", {"max_shots": 8, "action_mode": "param", "noise": "icga"}),
 ])
 def test_sharded_env_equals_one_process(env_id, kwargs):
     n, steps = 5, 12
