@@ -16,10 +16,11 @@ def _sharded_and_single(**kw) -> tuple:
                          **kw))
 
 
-def _same_steps(venv, ref, rng, n: int) -> None:
-    """``n`` steps of the same random Box actions give the same results in both envs."""
+def _same_steps(venv, ref, rng, n: int, act=None) -> None:
+    """``n`` steps of the same actions give the same results in both envs: random Box actions,
+    or ``act()``'s."""
     for _ in range(n):
-        a = rng.uniform(-1, 1, venv.action_space.shape)
+        a = rng.uniform(-1, 1, venv.action_space.shape) if act is None else act()
         r1, r2 = venv.step(a), ref.step(a)
         for k in range(4):
             np.testing.assert_array_equal(r1[k], r2[k])
@@ -135,11 +136,7 @@ def test_sharded_macro_step_checks_the_range_here_and_changes_nothing():
                     env.step(bad)
                 errs.append(str(e.value))
             assert errs[0] == errs[1]
-        for _ in range(4):
-            a = _macro_actions(ref, rng)
-            r1, r2 = venv.step(a), ref.step(a)
-            for k in range(4):
-                np.testing.assert_array_equal(r1[k], r2[k])
+        _same_steps(venv, ref, rng, 4, lambda: _macro_actions(ref, rng))
     finally:
         venv.close()
         ref.close()
@@ -202,9 +199,8 @@ def test_an_interrupted_step_leaves_the_workers_in_step(mode, cut, stepped):
         rng = np.random.default_rng(5)
         venv.reset(seed=1)
         ref.reset(seed=1)
-        act = (lambda: rng.uniform(-1, 1, venv.action_space.shape)) if mode == "box" else \
-            (lambda: _macro_actions(ref, rng))
-        a = act()
+        act = None if mode == "box" else (lambda: _macro_actions(ref, rng))
+        a = rng.uniform(-1, 1, venv.action_space.shape) if act is None else act()
         calls = []
         real = venv._gather
 
@@ -220,11 +216,7 @@ def test_an_interrupted_step_leaves_the_workers_in_step(mode, cut, stepped):
         del venv._gather
         if stepped:
             ref.step(a)
-        for _ in range(3):
-            a = act()
-            r1, r2 = venv.step(a), ref.step(a)
-            for k in range(4):
-                np.testing.assert_array_equal(r1[k], r2[k])
+        _same_steps(venv, ref, rng, 3, act)
     finally:
         venv.close()
         ref.close()
