@@ -19,9 +19,11 @@ Knobs (both documented in the README, "Many cores"):
   batched physics runs numba-parallel (`PhysicsModels.parallel`). With ``num_workers=1`` it sets the numba
   threads of the batched physics of this process the same way.
 
-The observations and actions travel through shared memory (one (N, obs) float32 and one
-(N, action) block, written in place), everything else (rewards, flags, infos) through one
-pipe per worker. A bad action still changes nothing:
+The observations, the actions and a step's per-table results (reward, flags, the infos'
+integers and reward components: `RESULT_COLUMNS`) travel through shared memory (an (N, obs)
+float32, an (N, action) and an (N, results) float64 block, written in place), everything else
+(commands, errors, a reset's infos, the ``final_obs`` / ``final_info`` of an autoreset in the
+same step) through one pipe per worker. A bad action still changes nothing:
 
 * Box actions (``action_mode="box"``, the default, and ``"param"``, whose choice is the best
   legal one) and macro actions whose masked entries are substituted
@@ -86,7 +88,17 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from poolgym.envs.session import SHAPING_KEYS
+
 _TABLE_PREFIX = re.compile(r"^table (\d+): ")
+
+#: the columns of the shared block of a step's per-table results: reward, terminated,
+#: truncated, the infos' integers (`_RESULT_INTS`), then ``info["reward_components"]`` in
+#: `SHAPING_KEYS` order (every value exact in float64: small integers, floats)
+_RESULT_INTS = ("shots", "winner", "learner_seat", "seat_to_act")
+RESULT_COLUMNS = ("reward", "terminated", "truncated") + _RESULT_INTS + tuple(SHAPING_KEYS)
+#: the infos keys the block carries; any other key of a step's infos goes through the pipe
+_RESULT_KEYS = frozenset(_RESULT_INTS + ("reward_components",))
 
 #: ``num_workers="auto"``: one worker process per this many tables (fewer tables per process
 #: pay the fixed cost of each opponent and physics round over too few of them). Nine-ball on two
@@ -197,7 +209,23 @@ def _global_error(err: BaseException, lo: int) -> tuple:
     return type(err), msg
 
 
-def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, obs_shape, act_shape,
+def _publish(res: np.ndarray, r, te, tr, info: dict):
+    """Write a step's results into the worker's rows ``res`` of the results block
+    (`RESULT_COLUMNS`); returns the infos left for the pipe (None when nothing is left)."""
+    res[:, 0] = r
+    res[:, 1] = te
+    res[:, 2] = tr
+    for j, k in enumerate(_RESULT_INTS):
+        res[:, 3 + j] = info[k]
+    comps = info["reward_components"]
+    base = 3 + len(_RESULT_INTS)
+    for j, k in enumerate(SHAPING_KEYS):
+        res[:, base + j] = comps[k]
+    rest = {k: v for k, v in info.items() if k not in _RESULT_KEYS}
+    return rest or None
+
+
+def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, res_name, obs_shape, act_shape,
             act_dtype, env_blob=None, own_tracker=False):
     """Worker process: a `PoolVectorEnv` over tables [lo, hi), driven by commands on ``conn``;
     ``env_blob``: that env pickled (`ShardedVectorEnv.__getstate__`), restored instead of built.
@@ -207,13 +235,15 @@ def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, o
         os.environ["NUMBA_NUM_THREADS"] = str(num_threads)
     obs_shm = shared_memory.SharedMemory(name=obs_name)
     act_shm = shared_memory.SharedMemory(name=act_name)
+    res_shm = shared_memory.SharedMemory(name=res_name)
     if own_tracker:  # the blocks are the caller's: it unlinks them (`close_extras`)
         from multiprocessing import resource_tracker
 
-        for shm in (obs_shm, act_shm):
+        for shm in (obs_shm, act_shm, res_shm):
             resource_tracker.unregister(shm._name, "shared_memory")
     obs = np.ndarray(obs_shape, np.float32, buffer=obs_shm.buf)[lo:hi]
     act = np.ndarray(act_shape, act_dtype, buffer=act_shm.buf)[lo:hi]
+    res = np.ndarray((act_shape[0], len(RESULT_COLUMNS)), np.float64, buffer=res_shm.buf)[lo:hi]
     env = None
     plan = resets = None
     try:
@@ -249,13 +279,13 @@ def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, o
                     with _gc_paused(env.pause_gc):
                         o, r, te, tr, info = env._step_run(*env._step_prepare(act.copy()))
                     obs[...] = o
-                    conn.send(("ok", (r, te, tr, info)))
+                    conn.send(("ok", _publish(res, r, te, tr, info)))
                 elif cmd == "run":
                     p, plan = plan, None
                     with _gc_paused(env.pause_gc):
                         o, r, te, tr, info = env._step_run(*p)
                     obs[...] = o
-                    conn.send(("ok", (r, te, tr, info)))
+                    conn.send(("ok", _publish(res, r, te, tr, info)))
                 elif cmd == "abort":  # of a prepared step or reset (another worker refused its part)
                     plan = None
                     if resets is not None:
@@ -281,9 +311,10 @@ def _worker(conn, discipline, lo, hi, kwargs, num_threads, obs_name, act_name, o
     finally:
         if env is not None:
             env.close()
-        del obs, act
+        del obs, act, res
         obs_shm.close()
         act_shm.close()
+        res_shm.close()
         conn.close()
 
 
@@ -412,12 +443,14 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         self._single_action_shape = self.single_action_space.shape
         obs_shm = shared_memory.SharedMemory(create=True, size=max(1, int(np.prod(obs_shape)) * 4))
         act_shm = shared_memory.SharedMemory(create=True, size=max(1, int(np.prod(act_shape)) * 8))
-        self._shms = [obs_shm, act_shm]
+        res_shm = shared_memory.SharedMemory(create=True, size=num_envs * len(RESULT_COLUMNS) * 8)
+        self._shms = [obs_shm, act_shm, res_shm]
         self._obs = np.ndarray(obs_shape, np.float32, buffer=obs_shm.buf)
         self._act = np.ndarray(act_shape, act_dtype, buffer=act_shm.buf)
+        self._res = np.ndarray((num_envs, len(RESULT_COLUMNS)), np.float64, buffer=res_shm.buf)
         try:
             for w, (lo, hi) in enumerate(self.bounds):
-                args = (discipline, lo, hi, kwargs, num_threads, obs_shm.name, act_shm.name,
+                args = (discipline, lo, hi, kwargs, num_threads, obs_shm.name, act_shm.name, res_shm.name,
                         obs_shape, act_shape, act_dtype, None if blobs is None else blobs[w])
                 name = f"poolgym-shard-{lo}-{hi}"
                 if method is None:  # numba's threads set before anything imports numba there
@@ -555,25 +588,31 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
                     raise ValueError(f"table {i}: macro action must be in [0, {self._n_macro}), got {int(arr[i])}")
             self._act[...] = arr
         if self._one_round:
-            replies = self._step_one_round()
+            extras = self._step_one_round()
         else:
             try:
                 self._send_all("prepare")
             except BaseException:
                 self._send_all("abort")
                 raise
-            replies = self._send_all("run")
-        rewards = np.concatenate([r[0] for r in replies])
-        terms = np.concatenate([r[1] for r in replies])
-        truncs = np.concatenate([r[2] for r in replies])
+            extras = self._send_all("run")
+        R = self._res  # (`RESULT_COLUMNS`, written by the workers)
+        rewards = R[:, 0].copy()
+        terms = R[:, 1] != 0.0
+        truncs = R[:, 2] != 0.0
+        infos = {k: R[:, 3 + j].astype(np.int64) for j, k in enumerate(_RESULT_INTS)}
+        base = 3 + len(_RESULT_INTS)
+        infos["reward_components"] = {k: R[:, base + j].copy() for j, k in enumerate(SHAPING_KEYS)}
+        if any(e is not None for e in extras):  # the infos that came through the pipes
+            infos.update(self._merge([e or {} for e in extras]))
         if self.autoreset_mode is AutoresetMode.DISABLED:
             self._done |= terms | truncs
-        return self._obs.copy(), rewards, terms, truncs, self._merge([r[3] for r in replies])
+        return self._obs.copy(), rewards, terms, truncs, infos
 
     def _step_one_round(self) -> list:
         """A Box or macro step in one round trip (module docstring): the checks one process makes that
         do not read a table's position made here, then every worker checks, plans and runs
-        its slice; the workers' replies."""
+        its slice; the infos each worker sent through its pipe (None: none)."""
         if self._broken is not None:
             raise RuntimeError(self._broken)
         if self.autoreset_mode is AutoresetMode.DISABLED and self._done.any():
@@ -581,15 +620,16 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
             raise RuntimeError(f"table {i}: step() called on a finished episode; call reset() first")
         for w in range(len(self._conns)):
             self._send(w, ("step", None))
-        out, first_err = [], None
+        out, took, first_err = [], 0, None
         for w in range(len(self._conns)):
             try:
                 out.append(self._gather([w])[0])
+                took += 1
             except Exception as err:  # read every reply before raising
                 out.append(None)
                 first_err = first_err or err
         if first_err is not None:
-            if any(r is not None for r in out):
+            if took:
                 self._broken = (f"a worker refused a step after others took it ({first_err}); its tables are "
                                 f"one step behind: call reset() before the next step")
             raise first_err
@@ -686,7 +726,7 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
         for c in getattr(self, "_conns", ()):
             c.close()
         self._conns, self._procs = [], []
-        self._obs = self._act = None
+        self._obs = self._act = self._res = None
         for shm in getattr(self, "_shms", ()):
             shm.close()
             try:

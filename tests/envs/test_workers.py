@@ -60,6 +60,15 @@ def test_num_threads_switches_the_batched_physics_to_parallel():
         gym.make_vec("poolgym/NineBall-v0", num_envs=2, vectorization_mode="vector_entry_point", num_threads=0)
 
 
+def _layout(x, name="") -> list:
+    """``name:dtype`` of every array in ``x`` (lists and dicts, in order)."""
+    if isinstance(x, dict):
+        return [s for k, v in x.items() for s in [f"{name}/{k}"] + _layout(v, f"{name}/{k}")]
+    if isinstance(x, list):
+        return [s for i, v in enumerate(x) for s in _layout(v, f"{name}[{i}]")]
+    return [f"{name}:{np.asarray(x).dtype.str}"]
+
+
 def _run(venv, seed, steps, macro=False):
     rng = np.random.default_rng(11)
     out = [venv.reset(seed=seed)[0]]
@@ -69,6 +78,7 @@ def _run(venv, seed, steps, macro=False):
         else:
             a = rng.uniform(-1, 1, venv.action_space.shape).astype(np.float32)
         o, r, te, tr, info = venv.step(a)
+        out.append(np.array(_layout([o, r, te, tr, info])))  # keys, order and dtypes, not only values
         out += [o, r, te, tr, info["shots"], info["winner"], info["seat_to_act"],
                 *(info["reward_components"][k] for k in sorted(info["reward_components"]))]
         if "final_obs" in info:
