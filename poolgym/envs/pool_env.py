@@ -15,7 +15,7 @@ from poolgym.envs.opponents import make_opponent
 from poolgym.envs.param import N_CORRECTIONS, ParamCodec, dict_action
 from poolgym.envs.seating import SeatBlock, seat_bar_args, seat_view, uses_seats
 from poolgym.envs.scoring import score_block
-from poolgym.envs.session import SHAPING_KEYS, Session, verdict_info
+from poolgym.envs.session import FINISHED_EPISODE, SHAPING_KEYS, Session, verdict_info
 from poolgym.rules.core import CueBallPlacement, GameState, Phase
 from poolgym.rules.game import MAX_CUE_SPEED
 
@@ -621,7 +621,7 @@ class PoolEnv(gym.Env):
         if s.state is None:
             raise RuntimeError("call reset() before step()")
         if s.done or not s.learner_to_act():
-            raise RuntimeError("step() called on a finished episode; call reset() first")
+            raise RuntimeError(FINISHED_EPISODE)
 
     def _decode(self, action):
         """(typed actions, illegal macro substituted) for a space action; ``ValueError`` for

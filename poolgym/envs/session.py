@@ -50,6 +50,9 @@ _GAME_OVER, _PLAY, _BREAK, _LAG, _OPTION = Phase.GAME_OVER, Phase.PLAY, Phase.BR
 _IN_POSITION = CueBallPlacement.IN_POSITION
 
 #: shaping components reported in ``info["reward_components"]`` (per step, learner's view)
+#: what stepping an ended episode raises (``RuntimeError``; the vector envs prefix the table)
+FINISHED_EPISODE = "step() called on a finished episode; call reset() first"
+
 SHAPING_KEYS = ("result", "legal_pocketed", "foul", "ball_in_hand_conceded", "points", "opponent_foul")
 
 
@@ -182,7 +185,7 @@ class Session:
     # ------------------------------------------------------------------ acting
     def begin_step(self) -> None:
         if self.done:
-            raise RuntimeError("step() called on a finished episode; call reset() first")
+            raise RuntimeError(FINISHED_EPISODE)
         self.log = StepLog()
 
     def learner_act(self, actions, placement_checked: bool = False) -> None:

@@ -76,7 +76,7 @@ from poolgym.envs.codec import box_action, discrete_action
 from poolgym.envs.param import dict_action
 from poolgym.envs.pool_env import PoolEnv
 from poolgym.envs.seating import seat_view
-from poolgym.envs.session import SHAPING_KEYS
+from poolgym.envs.session import FINISHED_EPISODE, SHAPING_KEYS
 from poolgym.rules.core import IllegalActionError, PlaceCueBall
 from poolgym.rules.rows import bool_rows, float_rows
 
@@ -364,7 +364,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         sessions = [self.envs[i].session for i in idx]
         for i, s in zip(idx, sessions):
             if s.done or not s.learner_to_act():
-                raise RuntimeError(f"table {i}: step() called on a finished episode; call reset() first")
+                raise RuntimeError(f"table {i}: {FINISHED_EPISODE}")
         states = [s.state for s in sessions]
         B = len(states)
         N = len(states[0].on_table)

@@ -42,9 +42,10 @@ same step) through one pipe per worker. A bad action still changes nothing:
   else all drop their plans and the first error is raised with its table's global index.
 
 A reset is two-phase the same way (a seed or option one worker's table refuses resets no
-table). The one round trip is worth about 15% of the steps per second self-play and 7% against
-the geometric opponent (nine-ball, 2 x 128 tables on two cores, measured alternately against
-two phases): no worker waits for the slowest one's plans before it runs. The workers ignore Ctrl-C and finish the command they are
+table). The one round trip is worth about 13% of the steps per second self-play and 18%
+against the geometric opponent (nine-ball, 2 x 128 tables on two cores, alternating runs
+against two phases, `benchmarks/bench_workers.py --configs 2 2t`): no worker waits for the
+slowest one's plans before it runs. The workers ignore Ctrl-C and finish the command they are
 running; a reply the caller did not read because it was interrupted is read before that
 worker's next command, so an interrupted one-round step has run on every table, and an
 interrupted two-phase step on every table (interrupted at the run) or on none (at the
@@ -88,7 +89,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from poolgym.envs.session import SHAPING_KEYS
+from poolgym.envs.session import FINISHED_EPISODE, SHAPING_KEYS
 
 _TABLE_PREFIX = re.compile(r"^table (\d+): ")
 
@@ -103,7 +104,7 @@ _RESULT_KEYS = frozenset(_RESULT_INTS + ("reward_components",))
 #: ``num_workers="auto"``: one worker process per this many tables (fewer tables per process
 #: pay the fixed cost of each opponent and physics round over too few of them). Nine-ball on two
 #: cores, 2026-12-07, alternating runs: with the geometric opponent 2 x 32 tables ran 1.27-1.36x
-#: one process's steps/s and 2 x 16 1.05x; the pot drill 2 x 32 1.2-1.4x (Box and param actions)
+#: one process's steps/s and 2 x 16 1.05x; the pot drill 2 x 32 1.2-2.0x (Box and param actions; `benchmarks/bench_workers.py`)
 TABLES_PER_WORKER = 32
 #: the same where one process already keeps two cores busy: it pipelines its steps (Box
 #: actions, no opponent, no execution noise: `PoolVectorEnv.pipelined`), its kernel simulating
@@ -569,12 +570,11 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
     def step(self, actions):
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        from poolgym.envs.codec import box_action
+        from poolgym.envs.codec import box_action, discrete_action
 
-        for w in range(len(self._conns)):  # no worker still reads the action block (an interrupted step)
-            self._drain(w)
-        if self._box:  # checked here, so that no worker sees an action array it must refuse
-            self._act[...] = box_action(actions, (self.num_envs,) + self._single_action_shape, batched=True)
+        # every check first (no worker sees an action array it must refuse), then the action block
+        if self._box:
+            arr = box_action(actions, (self.num_envs,) + self._single_action_shape, batched=True)
         else:
             arr = np.asarray(actions) if isinstance(actions, (list, tuple)) else actions
             if not isinstance(arr, np.ndarray) or arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu":
@@ -583,10 +583,17 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
                                  f"{'' if not hasattr(arr, 'shape') else f' of shape {arr.shape} ({arr.dtype})'}")
             if self._n_macro is not None:  # each table's range, as one process checks it
                 bad = np.flatnonzero((arr < 0) | (arr >= self._n_macro))
-                if bad.size:
+                if bad.size:  # the first, in `codec.discrete_action`'s words
                     i = int(bad[0])
-                    raise ValueError(f"table {i}: macro action must be in [0, {self._n_macro}), got {int(arr[i])}")
-            self._act[...] = arr
+                    try:
+                        discrete_action(arr[i], self._n_macro)
+                    except ValueError as err:
+                        raise ValueError(f"table {i}: {err}") from None
+        if self._one_round:
+            self._check_steppable()
+        for w in range(len(self._conns)):  # no worker still reads the action block (an interrupted step)
+            self._drain(w)
+        self._act[...] = arr
         if self._one_round:
             extras = self._step_one_round()
         else:
@@ -609,15 +616,18 @@ class ShardedVectorEnv(gym.vector.VectorEnv):
             self._done |= terms | truncs
         return self._obs.copy(), rewards, terms, truncs, infos
 
-    def _step_one_round(self) -> list:
-        """A Box or macro step in one round trip (module docstring): the checks one process makes that
-        do not read a table's position made here, then every worker checks, plans and runs
-        its slice; the infos each worker sent through its pipe (None: none)."""
+    def _check_steppable(self) -> None:
+        """What a one-round step checks here besides the actions: not broken by a refused step,
+        and (autoreset disabled) no table's episode ended, worded as `PoolVectorEnv._decode_all`."""
         if self._broken is not None:
             raise RuntimeError(self._broken)
         if self.autoreset_mode is AutoresetMode.DISABLED and self._done.any():
-            i = int(np.flatnonzero(self._done)[0])  # as `PoolVectorEnv._decode_all` words it
-            raise RuntimeError(f"table {i}: step() called on a finished episode; call reset() first")
+            raise RuntimeError(f"table {int(np.flatnonzero(self._done)[0])}: {FINISHED_EPISODE}")
+
+    def _step_one_round(self) -> list:
+        """A one-round step (module docstring; checked by `step` and `_check_steppable`): every
+        worker checks, plans and runs its slice; the infos each worker sent through its pipe
+        (None: none)."""
         for w in range(len(self._conns)):
             self._send(w, ("step", None))
         out, took, first_err = [], 0, None

@@ -133,7 +133,6 @@ class GeometricPlayer:
 
     # ------------------------------------------------------------------ entry point
     def act(self, obs: Observation):
-
         d = declared(obs.spec)
         if d is not None:
             return d
@@ -180,7 +179,6 @@ class GeometricPlayer:
     def option_for(self, options, p: float):
         """The one of the offered ``options`` to choose when the best pot from the position
         has make probability ``p``."""
-
         opts = list(options)
         pref = {
             Option.ACCEPT_TABLE: p,
@@ -197,7 +195,6 @@ class GeometricPlayer:
         return ChooseOption(best)
 
     def place(self, v: View):
-
         if v.is_break:
             return PlaceCueBall(*self.break_spot(v))
         t = self.decide(v, Kind.PLACE, v.pot_balls or v.targets)
@@ -208,7 +205,6 @@ class GeometricPlayer:
         """The `PlaceCueBall` of a decided table (``code`` an `Outcome`): its straight-in spot
         (x, y), else a random valid spot for the layout (``balls``, ``on``) drawn from
         ``self.rng``."""
-
         if code == _PLACED:
             return PlaceCueBall._fast(x, y)
         best = random_placement(geom, balls, on, self.rng, kitchen=kitchen)
@@ -260,7 +256,6 @@ class GeometricPlayer:
 
     def lag_shot(self, v: View):
         """G-3.6: send the cue ball to the foot rail so it comes back to rest near the head rail."""
-
         g = v.geom
         y0 = float(v.balls[0][1])
         dist = (g.l - g.R - y0) + 0.8 * (g.l - 2 * g.R)
@@ -268,7 +263,6 @@ class GeometricPlayer:
         return ShotAction(V0=float(min(v0_for_cue_speed(v_launch), V0_MAX)), phi=90.0)
 
     def break_shot(self, v: View):
-
         call_b, call_p = break_call(v)
         return ShotAction(V0=BREAK_V0, phi=phi_deg(v.balls[0], v.balls[break_aim_ball(v)]), b=-0.1,
                           called_ball=call_b, called_pocket=call_p)
@@ -311,7 +305,6 @@ def stroke(V0, phi, theta, a, b, called_ball, called_pocket, safety: bool, push_
     """The `ShotAction` with these fields; ``noise`` = (rng, sigma_phi, sigma_v): with Gaussian
     execution noise drawn from ``rng`` now, phi first (``sigma_phi`` deg), then V0
     (``sigma_v`` of the speed, at least 0.1 m/s)."""
-
     if noise is not None:
         rng, sigma_phi, sigma_v = noise
         dphi, dv = rng.standard_normal(2).tolist()

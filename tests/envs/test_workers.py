@@ -152,7 +152,7 @@ def test_sharded_macro_step_checks_the_range_here_and_changes_nothing():
         ref.close()
 
 
-def test_sharded_env_refusal_in_one_worker_leaves_every_worker_unchanged():
+def test_sharded_env_finished_table_is_refused_before_any_worker_steps():
     """Without autoreset a finished table refuses a step (``RuntimeError``, its global index),
     checked before any worker steps (this process tracks which episodes ended): no table
     changes."""
