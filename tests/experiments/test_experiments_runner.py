@@ -64,20 +64,25 @@ max_shots = 30
 agents = ["trained", "geometric"]
 """
 
-#: when each kill's clock starts: the stage under way (mid-training: after its first checkpoint)
-KILL_TARGETS = {"train": lambda run: any(run.glob("train/checkpoints/state_*.pkl")),
-                "evaluate": lambda run: (run / "stages" / "train.done").exists(),
-                "tournament": lambda run: (run / "stages" / "evaluate.done").exists()}
+#: when each kill's clock starts: the stage under way. Mid-training it starts when a seeded early
+#: checkpoint is written (training then has several rollouts to go) and waits a fraction of a
+#: rollout, so the kill lands inside training however fast the machine is.
+def _kill_targets(rng):
+    step = 64 * int(rng.integers(1, 4))
+    return {"train": (lambda run: (run / "train" / "checkpoints" / f"state_{step}.pkl").exists(),
+                      float(rng.uniform(0.0, 0.05))),
+            "evaluate": (lambda run: (run / "stages" / "train.done").exists(), float(rng.uniform(0.0, 0.4))),
+            "tournament": (lambda run: (run / "stages" / "evaluate.done").exists(), float(rng.uniform(0.0, 0.4)))}
 
 
-def _run_until_killed(cmd, run, target: str, delay: float) -> str:
-    """Start `cmd`, SIGKILL its process group `delay` seconds after `target`'s stage is under
-    way; returns the stage it was in when killed ('' if it finished first)."""
+def _run_until_killed(cmd, run, started, delay: float) -> str:
+    """Start `cmd`, SIGKILL its process group `delay` seconds after `started(run)` holds; returns
+    the stage it was in when killed ('' if it finished first)."""
     proc = subprocess.Popen(cmd, cwd=ROOT, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     deadline = time.time() + 300
     try:
-        while time.time() < deadline and proc.poll() is None and not KILL_TARGETS[target](run):
+        while time.time() < deadline and proc.poll() is None and not started(run):
             time.sleep(0.01)
         time.sleep(delay)
     finally:
@@ -103,8 +108,8 @@ def test_run_killed_at_random_moments_resumes_byte_identical(tmp_path):
     run = tmp_path / "killed"
     cmd = [sys.executable, "-m", "experiments.cli", "experiment", "run", str(cfg_path), "--out", str(run),
            "--no-progress"]
-    delays = np.random.default_rng(17).uniform(0.0, 0.4, size=len(KILL_TARGETS))
-    killed_in = [_run_until_killed(cmd, run, target, float(d)) for target, d in zip(KILL_TARGETS, delays)]
+    targets = _kill_targets(np.random.default_rng(17))
+    killed_in = [_run_until_killed(cmd, run, started, delay) for started, delay in targets.values()]
     subprocess.run(cmd, cwd=ROOT, env=_env(), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     ref = tmp_path / "ref"
     run_experiment(str(cfg_path), str(ref), progress=False, quiet=True)
