@@ -2,7 +2,7 @@
 opponent or the physics leaves every result as it was (run it on both trees and compare).
 
     python benchmarks/hash_runs.py [--num-envs 32] [--steps 80] [--configs nine_ball,nine_ball:none,...]
-                                   [--workers W]
+                                   [--workers W] [--noise icga]
 
 Each configuration is ``discipline[/players][:opponent]`` (opponent ``geometric`` unless
 ``none``); its run resets with seed 0 and steps seeded uniform Box actions, hashing the
@@ -10,6 +10,8 @@ observations, rewards, termination and truncation flags and the infos (arrays by
 everything else by ``repr``, keys sorted). One line per configuration and the digest of all.
 ``--workers W`` (> 1) runs the tables sharded over W processes (`ShardedVectorEnv`, what
 ``gymnasium.make_vec`` does by default with many tables): the digests must not change.
+``--noise icga`` plays every configuration under the ICGA execution noise (each table's
+strokes perturbed by draws from its own generator): a digest of its own.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def _feed(h, value) -> None:
         h.update(repr(value).encode())
 
 
-def run_digest(config: str, num_envs: int, steps: int, workers: int = 1) -> str:
+def run_digest(config: str, num_envs: int, steps: int, workers: int = 1, noise: str = "none") -> str:
     """The hex digest of one configuration's seeded run (see the module docstring)."""
     from poolgym.envs.vector import PoolVectorEnv
     from poolgym.envs.workers import ShardedVectorEnv
@@ -52,6 +54,7 @@ def run_digest(config: str, num_envs: int, steps: int, workers: int = 1) -> str:
     disc, _, players = name.partition("/")
     kw = {"players": int(players)} if players else {}
     kw["opponent"] = None if opp == "none" else (opp or "geometric")
+    kw["noise"] = noise
     if workers > 1:
         env = ShardedVectorEnv(disc, num_envs=num_envs, num_workers=workers, **kw)
     else:
@@ -75,10 +78,11 @@ def main(argv=None) -> None:
     ap.add_argument("--steps", type=int, default=80)
     ap.add_argument("--configs", default=DEFAULT, help="comma-separated discipline[/players][:opponent]")
     ap.add_argument("--workers", type=int, default=1, help="worker processes (ShardedVectorEnv) when > 1")
+    ap.add_argument("--noise", default="none", choices=("none", "icga"), help="the envs' execution noise")
     args = ap.parse_args(argv)
     total = hashlib.sha256()
     for config in args.configs.split(","):
-        d = run_digest(config, args.num_envs, args.steps, args.workers)
+        d = run_digest(config, args.num_envs, args.steps, args.workers, args.noise)
         total.update(d.encode())
         print(f"{config:24s} {d}", flush=True)
     print(f"{'all':24s} {total.hexdigest()}")

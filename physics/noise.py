@@ -52,8 +52,14 @@ class ExecutionNoise:
         shots = np.array(shots, dtype=np.float64, copy=True)
         single = shots.ndim == 1
         shots = shots.reshape(-1, 5)
+        self._perturb(shots, rng.standard_normal(shots.shape), miscue_limit, theta_max)
+        return shots[0] if single else shots
+
+    def _perturb(self, shots: np.ndarray, z: np.ndarray, miscue_limit: float, theta_max: float) -> None:
+        """`apply`'s arithmetic, in place on the (B, 5) float64 ``shots``, with the standard
+        normal draws ``z`` (B, 5)."""
         sig = np.array([self.sigma_V0, self.sigma_phi, self.sigma_theta, self.sigma_a, self.sigma_b])
-        shots += rng.standard_normal(shots.shape) * sig
+        shots += z * sig
         shots[:, 0] = np.maximum(shots[:, 0], 0.0)
         shots[:, 1] = np.mod(shots[:, 1], 360.0)
         shots[:, 2] = np.clip(shots[:, 2], 0.0, theta_max)
@@ -63,4 +69,42 @@ class ExecutionNoise:
             scale = miscue_limit / off[over] * (1.0 - 1e-12)
             shots[over, 3] *= scale
             shots[over, 4] *= scale
-        return shots[0] if single else shots
+
+    def apply_stroke(self, row, rng: np.random.Generator, *, miscue_limit: float = 0.5, theta_max: float = 90.0,
+                     max_speed: float = math.inf) -> np.ndarray:
+        """`apply` of one stroke ``row`` (5 numbers [V0, phi, theta, a, b]), then V0 capped at
+        ``max_speed``: a new (5,) float64 array with the same values, bit for bit, from the
+        same five draws of ``rng``. The arithmetic runs on Python floats (the same IEEE
+        operations as `apply`'s, a few microseconds where numpy's calls on a one-row array
+        cost about ten); a stroke at the edge of the clipping (V0 or theta on a bound or not
+        finite, a tip offset within 1e-9 of the miscue limit or beyond it) goes through
+        `apply`'s array arithmetic with the same draws."""
+        if not isinstance(rng, np.random.Generator):
+            raise ValueError("rng must be a numpy.random.Generator")
+        r = np.array(row, dtype=np.float64).reshape(5)
+        v0, phi, theta, a, b = r.tolist()
+        z = rng.standard_normal(5)
+        z0, z1, z2, z3, z4 = z.tolist()
+        v0 = v0 + z0 * float(self.sigma_V0)
+        phi = phi + z1 * float(self.sigma_phi)
+        theta = theta + z2 * float(self.sigma_theta)
+        a = a + z3 * float(self.sigma_a)
+        b = b + z4 * float(self.sigma_b)
+        lim2 = miscue_limit * miscue_limit
+        if (v0 != 0.0 and 0.0 != theta != theta_max and math.isfinite(v0 + phi + theta + a + b)
+                and a * a + b * b < lim2 * (1.0 - 1e-9)):
+            # numpy's maximum / mod / clip on these values; the offset is within the limit
+            if v0 < 0.0:
+                v0 = 0.0
+            if theta < 0.0:
+                theta = 0.0
+            elif theta > theta_max:
+                theta = theta_max
+            out = np.array((v0, phi % 360.0, theta, a, b))
+        else:
+            out = r.reshape(1, 5)
+            self._perturb(out, z.reshape(1, 5), miscue_limit, theta_max)
+            out = out[0]
+        if out[0] > max_speed:  # (numpy's minimum: a NaN stays)
+            out[0] = max_speed
+        return out

@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from physics import ExecutionNoise
 
 from poolgym.envs.seating import points_advantage, seat_returns, seat_view
 from poolgym.rules.game import MAX_CUE_SPEED, DisciplineBase, seeded_generator, stroke_row
@@ -317,9 +318,14 @@ class Session:
         self.state = st
         if pending is not None:
             seat, a, rvw, s, row = pending
-            if self.noise is not None:  # one stroke (5,), or both lag strokes (2, 5)
+            noise = self.noise
+            if noise is None:
+                pass
+            elif type(noise) is ExecutionNoise and row.shape == (5,):  # the same values, on floats
+                pending = (seat, a, rvw, s, noise.apply_stroke(row, self.rng, max_speed=MAX_CUE_SPEED))
+            else:  # any noise model; or both lag strokes (2, 5)
                 shape = row.shape
-                row = np.asarray(self.noise.apply(row.reshape(-1, 5), self.rng), float)
+                row = np.asarray(noise.apply(row.reshape(-1, 5), self.rng), float)
                 row[:, 0] = np.minimum(row[:, 0], MAX_CUE_SPEED)
                 pending = (seat, a, rvw, s, row.reshape(shape))
             self.pending = pending

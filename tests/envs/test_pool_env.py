@@ -272,3 +272,34 @@ def test_concede_through_the_structured_api_GW_11():
     assert term and not trunc and reward == -1.0
     assert info["winner"] == 1
     assert info["verdicts"][-1]["rule_refs"] == ("GW-11",)
+
+
+def test_a_noise_model_of_its_own_perturbs_every_stroke():
+    """Any object with ``apply(shots, rng)`` is the env's execution noise, and so is an
+    `ExecutionNoise` subclass with its own ``apply``: each stroke goes through it."""
+    import physics
+
+    class Shift:
+        calls = 0
+
+        def apply(self, shots, rng):
+            type(self).calls += 1
+            out = np.array(shots, float)
+            out[:, 1] = (out[:, 1] + 1.0) % 360.0
+            return out
+
+    class Loud(physics.ExecutionNoise):
+        calls = 0
+
+        def apply(self, shots, rng, **kw):
+            type(self).calls += 1
+            return super().apply(shots, rng, **kw)
+
+    for model in (Shift(), Loud(sigma_phi=0.5)):
+        env = PoolEnv("nine_ball", noise=model, opponent=None)
+        env.reset(seed=0)
+        env.action_space.seed(0)
+        for _ in range(3):
+            env.step(env.action_space.sample())
+        assert type(model).calls >= 3
+        env.close()

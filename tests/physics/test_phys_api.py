@@ -162,6 +162,39 @@ def test_noise_seeded_and_icga_preset():
         physics.simulate(t, rvw, physics.Shot(1.0, 90.0), noise=n)
 
 
+def _stroke_cases():
+    """Strokes inside and on the edges of the clipping (V0 near 0 and at 50, theta at 0 and at
+    its maximum, tip offsets inside, on and beyond the miscue limit), with the noise that
+    pushes them across."""
+    rr = np.random.default_rng(77)
+    for k in range(3000):
+        kind = k % 6
+        V0 = (rr.uniform(0.01, 8), rr.uniform(0, 0.2), 49.99, 50.0, rr.uniform(0.5, 60), 0.0)[kind]
+        theta = (0.0, rr.uniform(0, 90), 90.0, rr.uniform(0, 1), 89.9, 0.0)[kind]
+        rad = (rr.uniform(0, 0.5), 0.5, 0.4999999999, rr.uniform(0.45, 0.55), 0.0, rr.uniform(0, 1))[kind]
+        ang = rr.uniform(0, 2 * np.pi)
+        yield k, np.array([V0, rr.uniform(-400, 800), theta, rad * np.cos(ang), rad * np.sin(ang)])
+
+
+@pytest.mark.parametrize("noise", [physics.ExecutionNoise.icga(), physics.ExecutionNoise(0.5, 2.0, 3.0, 0.3, 0.3),
+                                   physics.ExecutionNoise(), physics.ExecutionNoise(sigma_V0=1, sigma_theta=2)])
+def test_noise_apply_stroke_is_apply_bit_for_bit(noise):
+    """One stroke through `ExecutionNoise.apply_stroke` (float arithmetic, the envs' path) gives
+    the values of `apply` on a one-row array, then V0 capped, bit for bit, and leaves the
+    generator where `apply` leaves it."""
+    for k, row in _stroke_cases():
+        for lim, tmax, vmax in ((0.5, 90.0, 50.0), (0.5, 60.0, np.inf), (0.3, 90.0, 7.0)):
+            g1, g2 = np.random.default_rng(k), np.random.default_rng(k)
+            ref = noise.apply(row[None], g1, miscue_limit=lim, theta_max=tmax)
+            ref[:, 0] = np.minimum(ref[:, 0], vmax)
+            got = noise.apply_stroke(row, g2, miscue_limit=lim, theta_max=tmax, max_speed=vmax)
+            assert got.shape == (5,) and got.dtype == np.float64
+            assert ref[0].tobytes() == got.tobytes(), (k, row, ref[0], got)
+            assert g1.bit_generator.state == g2.bit_generator.state
+    with pytest.raises(ValueError, match="rng"):
+        physics.ExecutionNoise.icga().apply_stroke(np.zeros(5), None)
+
+
 def test_strike_centre_hit_and_squirt():
     from physics.strike import strike_velocity
     bp = physics.BallParams()
