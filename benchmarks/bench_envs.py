@@ -1,6 +1,6 @@
 """Env throughput (nine-ball by default): single env, SyncVectorEnv of single envs, native vector env.
 
-    python benchmarks/bench_envs.py [--steps 3000] [--sizes 64 256] [--opponent none geometric] [--repeat 3] [--discipline nine_ball] [--workers W]
+    python benchmarks/bench_envs.py [--steps 3000] [--sizes 64 256] [--opponent none geometric] [--repeat 3] [--discipline nine_ball] [--workers W] [--noise icga]
     python benchmarks/bench_envs.py --scaling 1024 [--steps 20480] [--repeat 2] [--workers 2]
     python benchmarks/bench_envs.py --phases 256 --opponent geometric [--steps 51200] [--workers 2]
     python benchmarks/bench_envs.py --seated card_ball --players 6 --sizes 256 [--reference eight_ball]
@@ -350,7 +350,7 @@ def run_config(opponent, args):
     """Print the figures of one opponent configuration; returns (native, sync, outside, physics)
     of the last size."""
     kwargs = {"opponent": None if opponent == "none" else opponent, "max_shots": args.max_shots,
-              "physics": {"parallel": args.parallel, "overlap": not args.no_overlap}}
+              "physics": {"parallel": args.parallel, "overlap": not args.no_overlap}, "noise": args.noise}
     # sharded: each worker its default (`poolgym.envs.workers.without_overlap`: the kernel on the
     # worker's own thread) unless --worker-overlap
     from poolgym.envs.workers import resolve_num_workers
@@ -428,6 +428,8 @@ def main(argv=None):
     ap.add_argument("--opponent", nargs="+", default=["none", "geometric"],
                     help="configurations: 'none' (self-play), 'geometric', 'random'; the first is the headline")
     ap.add_argument("--max-shots", type=int, default=100)
+    ap.add_argument("--noise", default="none", choices=("none", "icga"),
+                    help="the envs' execution noise (the bars are defined without; ICGA is the research setting)")
     ap.add_argument("--discipline", default="nine_ball", choices=("nine_ball", "eight_ball", "straight_pool"),
                     help="the bars are defined on nine-ball; the others are for information")
     ap.add_argument("--parallel", action="store_true", help="numba-parallel batched physics")

@@ -217,6 +217,10 @@ def _norm(v: np.ndarray, keepdims: bool = False) -> np.ndarray:
 def unit(v: np.ndarray) -> np.ndarray:
     """Unit vector(s) along the last axis; zero vectors stay zero."""
     v = np.asarray(v, float)
+    if v.shape == (2,):  # one vector: the same IEEE operations on Python floats
+        x, y = v.tolist()
+        n = math.sqrt(0.0 + x * x + y * y)
+        return np.array((x / n, y / n)) if n > 0 else np.zeros(2)
     n = _norm(v, keepdims=True)
     return np.where(n > 0, v / np.where(n > 0, n, 1.0), 0.0)
 
@@ -255,7 +259,10 @@ def aim(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, R: float = BALL_RA
     """Ghost-ball aim of the cue ball at ``cue`` to send the ball at ``obj`` to ``target``."""
     cue = np.asarray(cue, float)
     obj = np.asarray(obj, float)
-    to_t = np.asarray(target, float) - obj
+    target = np.asarray(target, float)
+    if cue.shape == obj.shape == target.shape == (2,):
+        return _aim_one(cue, obj, target, R)
+    to_t = target - obj
     d_obj = _norm(to_t)
     u_obj = unit(to_t)
     ghost = obj - 2.0 * R * u_obj
@@ -268,6 +275,29 @@ def aim(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, R: float = BALL_RA
     cut = np.degrees(np.arctan2(cross, dot))
     feasible = (np.abs(cut) < 90.0) & (d_cue > 1e-9)
     return Aim(phi, cut, ghost, d_cue, d_obj, feasible)
+
+
+def _aim_one(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, R: float) -> Aim:
+    """`aim` of one cue ball, object ball and target ((2,) float arrays): the same values and
+    types, bit for bit. The vector arithmetic runs on Python floats (the IEEE operations of
+    `_norm`, `unit` and numpy's sum on two components); the two arctangents go through numpy's own
+    ``arctan2`` in one call (its SIMD routine can differ from ``math.atan2`` in the last bit)."""
+    cx, cy = cue.tolist()
+    ox, oy = obj.tolist()
+    tx, ty = target.tolist()
+    vx, vy = tx - ox, ty - oy
+    d_obj = math.sqrt(vx * vx + vy * vy)
+    uox, uoy = (vx / d_obj, vy / d_obj) if d_obj > 0 else (0.0, 0.0)
+    k = 2.0 * R
+    gx, gy = ox - k * uox, oy - k * uoy
+    wx, wy = gx - cx, gy - cy
+    d_cue = math.sqrt(wx * wx + wy * wy)
+    ucx, ucy = (wx / d_cue, wy / d_cue) if d_cue > 0 else (0.0, 0.0)
+    dot = 0.0 + ucx * uox + ucy * uoy  # numpy's sum starts from +0.0 (the sign of a zero dot)
+    deg = np.degrees(np.arctan2(np.array((ucy, ucx * uoy - ucy * uox)), np.array((ucx, dot))))
+    cut = deg[1]
+    return Aim(deg[0] % 360.0, cut, np.array((gx, gy)), np.float64(d_cue), np.float64(d_obj),
+               np.bool_(abs(cut) < 90.0 and d_cue > 1e-9))
 
 
 def cut_angle(cue: np.ndarray, ghost: np.ndarray, obj: np.ndarray, aim_at: np.ndarray) -> float:

@@ -873,9 +873,9 @@ class Codec:
             bl = np.array(balls, int)
             if in_hand:
                 feas = np.ones((len(balls), N_POCKETS), bool)
-            else:
-                a = planning.aim(pos[0], pos[bl][:, None, :], self.geom.aims[None], self.R)
-                feas = a.feasible
+            else:  # `planning.aim(...).feasible`, compiled
+                feas = np.empty((len(balls), N_POCKETS), np.bool_)
+                planning.aim_feasible(pos[0], pos[bl], self.geom.aims, self.R, feas)
             for i, b in enumerate(balls):
                 blk = np.repeat(feas[i], len(SPEED_FACTORS) * len(SPIN_B))
                 m[(b - 1) * per_ball : b * per_ball] = blk

@@ -232,3 +232,35 @@ def test_norm_is_numpys_to_the_bit():
         v = rng.normal(size=shape) * 10 ** rng.uniform(-8, 3, size=shape)
         np.testing.assert_array_equal(planning._norm(v), np.linalg.norm(v, axis=-1))
         np.testing.assert_array_equal(planning._norm(v, keepdims=True), np.linalg.norm(v, axis=-1, keepdims=True))
+
+
+def _one_vector_cases():
+    """Cue, object and target points: random, and the degenerate ones (object on its target,
+    cue ball on the ghost ball, all on one spot, integer spots, tiny coordinates)."""
+    rng = np.random.default_rng(11)
+    for k in range(4000):
+        cue, obj, tgt = rng.uniform(-0.1, 2.6, (3, 2))
+        if k % 7 == 1:
+            obj = tgt.copy()
+        elif k % 7 == 2:
+            cue = planning.ghost_ball(obj, tgt)
+        elif k % 7 == 3:
+            cue = obj = tgt
+        elif k % 7 == 4:
+            cue, obj, tgt = rng.integers(0, 3, (3, 2)).astype(float)
+        elif k % 7 == 5:
+            cue, obj = cue * 1e-8, obj * 1e-8
+        yield cue, obj, tgt
+
+
+def test_aim_and_unit_of_one_vector_are_the_batched_formulas_bit_for_bit():
+    """`aim` and `unit` of single (2,) points (their float fast path) give the values and
+    types of the same call on a batch of one, bit for bit (signed zeros included)."""
+    for cue, obj, tgt in _one_vector_cases():
+        one = planning.aim(cue, obj, tgt)
+        batch = planning.aim(cue[None], obj[None], tgt[None])
+        for f in ("phi", "cut", "ghost", "d_cue", "d_obj", "feasible"):
+            a, b = getattr(one, f), getattr(batch, f)[0]
+            assert type(a) is type(b) and np.asarray(a).tobytes() == np.asarray(b).tobytes(), (f, cue, obj, tgt)
+        for v in (tgt - obj, cue - obj, np.zeros(2), -np.zeros(2)):
+            assert planning.unit(v).tobytes() == planning.unit(v[None])[0].tobytes()
