@@ -3,6 +3,7 @@ time of this thread (``time.thread_time``), so the split holds on a loaded machi
 
     python benchmarks/profile_env.py [--discipline nine_ball] [--opponent geometric|none]
                                      [--num-envs 256] [--steps 16] [--repeat 3] [--players N]
+                                     [--noise icga] [--action-mode box|macro|param]
 
 The env runs with ``physics={"overlap": False}`` (the kernel on this thread, so every
 microsecond of the step is on one clock); with the overlap on, the kernel's time moves to its
@@ -101,6 +102,9 @@ def main(argv=None):
     ap.add_argument("--steps", type=int, default=16, help="timed steps per run (after 3 warm-up steps)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--players", type=int, default=None, help="seats of an N-seat game (e.g. card_ball: 6)")
+    ap.add_argument("--noise", default="none", choices=("none", "icga"), help="the env's execution noise")
+    ap.add_argument("--action-mode", default="box", choices=("box", "macro", "param"),
+                    help="macro: uniform indices, masked ones substituted (illegal_macro='substitute')")
     args = ap.parse_args(argv)
 
     acc: Counter = Counter()
@@ -110,10 +114,16 @@ def main(argv=None):
 
     N = args.num_envs
     seats = {} if args.players is None else {"players": args.players}
+    if args.action_mode == "macro":
+        seats["illegal_macro"] = "substitute"
     env = PoolVectorEnv(args.discipline, num_envs=N, opponent=None if args.opponent == "none" else args.opponent,
-                        physics={"overlap": False}, **seats)
+                        physics={"overlap": False}, noise=args.noise, action_mode=args.action_mode, **seats)
     rng = np.random.default_rng(0)
-    acts = [rng.uniform(-1, 1, (N,) + env.single_action_space.shape).astype(np.float32) for _ in range(args.steps + 3)]
+    space = env.single_action_space
+    if args.action_mode == "macro":
+        acts = [rng.integers(0, space.n, N) for _ in range(args.steps + 3)]
+    else:
+        acts = [rng.uniform(-1, 1, (N,) + space.shape).astype(np.float32) for _ in range(args.steps + 3)]
     best = None
     for _ in range(args.repeat):
         env.reset(seed=0)
@@ -127,7 +137,8 @@ def main(argv=None):
     env.close()
     per = 1e6 / (args.steps * N)
     total = best["step (all)"]
-    print(f"{args.discipline}{'' if args.players is None else f'/{args.players}'}, opponent={args.opponent}, N={N}, {args.steps} steps, best of {args.repeat}: "
+    print(f"{args.discipline}{'' if args.players is None else f'/{args.players}'}, opponent={args.opponent}, "
+          f"noise={args.noise}, actions={args.action_mode}, N={N}, {args.steps} steps, best of {args.repeat}: "
           f"CPU per learner step (inclusive), share of the step")
     for label in dict.fromkeys(lbl for _, _, lbl in STAGES):
         if label in best:
