@@ -99,8 +99,10 @@ class PotDrill(DisciplineBase):
         R = ball_radius()
         table = self.table_for(config)
         lo = R + config.margin
+        p = np.empty((2, 2))
         for _ in range(1000):
-            p = np.c_[rng.uniform(lo, table.w - lo, 2), rng.uniform(lo, table.l - lo, 2)]
+            p[:, 0] = rng.uniform(lo, table.w - lo, 2)  # x of both balls, then y
+            p[:, 1] = rng.uniform(lo, table.l - lo, 2)
             if np.hypot(*(p[0] - p[1])) >= max(config.min_separation, 2.5 * R):
                 return p, np.ones(2, bool)
         raise ValueError("margin/min_separation leave no room on the table")
