@@ -319,15 +319,15 @@ class Session:
         if pending is not None:
             seat, a, rvw, s, row = pending
             noise = self.noise
-            if noise is None:
-                pass
-            elif type(noise) is ExecutionNoise and row.shape == (5,):  # the same values, on floats
-                pending = (seat, a, rvw, s, noise.apply_stroke(row, self.rng, max_speed=MAX_CUE_SPEED))
-            else:  # any noise model; or both lag strokes (2, 5)
-                shape = row.shape
-                row = np.asarray(noise.apply(row.reshape(-1, 5), self.rng), float)
-                row[:, 0] = np.minimum(row[:, 0], MAX_CUE_SPEED)
-                pending = (seat, a, rvw, s, row.reshape(shape))
+            if noise is not None:
+                if type(noise) is ExecutionNoise and row.shape == (5,):  # one stroke: the same values, on floats
+                    row = noise.apply_stroke(row, self.rng, max_speed=MAX_CUE_SPEED)
+                else:  # any noise model; or both lag strokes (2, 5)
+                    shape = row.shape
+                    row = np.asarray(noise.apply(row.reshape(-1, 5), self.rng), float)
+                    row[:, 0] = np.minimum(row[:, 0], MAX_CUE_SPEED)
+                    row = row.reshape(shape)
+                pending = (seat, a, rvw, s, row)
             self.pending = pending
             self.pending_legal = None if spec is None or not spec.target_balls else tuple(spec.target_balls)
         if self.timer is not None:
