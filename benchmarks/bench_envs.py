@@ -353,6 +353,7 @@ def run_config(opponent, args):
               "physics": {"parallel": args.parallel, "overlap": not args.no_overlap}, "noise": args.noise}
     # sharded: each worker its default (`poolgym.envs.workers.without_overlap`: the kernel on the
     # worker's own thread) unless --worker-overlap
+    from poolgym.envs.disciplines import pipelines
     from poolgym.envs.workers import resolve_num_workers
 
     label = "self-play, one shot per step" if opponent == "none" else f"opponent={opponent}"
@@ -362,7 +363,8 @@ def run_config(opponent, args):
     for N in args.sizes:
         # best of --repeat runs (timeit's convention: other jobs only ever slow a run down),
         # Sync and native interleaved so that both meet the same load
-        W = resolve_num_workers(args.workers, N)  # "auto": as gymnasium.make_vec would shard N tables
+        # "auto": as gymnasium.make_vec would shard N tables
+        W = resolve_num_workers(args.workers, N, lambda: pipelines(args.discipline, **kwargs))
         wkwargs = kwargs if W == 1 or args.worker_overlap else dict(kwargs, physics={"parallel": args.parallel})
         syncs, nats = [], []
         for _ in range(args.repeat):

@@ -12,8 +12,8 @@ trip; it sets the env's private ``_one_round`` off, so it is a measurement, not 
 Every round runs each configuration once: reset, 10 warm-up steps, then ``--steps`` timed
 steps of seeded random actions (Box: uniform in [-1, 1]; macro: uniform over the unmasked
 actions, drawn before the timing). Printed: steps per second of wall time per run, the load
-average before and after. What `poolgym.envs.workers.resolve_num_workers` chooses by default
-is printed too.
+average before and after. The number of processes ``make_vec`` takes by default
+(``num_workers="auto"``) is printed too.
 """
 
 from __future__ import annotations
@@ -74,24 +74,23 @@ def main(argv=None) -> None:
     kwargs = {} if args.action_mode == "box" else {"action_mode": args.action_mode}
     if args.opponent is not None:
         kwargs["opponent"] = None if args.opponent == "none" else args.opponent
-    from poolgym.envs.disciplines import make_vector  # noqa: F401 (registers the ids)
-    from poolgym.envs.workers import resolve_num_workers
-
-    print(f"{args.env_id} N={args.num_envs} {kwargs}; num_workers='auto' would give "
-          f"{resolve_num_workers('auto', args.num_envs, lambda: _pipelined(args.env_id, kwargs))}; "
-          f"load {os.getloadavg()[0]:.2f}")
+    print(f"{args.env_id} N={args.num_envs} {kwargs}; num_workers='auto' gives "
+          f"{_auto_workers(args.env_id, args.num_envs, kwargs)}; load {os.getloadavg()[0]:.2f}")
     for r in range(args.rounds):
         row = [f"{c}: {run(args.env_id, args.num_envs, c, kwargs, args.steps):8.0f}" for c in args.configs]
         print(f"round {r}  " + "   ".join(row) + "  steps/s")
     print(f"load {os.getloadavg()[0]:.2f}")
 
 
-def _pipelined(env_id: str, kwargs: dict) -> bool:
+def _auto_workers(env_id: str, num_envs: int, kwargs: dict) -> int:
+    """The processes ``make_vec`` shards ``num_envs`` tables over by default."""
     import gymnasium as gym
 
-    venv = gym.make_vec(env_id, num_envs=1, vectorization_mode="vector_entry_point", num_workers=1, **kwargs)
+    import poolgym  # noqa: F401
+
+    venv = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs)
     try:
-        return venv.pipelined()
+        return len(getattr(venv, "bounds", [None]))
     finally:
         venv.close()
 

@@ -114,8 +114,6 @@ def main(argv=None):
 
     N = args.num_envs
     seats = {} if args.players is None else {"players": args.players}
-    if args.action_mode == "macro":
-        seats["illegal_macro"] = "substitute"
     env = PoolVectorEnv(args.discipline, num_envs=N, opponent=None if args.opponent == "none" else args.opponent,
                         physics={"overlap": False}, noise=args.noise, action_mode=args.action_mode, **seats)
     rng = np.random.default_rng(0)

@@ -431,6 +431,17 @@ class OneBallSideEnv(PoolEnv):
         self.metadata = dict(self.metadata, rules_defaults=dict(DEFAULTS))
 
 
+def pipelines(discipline, num_threads: int | None = None, **kwargs) -> bool:
+    """Whether one process would pipeline the steps of ``discipline``'s tables built with these
+    `PoolEnv` keyword arguments (`PoolVectorEnv.pipelined`), asked of one table built as
+    `make_vector` builds them in one process."""
+    probe = PoolVectorEnv(discipline, num_envs=1, **with_threads(kwargs, check_num_threads(num_threads)))
+    try:
+        return probe.pipelined()
+    finally:
+        probe.close()
+
+
 def make_vector(discipline, num_envs: int = 1, num_workers="auto", num_threads: int | None = None, **kwargs):
     """The native vector env of ``discipline``: a `PoolVectorEnv` of ``num_envs`` tables, or with
     ``num_workers`` > 1 a `ShardedVectorEnv` of that many processes (``"auto"``: one per
@@ -438,14 +449,7 @@ def make_vector(discipline, num_envs: int = 1, num_workers="auto", num_threads: 
     one process would pipeline the steps, `workers.resolve_num_workers`; the same trajectories
     for any count); ``num_threads``: numba threads of the batched physics (per worker); the rest
     goes to `PoolEnv`."""
-    def pipelined() -> bool:  # asked of one table built as this process would build them
-        probe = PoolVectorEnv(discipline, num_envs=1, **with_threads(kwargs, check_num_threads(num_threads)))
-        try:
-            return probe.pipelined()
-        finally:
-            probe.close()
-
-    num_workers = resolve_num_workers(num_workers, num_envs, pipelined)
+    num_workers = resolve_num_workers(num_workers, num_envs, lambda: pipelines(discipline, num_threads, **kwargs))
     if num_workers != 1:  # tables sharded over worker processes (`poolgym.envs.workers`)
         return ShardedVectorEnv(discipline, num_envs=num_envs, num_workers=num_workers,
                                 num_threads=num_threads, **kwargs)

@@ -134,16 +134,15 @@ def resolve_num_workers(num_workers, num_envs: int, pipelined=False) -> int:
             raise ValueError(f"num_workers must be a positive int or 'auto', got {num_workers!r}")
         return num_workers
     cpus = usable_cpus()
-    if min(cpus, int(num_envs) // TABLES_PER_WORKER) < 2:
+    if min(cpus, int(num_envs) // TABLES_PER_WORKER) < 2:  # (the pipelined count is no larger)
         return 1
     from physics import compile_cache
 
     if compile_cache.is_cold():
         return 1
-    if pipelined() if callable(pipelined) else pipelined:
-        w = min(cpus, int(num_envs) // TABLES_PER_WORKER_PIPELINED)
-        return w if w >= 2 else 1
-    return min(cpus, int(num_envs) // TABLES_PER_WORKER)
+    per = TABLES_PER_WORKER_PIPELINED if (pipelined() if callable(pipelined) else pipelined) else TABLES_PER_WORKER
+    w = min(cpus, int(num_envs) // per)
+    return w if w >= 2 else 1
 
 
 def shard_bounds(num_envs: int, num_workers: int) -> list[tuple[int, int]]:
