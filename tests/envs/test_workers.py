@@ -47,6 +47,21 @@ def test_workers_run_the_kernel_on_their_own_thread_unless_told():
     assert without_overlap({"physics": {"overlap": True}}) == {"physics": {"overlap": True}}
 
 
+def test_a_worker_freezes_its_tables_and_collects_generation_0_less_often():
+    import gc
+
+    from poolgym.envs import workers
+
+    before = gc.get_threshold()
+    try:
+        workers._tune_gc()
+        assert gc.get_threshold() == (workers.WORKER_GC_THRESHOLD,) + before[1:]
+        assert gc.get_freeze_count() > 0  # what existed then: out of every later collection
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+
+
 def test_num_threads_switches_the_batched_physics_to_parallel():
     from poolgym.envs.physics_io import PhysicsModels
 
