@@ -557,7 +557,9 @@ def aim_feasible(cue, objs, aims, R, out):
             out[i, k] = abs(cut) < 90.0 and d_cue > 1e-9
 
 
-@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
+# (inline='always': its IR goes into its one caller's, compiled and optimised once there instead of also
+# on its own at a cold cache; the same operations, so the same results)
+@njit(inline='always', cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _pot_kernel(consts, aims, axes, half, limit, balls, obst, need, tg, Q, ok, out, ghost):
     """Fill the (Q, T, 6) outputs of `pot_table` (``out`` = p, phi, cut, d1, d2, V0) for target
     rows ``tg`` (T,), obstacle rows ``obst`` (every ball on the table but the cue ball) with
@@ -1005,7 +1007,8 @@ def best_straight_in_placement(geom: TableGeom, balls: np.ndarray, on_table: np.
     return (x, y) if found else None
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+# (inline='always': as `_pot_kernel`; from Python it is compiled on its own as before)
+@njit(inline='always', cache=True, no_cfunc_wrapper=True)
 def _best_placement(consts, aims, axes, half, limit, P, on, targets, cue_row, kitchen, danger, cos_a, sin_a, dist,
                     hs, pockets, segs, jaws, max_points):
     """(found, x, y) of `best_straight_in_placement` (``consts`` as `pot_consts`)."""
@@ -1049,7 +1052,9 @@ def _best_placement(consts, aims, axes, half, limit, P, on, targets, cue_row, ki
     return True, pts[q, 0], pts[q, 1]
 
 
-@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
+# (inline='always': its IR goes into its one caller's, compiled and optimised once there instead of also
+# on its own at a cold cache; the same operations, so the same results)
+@njit(inline='always', cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _valid_straight_in_points(obj, aims, R, cos_a, sin_a, dist, P, on, cue_row, kitchen, gap, w, l, hs, pockets,
                               segs, jaws):
     """The `_straight_in_points` that `_placements_ok` accepts, in candidate order (k, 2)."""
