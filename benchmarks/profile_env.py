@@ -3,7 +3,7 @@ time of this thread (``time.thread_time``), so the split holds on a loaded machi
 
     python benchmarks/profile_env.py [--discipline nine_ball] [--opponent geometric|none]
                                      [--num-envs 256] [--steps 16] [--repeat 3] [--players N]
-                                     [--noise icga] [--action-mode box|macro|param]
+                                     [--noise icga] [--action-mode box|macro|param] [--worker-gc]
 
 The env runs with ``physics={"overlap": False}`` (the kernel on this thread, so every
 microsecond of the step is on one clock); with the overlap on, the kernel's time moves to its
@@ -16,7 +16,10 @@ batched referees, 14.1's and the BCA games' batched analysis (``nine_ball_batch.
 the referee's per-table path). The best of
 ``--repeat`` runs of the same seeded steps is printed, in microseconds per learner step and
 as a share of the step, and the step's CPU outside ``physics.simulate_batch`` over its CPU
-(issue 16's "outside/inside physics", <= 1 at N=256 self-play). Issue 16's bars ask the native
+(issue 16's "outside/inside physics", <= 1 at N=256 self-play). The env runs its steps with
+Python's cyclic garbage collector paused; the collections that then come between the steps are
+printed on their own line (``--worker-gc``: with the collector set as a worker process of the
+sharded env sets it, `poolgym.envs.workers.WORKER_GC_THRESHOLD`). Issue 16's bars ask the native
 env for >= 15,000 steps/s with the opponent (<= 133 us of CPU per step on two cores) and
 >= 25,000 self-play (<= 80 us).
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import importlib
 import time
 from collections import Counter
@@ -64,6 +68,8 @@ STAGES = [
 
 
 _DEPTHS: dict = {}
+#: the CPU of Python's cyclic garbage collections while the steps are timed (between steps)
+GC_LABEL = "cyclic GC (between steps)"
 
 
 def _wrap(acc: Counter, module: str, path: str, label: str) -> None:
@@ -105,6 +111,9 @@ def main(argv=None):
     ap.add_argument("--noise", default="none", choices=("none", "icga"), help="the env's execution noise")
     ap.add_argument("--action-mode", default="box", choices=("box", "macro", "param"),
                     help="macro: uniform indices, masked ones substituted (illegal_macro='substitute')")
+    ap.add_argument("--worker-gc", action="store_true",
+                    help="this process's garbage collector set as a worker process sets it "
+                         "(poolgym.envs.workers.WORKER_GC_THRESHOLD)")
     args = ap.parse_args(argv)
 
     acc: Counter = Counter()
@@ -116,6 +125,20 @@ def main(argv=None):
     seats = {} if args.players is None else {"players": args.players}
     env = PoolVectorEnv(args.discipline, num_envs=N, opponent=None if args.opponent == "none" else args.opponent,
                         physics={"overlap": False}, noise=args.noise, action_mode=args.action_mode, **seats)
+    if args.worker_gc:
+        from poolgym.envs.workers import _tune_gc
+
+        _tune_gc()
+    gc_t = [0.0, None]  # CPU in cyclic collections while timing; a collection's start
+
+    def on_gc(phase, _info):
+        if phase == "start":
+            gc_t[1] = time.thread_time()
+        elif gc_t[1] is not None:
+            acc[GC_LABEL] += time.thread_time() - gc_t[1]
+            gc_t[1] = None
+
+    gc.callbacks.append(on_gc)
     rng = np.random.default_rng(0)
     space = env.single_action_space
     if args.action_mode == "macro":
@@ -133,6 +156,7 @@ def main(argv=None):
         if best is None or acc["step (all)"] < best["step (all)"]:
             best = Counter(acc)
     env.close()
+    gc.callbacks.remove(on_gc)
     per = 1e6 / (args.steps * N)
     total = best["step (all)"]
     print(f"{args.discipline}{'' if args.players is None else f'/{args.players}'}, opponent={args.opponent}, "
@@ -151,6 +175,9 @@ def main(argv=None):
     if phys > 0:  # issue 16's "outside/inside physics": the step's CPU outside physics.simulate_batch over it
         print(f"{'outside/inside physics':40s} {(total - phys) / phys:8.2f}     (step - physics.simulate_batch) / "
               f"physics.simulate_batch")
+    # the env runs its steps with the collector paused: collections come between steps
+    print(f"{GC_LABEL:40s} {best[GC_LABEL] * per:8.1f} us  {100 * best[GC_LABEL] / (total + best[GC_LABEL]):5.1f}% "
+          f"of step + collections")
     with open("/proc/loadavg") as fh:
         print("load average:", " ".join(fh.read().split()[:3]))
 

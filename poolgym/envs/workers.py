@@ -75,9 +75,10 @@ permanent generation (``gc.freeze``), and it collects the youngest generation ev
 `WORKER_GC_THRESHOLD` net allocations instead of Python's 700. A step's short-lived
 objects are freed by reference counting (the step runs with the collector paused, see
 `poolgym.envs.vector`), but the ones that outlive it (verdict and spec memos, logs) made the
-collector run after nearly every step and promote them into ever larger full collections: 6.3%
-of a 14.1 step with the geometric opponent and 2.6% of an eight-ball one (N=128, one process),
-1.1% and 0.0% with the higher threshold. Cyclic garbage is still collected, less often.
+collector run after nearly every step and promote them into ever larger full collections: 5.3%
+of a 14.1 step's CPU with the geometric opponent and 1.7% of an eight-ball one (N=128, one
+process, `benchmarks/profile_env.py`), 2.1% and 0.0% with these settings; nine-ball's 0.3-0.4%
+either way. Cyclic garbage is still collected, less often.
 """
 
 from __future__ import annotations
