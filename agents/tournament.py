@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from physics import ExecutionNoise
+from physics.noise import perturb_stroke
 
 from agents.base import Agent, Observation, make
 from agents.stats import elo_ratings, wilson_interval
@@ -184,10 +184,7 @@ def play_game(discipline: str, agents: Sequence[Agent], *, seed: int, agent_seed
                 inning_seat, inning_pocketed = seat, 0
                 inning_start_balls = len(state.balls_on_table())
             if noise is not None:
-                if type(noise) is ExecutionNoise:  # one stroke: the same values, on floats
-                    row = noise.apply_stroke(action.shot_array(), noise_rng)
-                else:
-                    row = noise.apply(action.shot_array()[None, :], noise_rng)[0]
+                row = perturb_stroke(noise, action.shot_array(), noise_rng)
                 action = ShotAction(float(row[0]), float(row[1]), float(row[2]), float(row[3]),
                                     float(row[4]), action.called_ball, action.called_pocket,
                                     action.safety, action.push_out)

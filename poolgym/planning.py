@@ -214,13 +214,19 @@ def _norm(v: np.ndarray, keepdims: bool = False) -> np.ndarray:
     return np.sqrt(np.add.reduce(v * v, axis=-1, keepdims=keepdims))
 
 
+def _unit_xy(x: float, y: float) -> tuple:
+    """(ux, uy, length) of the vector (``x``, ``y``) on Python floats, with the IEEE operations
+    of `_norm` and `unit` on a (2,) array (a zero or NaN length gives the zero vector)."""
+    n = math.sqrt(x * x + y * y)
+    return (x / n, y / n, n) if n > 0 else (0.0, 0.0, n)
+
+
 def unit(v: np.ndarray) -> np.ndarray:
     """Unit vector(s) along the last axis; zero vectors stay zero."""
     v = np.asarray(v, float)
     if v.shape == (2,):  # one vector: the same IEEE operations on Python floats
-        x, y = v.tolist()
-        n = math.sqrt(0.0 + x * x + y * y)
-        return np.array((x / n, y / n)) if n > 0 else np.zeros(2)
+        ux, uy, _ = _unit_xy(*v.tolist())
+        return np.array((ux, uy))
     n = _norm(v, keepdims=True)
     return np.where(n > 0, v / np.where(n > 0, n, 1.0), 0.0)
 
@@ -285,14 +291,10 @@ def _aim_one(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, R: float) -> 
     cx, cy = cue.tolist()
     ox, oy = obj.tolist()
     tx, ty = target.tolist()
-    vx, vy = tx - ox, ty - oy
-    d_obj = math.sqrt(vx * vx + vy * vy)
-    uox, uoy = (vx / d_obj, vy / d_obj) if d_obj > 0 else (0.0, 0.0)
+    uox, uoy, d_obj = _unit_xy(tx - ox, ty - oy)
     k = 2.0 * R
     gx, gy = ox - k * uox, oy - k * uoy
-    wx, wy = gx - cx, gy - cy
-    d_cue = math.sqrt(wx * wx + wy * wy)
-    ucx, ucy = (wx / d_cue, wy / d_cue) if d_cue > 0 else (0.0, 0.0)
+    ucx, ucy, d_cue = _unit_xy(gx - cx, gy - cy)
     dot = 0.0 + ucx * uox + ucy * uoy  # numpy's sum starts from +0.0 (the sign of a zero dot)
     deg = np.degrees(np.arctan2(np.array((ucy, ucx * uoy - ucy * uox)), np.array((ucx, dot))))
     cut = deg[1]
@@ -1007,7 +1009,7 @@ def best_straight_in_placement(geom: TableGeom, balls: np.ndarray, on_table: np.
     return (x, y) if found else None
 
 
-# (inline='always': as `_pot_kernel`; from Python it is compiled on its own as before)
+# (inline='always': as `_pot_kernel`; called from Python it is compiled on its own)
 @njit(inline='always', cache=True, no_cfunc_wrapper=True)
 def _best_placement(consts, aims, axes, half, limit, P, on, targets, cue_row, kitchen, danger, cos_a, sin_a, dist,
                     hs, pockets, segs, jaws, max_points):
@@ -1052,8 +1054,7 @@ def _best_placement(consts, aims, axes, half, limit, P, on, targets, cue_row, ki
     return True, pts[q, 0], pts[q, 1]
 
 
-# (inline='always': its IR goes into its one caller's, compiled and optimised once there instead of also
-# on its own at a cold cache; the same operations, so the same results)
+# (inline='always': as `_pot_kernel`)
 @njit(inline='always', cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _valid_straight_in_points(obj, aims, R, cos_a, sin_a, dist, P, on, cue_row, kitchen, gap, w, l, hs, pockets,
                               segs, jaws):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from physics import ExecutionNoise
+from physics.noise import perturb_stroke
 
 from poolgym.envs.seating import points_advantage, seat_returns, seat_view
 from poolgym.rules.game import MAX_CUE_SPEED, DisciplineBase, seeded_generator, stroke_row
@@ -320,9 +320,9 @@ class Session:
             seat, a, rvw, s, row = pending
             noise = self.noise
             if noise is not None:
-                if type(noise) is ExecutionNoise and row.shape == (5,):  # one stroke: the same values, on floats
-                    row = noise.apply_stroke(row, self.rng, max_speed=MAX_CUE_SPEED)
-                else:  # any noise model; or both lag strokes (2, 5)
+                if row.shape == (5,):  # one stroke
+                    row = perturb_stroke(noise, row, self.rng, max_speed=MAX_CUE_SPEED)
+                else:  # both lag strokes (2, 5)
                     shape = row.shape
                     row = np.asarray(noise.apply(row.reshape(-1, 5), self.rng), float)
                     row[:, 0] = np.minimum(row[:, 0], MAX_CUE_SPEED)

@@ -204,8 +204,7 @@ def safety_shot(consts, balls, on, targets, danger):
     return False, 0.0, 1.5, -1
 
 
-# (inline='always': its IR goes into its one caller's, compiled and optimised once there instead of also
-# on its own at a cold cache; the same operations, so the same results)
+# (inline='always': as `poolgym.planning._pot_kernel`)
 @njit(inline='always', cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
 def _best_pots(consts, aims, axes, half, limit, balls, on, pots, danger, preview_ball, k, F, I, E):
     """The best direct pot from the cue ball into I[k, 0:2], F[k, 0:3] (ball, pocket; phi, V0,
