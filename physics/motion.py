@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 # indices into the packed parameter vector (BallParams.as_array)
@@ -259,6 +260,22 @@ def evolve(rvw, s, P, t):
      rvw[2, 0], rvw[2, 1], rvw[2, 2]) = _evolved(
         rvw[0, 0], rvw[0, 1], rvw[0, 2], rvw[1, 0], rvw[1, 1], rvw[1, 2],
         rvw[2, 0], rvw[2, 1], rvw[2, 2], s, P[P_R], P[P_US], P[P_UR], P[P_USP], P[P_G], t)
+
+
+@njit(cache=True, no_cfunc_wrapper=True, error_model="numpy")
+def positions_along(rvw, s, P, dts):
+    """(T, 3) centres of one ball, ``rvw`` (3, 3) in motion state ``s``, after each of the
+    ``dts`` (T,) seconds: :func:`evolve` of a copy by each (the same arithmetic)."""
+    out = np.empty((dts.shape[0], 3))
+    q = np.empty((3, 3))
+    for k in range(dts.shape[0]):
+        for a in range(3):
+            for c in range(3):
+                q[a, c] = rvw[a, c]
+        evolve(q, s, P, dts[k])
+        for c in range(3):
+            out[k, c] = q[0, c]
+    return out
 
 
 @njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, error_model="numpy")

@@ -474,6 +474,43 @@ def simulate_batch(table: Table, rvw, shots, cue_ball, *, s=None, ball_params: B
     return res
 
 
+def states_at(table: Table, rvw, shot, times, *, ball_params: BallParams = BallParams(),
+              cue: CueParams = CueParams(), ball_ball="frictional_inelastic", cushion="han_2005",
+              max_events: int = 2000, s=None, airborne: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(rvw (T, N, 3, 3), s (T, N) int8): the table's balls at each of the T ``times`` (s) of one
+    shot, row t exactly ``simulate(table, rvw, shot, t_final=times[t], ...)``'s ``rvw`` and
+    ``s`` (the same arguments otherwise; no execution noise): the inputs checked and the cue
+    struck once, then the kernel run from the struck state to each time."""
+    if isinstance(shot, Shot):
+        arr, cb = shot.as_array(), shot.cue_ball
+    else:
+        arr, cb = np.asarray(shot, dtype=np.float64), 0
+        if arr.shape != (5,):
+            raise ValueError(f"shot must be a physics.Shot or a (5,) array, got shape {arr.shape}")
+    rvw = np.asarray(rvw, dtype=np.float64)
+    if rvw.ndim != 3:
+        raise ValueError(f"rvw must have shape (N, 3, 3), got {rvw.shape}")
+    tfs = [float(t) for t in times]
+    if not all(t >= 0.0 for t in tfs):
+        raise ValueError(f"times must be >= 0, got {times!r}")
+    if s is not None:
+        s = np.asarray(s)
+        if s.ndim != 1:
+            raise ValueError(f"s must have shape (N,), got {s.shape}")
+        s = s[None]
+    _, _, rvw1, s1, shots, cue_ball, bb, cu = _prepare(
+        table, rvw[None], arr[None], np.array([cb]), s, ball_params, cue, ball_ball, cushion, None, None,
+        max_events, airborne)
+    air3d = needs_air3d(s1, airborne)
+    out_rvw = np.empty((len(tfs),) + rvw1.shape[1:])
+    out_s = np.empty((len(tfs), s1.shape[1]), np.int8)
+    for k, tf in enumerate(tfs):
+        r, q = rvw1.copy(), s1.copy()
+        _run(table, r, q, shots, cue_ball, ball_params.kernel_array, bb, cu, int(max_events), False, tf, air3d)
+        out_rvw[k], out_s[k] = r[0], q[0]
+    return out_rvw, out_s
+
+
 def simulate(table: Table, rvw, shot, *, ball_params: BallParams = BallParams(),
              cue: CueParams = CueParams(), ball_ball="frictional_inelastic", cushion="han_2005",
              noise: ExecutionNoise | None = None, rng: np.random.Generator | None = None,

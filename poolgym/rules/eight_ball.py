@@ -65,18 +65,20 @@ Rules implemented (checklist of eight_ball.md section 5):
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Optional
 
 import numpy as np
+import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's source)
+from numba import njit
 
 from . import eight_ball_batch as _eb, general, nine_ball_batch as _nb, queries as q, serialize
 from .core import (ChooseOption, CueBallPlacement, Foul, FoulKind, GameState, IllegalActionError, Option,
                    Phase, RulesConfig, ShotAction, Verdict)
-from .game import DisciplineBase, draw_rng
+from .game import DisciplineBase
 from .geometry import ball_radius, get_table, rack_triangle
+from .seeding import _next_double, _shuffle, _stream, entropy_words
 from .shot_record import EventKind
 
 __all__ = [
@@ -389,6 +391,18 @@ class EightBall(DisciplineBase):
         on = np.ones(16, bool)
         on[0] = False
         return pos, on
+
+    def rack_tuples(self, config, seed: int, rng_counter: int) -> tuple:
+        """`DisciplineBase.rack_tuples` of :meth:`rack`, its draws compiled (`drawn_rack`:
+        the same racks as ``rack(config, default_rng([seed, rng_counter]))``)."""
+        words = entropy_words([seed, rng_counter])
+        if type(self).rack is not EightBall.rack or words is None:
+            return super().rack_tuples(config, seed, rng_counter)
+        table = get_table(config.table)
+        slots = rack_triangle(table, ball_radius(), config.rack_gap)
+        alternating = RackPattern(config.rack_pattern) is RackPattern.ALTERNATING
+        pos = drawn_rack(words, alternating, slots, np.asarray(table.head_spot, np.float64), _ALTERNATING_CODES)
+        return tuple(pos.tolist()), _RACK_ON
 
     def initial_extra(self, config):
         return EightBallExtra()
@@ -923,11 +937,10 @@ class EightBall(DisciplineBase):
     def _rerack(self, state: GameState, breaker: int, refs: tuple):
         """New rack from the state's RNG; ``breaker`` breaks with the cue ball in hand behind
         the head string (8B-4.5, 8B-4.8, 8B-4.21). Shot and inning counters keep running."""
-        rng, new_rng = draw_rng(state)
-        pos, on = self.rack(state.config, rng)
+        seed, counter = state.rng
+        pos, on = self.rack_tuples(state.config, int(seed), int(counter))  # `draw_rng`'s draws
         ex = EightBallExtra(reracks=state.extra.reracks + 1)
-        s = state.replace(pos=tuple(np.asarray(pos, float).reshape(-1).tolist()), on_table=tuple(np.asarray(on, bool).tolist()),
-                          rng=new_rng, seat_to_act=breaker, breaker=breaker, phase=Phase.BREAK, options=(),
+        s = state.replace(pos=pos, on_table=on, rng=(int(seed), int(counter) + 1), seat_to_act=breaker, breaker=breaker, phase=Phase.BREAK, options=(),
                           cue_ball=CueBallPlacement.IN_HAND_KITCHEN, cue_placed=False, groups=(0, 0),
                           consecutive_fouls=(0, 0), stall_innings=0, extra=ex)
         return s, Verdict(points=_ZEROS, next_seat=breaker, cue_ball=CueBallPlacement.IN_HAND_KITCHEN,
@@ -989,9 +1002,75 @@ def rack_order(pattern: RackPattern, rng: np.random.Generator) -> tuple:
     return tuple(order)
 
 
+#: :data:`_ALTERNATING` as codes for `drawn_rack`: 1 group "A", 2 group "B", 0 the 8
+_ALTERNATING_CODES = np.array([{"A": 1, "B": 2, "8": 0}[t] for t in _ALTERNATING], np.int64)
+_ALTERNATING_CODES.setflags(write=False)
+#: the on-table mask of a fresh rack: every object ball, the cue ball in hand
+_RACK_ON = (False,) + (True,) * 15
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def drawn_rack(entropy, alternating, slots, head, pattern):
+    """(32,) float64 ball centres (x0, y0, x1, y1, ...) of :meth:`EightBall.rack` drawn from the
+    stream of ``default_rng(seed)`` (``entropy``: the seed's words, `seeding.entropy_words`):
+    :func:`rack_order`'s draws in its order (the solids, then the stripes shuffled; WPA: one
+    uniform draw for the back corners, then the other twelve shuffled; ALTERNATING: one
+    uniform draw for which group is "A", ``pattern`` the slots' :data:`_ALTERNATING_CODES`),
+    each ball at its triangle slot (``slots`` (15, 2)), the cue ball on ``head``."""
+    st = _stream(entropy)
+    solids = np.arange(1, 8)
+    _shuffle(st, solids)
+    stripes = np.arange(9, 16)
+    _shuffle(st, stripes)
+    order = np.zeros(15, np.int64)
+    order[4] = EIGHT
+    if not alternating:  # 8B-4.3: a list's pop() takes its last ball
+        if _next_double(st) < 0.5:
+            order[10], order[14] = solids[6], stripes[6]
+        else:
+            order[10], order[14] = stripes[6], solids[6]
+        rest = np.empty(12, np.int64)
+        rest[:6] = solids[:6]
+        rest[6:] = stripes[:6]
+        _shuffle(st, rest)
+        k = 0
+        for slot in range(15):
+            if slot != 4 and slot != 10 and slot != 14:
+                order[slot] = rest[k]
+                k += 1
+    else:  # INF2-8B-2
+        a_is_solids = _next_double(st) < 0.5
+        na = nb = 7
+        for slot in range(15):
+            tag = pattern[slot]
+            if tag == 0:
+                continue
+            if (tag == 1) == a_is_solids:
+                na -= 1
+                order[slot] = solids[na]
+            else:
+                nb -= 1
+                order[slot] = stripes[nb]
+    pos = np.zeros(32)
+    pos[0], pos[1] = head[0], head[1]
+    for slot in range(15):
+        b = order[slot]
+        pos[2 * b], pos[2 * b + 1] = slots[slot, 0], slots[slot, 1]
+    return pos
+
+
 # ----------------------------------------------------------------------------- small utilities
+_EXTRA0 = EightBallExtra()
+
+
 def _ex(state: GameState, **kw) -> EightBallExtra:
-    return dataclasses.replace(state.extra if state.extra is not None else EightBallExtra(), **kw)
+    """``dataclasses.replace`` of the state's extra (fields by name; no ``__post_init__`` to
+    run), built as `GameState.replace` builds states."""
+    new = object.__new__(EightBallExtra)
+    d = (state.extra if state.extra is not None else _EXTRA0).__dict__.copy()
+    d.update(kw)
+    object.__setattr__(new, "__dict__", d)
+    return new
 
 
 def _assign(seat: int, g: Group) -> tuple:

@@ -11,6 +11,7 @@ pocket) -- both are the ball touching a cushion.
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Optional, Sequence
@@ -229,8 +230,19 @@ def lone_cue_ball(rec: ShotRecord, table):
         return None
     rvw = np.zeros((1, 3, 3))
     rvw[0, 0, :2] = rec.pos0[rec.cue_ball]
-    rvw[0, 0, 2] = physics.BallParams().R
+    rvw[0, 0, 2] = _ball_params()[0].R
     return rvw
+
+
+@functools.lru_cache(maxsize=1)
+def _ball_params():
+    """(``physics.BallParams()``, its packed array): the default ball, built once."""
+    import physics
+
+    bp = physics.BallParams()
+    P = bp.as_array()
+    P.setflags(write=False)
+    return bp, P
 
 
 def _cue_crossed_resimulated(rec: ShotRecord, table, t_contact: float, hs: float, n_samples: int = 12):
@@ -240,12 +252,12 @@ def _cue_crossed_resimulated(rec: ShotRecord, table, t_contact: float, hs: float
 
     Exact piecewise evaluation: one ``physics.simulate`` of the lone ball up to ``t_end``
     gives its cushion contacts; the state right after the strike and right after each
-    cushion contact comes from ``physics.simulate(t_final=...)`` (events at exactly
-    ``t_final`` are applied), and between two of them the ball moves in closed form
-    (``physics.motion.evolve``), sampled at ``n_samples`` points per piece (the path is a
-    parabola while sliding, a straight line while rolling)."""
+    cushion contact comes from ``physics.states_at`` (``simulate(t_final=...)``'s states:
+    events at exactly ``t_final`` are applied), and between two of them the ball moves in
+    closed form (``physics.motion.positions_along``, ``evolve``), sampled at ``n_samples``
+    points per piece (the path is a parabola while sliding, a straight line while rolling)."""
     import physics
-    from physics.motion import evolve
+    from physics.motion import positions_along
 
     rvw0 = lone_cue_ball(rec, table)
     if rvw0 is None:
@@ -253,7 +265,7 @@ def _cue_crossed_resimulated(rec: ShotRecord, table, t_contact: float, hs: float
     t_end = t_contact
     if not np.isfinite(t_end):
         t_end = float(rec.ev_t[-1]) if rec.ev_t.size else 0.0
-    P = physics.BallParams().as_array()
+    P = _ball_params()[1]
     shot = np.asarray(rec.shot, dtype=np.float64)
     try:
         air = went_airborne(rec)
@@ -262,19 +274,17 @@ def _cue_crossed_resimulated(rec: ShotRecord, table, t_contact: float, hs: float
         k, i, tt = np.asarray(lone.ev_kind)[:n], np.asarray(lone.ev_i)[:n], np.asarray(lone.ev_t)[:n]
         hits = np.unique(tt[(i == 0) & ((k == _BC) | (k == _BJ)) & (tt < t_end)])
         starts = [0.0] + [float(x) for x in hits]
-        for m, t0 in enumerate(starts):
-            r = physics.simulate(table, rvw0, shot, t_final=t0, airborne=air)
-            rvw, s = np.array(r.rvw[0], dtype=np.float64), int(r.s[0])
-            if rvw[0, 1] >= hs:
-                return True
-            t1 = starts[m + 1] if m + 1 < len(starts) else float(t_end)
-            for dt in np.linspace(0.0, t1 - t0, n_samples + 1)[1:]:
-                q = rvw.copy()
-                evolve(q, s, P, float(dt))
-                if q[0, 1] >= hs:
-                    return True
+        rvws, ss = physics.states_at(table, rvw0, shot, starts, airborne=air)
     except ValueError:
         return None
+    for m, t0 in enumerate(starts):
+        rvw = rvws[m, 0]
+        if rvw[0, 1] >= hs:
+            return True
+        t1 = starts[m + 1] if m + 1 < len(starts) else float(t_end)
+        ys = positions_along(rvw, int(ss[m, 0]), P, np.linspace(0.0, t1 - t0, n_samples + 1)[1:])[:, 1]
+        if (ys >= hs).any():
+            return True
     return False
 
 

@@ -17,7 +17,7 @@ import physics.cache_stamp  # noqa: F401  (numba's cache keyed on the project's 
 from numba import njit
 from numpy.random.bit_generator import ISeedSequence
 
-__all__ = ["seeded_generator", "permutation_prefix"]
+__all__ = ["seeded_generator", "permutation_prefix", "entropy_words"]
 
 # numpy.random.bit_generator's SeedSequence constants (32-bit words)
 _INIT_A = 0x43B0D7E5
@@ -168,12 +168,19 @@ def _pcg_next64(st):
     return (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63)))
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
-def _permutation_prefix(entropy, n, k):
-    """The first ``k`` entries of ``default_rng(seed).permutation(n)`` for the seed whose
-    SeedSequence entropy words are ``entropy`` (see `_entropy_words`)."""
+#: a compiled stream: the (6,) uint64 array [state hi, state lo, increment hi, increment lo,
+#: a buffered 32-bit word is held (0 / 1), that word] (numpy's PCG64 state with its
+#: ``has_uint32`` / ``uinteger`` buffer)
+_HAS32, _BUF = 4, 5
+
+
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, inline="always")
+def _stream(entropy):
+    """The stream of ``default_rng(seed)`` for the seed whose SeedSequence entropy words are
+    ``entropy`` (see `entropy_words`): ``pcg64_set_seed(seed=w[0:2], inc=w[2:4])`` of the
+    hashed words ``w``, nothing buffered."""
     w = _pcg64_seed_words(entropy)
-    st = np.zeros(4, np.uint64)  # state hi, lo, inc hi, lo: pcg64_set_seed(seed=w[0:2], inc=w[2:4])
+    st = np.zeros(6, np.uint64)
     st[2] = (w[2] << np.uint64(1)) | (w[3] >> np.uint64(63))
     st[3] = (w[3] << np.uint64(1)) | np.uint64(1)
     _pcg_step(st)
@@ -182,36 +189,68 @@ def _permutation_prefix(entropy, n, k):
     st[0] = st[0] + w[0] + carry
     st[1] = lo
     _pcg_step(st)
-    arr = np.arange(n)
-    has32 = False
-    buf = np.uint64(0)
-    for i in range(n - 1, 0, -1):
+    return st
+
+
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, inline="always")
+def _next_uint32(st):
+    """numpy's ``next_uint32`` of PCG64: the buffered high word if one is held, else the low
+    word of a new 64-bit output (its high word buffered)."""
+    if st[_HAS32] != np.uint64(0):
+        st[_HAS32] = np.uint64(0)
+        return st[_BUF]
+    r = _pcg_next64(st)
+    st[_BUF] = r >> _S32
+    st[_HAS32] = np.uint64(1)
+    return r & _U32
+
+
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
+def _shuffle(st, arr):
+    """numpy's ``Generator.shuffle`` of the 1-D ``arr`` in place: Fisher-Yates from the end,
+    each index drawn by ``random_interval`` (masked rejection on 32-bit draws; len < 2**32)."""
+    for i in range(arr.shape[0] - 1, 0, -1):
         mx = np.uint64(i)
         mask = mx
         for sh in (1, 2, 4, 8, 16, 32):
             mask |= mask >> np.uint64(sh)
-        while True:  # random_interval(bitgen, i) with next_uint32 (i < 2**32)
-            if has32:
-                v = buf
-                has32 = False
-            else:
-                r = _pcg_next64(st)
-                buf = r >> _S32
-                has32 = True
-                v = r & _U32
-            v &= mask
-            if v <= mx:
-                break
+        v = _next_uint32(st) & mask
+        while v > mx:
+            v = _next_uint32(st) & mask
         j = np.int64(v)
         arr[i], arr[j] = arr[j], arr[i]
+
+
+@njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, inline="always")
+def _next_double(st):
+    """numpy's ``Generator.random()``: the top 53 bits of a new 64-bit output times 2**-53 (the
+    buffered 32-bit word is kept for the next 32-bit draw)."""
+    return np.float64(_pcg_next64(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def _permutation_prefix(entropy, n, k):
+    """The first ``k`` entries of ``default_rng(seed).permutation(n)`` for the seed whose
+    SeedSequence entropy words are ``entropy`` (see `entropy_words`)."""
+    st = _stream(entropy)
+    arr = np.arange(n)
+    _shuffle(st, arr)
     return arr[:k]
+
+
+def entropy_words(seed):
+    """The SeedSequence entropy words of ``seed`` as an int64 array, the argument of this
+    module's compiled draws (`_stream`), or None for a seed they do not take (anything but a
+    non-negative int or a list/tuple of them)."""
+    words = _entropy_words(seed)
+    return None if words is None else np.array(words, np.int64)
 
 
 def permutation_prefix(seed, n: int, k: int) -> list:
     """``numpy.random.default_rng(seed).permutation(n)[:k].tolist()`` (the same values),
     compiled for a non-negative int seed or a list/tuple of them (what the rules' chance
     draws use, `poolgym.rules.seats.draw_from`); any other seed goes through numpy."""
-    words = _entropy_words(seed)
+    words = entropy_words(seed)
     if words is None or not (0 <= k <= n < 2**32):
         return seeded_generator(seed).permutation(n)[:k].tolist()
-    return _permutation_prefix(np.array(words, np.int64), int(n), int(k)).tolist()
+    return _permutation_prefix(words, int(n), int(k)).tolist()

@@ -202,3 +202,38 @@ def test_strike_centre_hit_and_squirt():
     assert v[0, 0] == pytest.approx(2 / (1 + bp.m / 0.567)) and np.allclose(w, 0)
     v, _ = strike_velocity(np.array([[1.0, 90.0, 0.0, 0.3, 0.0]]), bp, physics.CueParams(squirt=True))
     assert v[0, 0] > 0  # left english squirts the ball to the right (+x when aiming +y)
+
+
+@pytest.mark.parametrize("airborne", [False, True])
+def test_states_at_is_simulate_to_each_time(airborne):
+    """`physics.states_at`: row t is ``simulate(..., t_final=times[t])``'s rvw and s, bit for
+    bit (mid-shot, at an event time, at 0 and after the balls stopped)."""
+    t, rvw, shots, _ = _batch_inputs(seed=11, B=3)
+    for k in range(3):
+        shot = shots[k] if not airborne else np.r_[shots[k][:2], 25.0, 0.0, 0.2]
+        full = physics.simulate(t, rvw[k], shot, airborne=airborne)
+        times = [0.0, float(full.ev_t[1]), 0.37, float(full.ev_t[full.n_events - 1]) + 1.0]
+        got_rvw, got_s = physics.states_at(t, rvw[k], shot, times, airborne=airborne)
+        assert got_rvw.shape == (4,) + rvw[k].shape and got_s.dtype == np.int8
+        for m, tf in enumerate(times):
+            ref = physics.simulate(t, rvw[k], shot, t_final=tf, airborne=airborne)
+            assert np.array_equal(got_rvw[m], ref.rvw) and np.array_equal(got_s[m], ref.s)
+    with pytest.raises(ValueError, match="times"):
+        physics.states_at(t, rvw[0], shots[0], [0.1, -1.0])
+    with pytest.raises(ValueError, match="off the bed|overlap|NaN"):
+        physics.states_at(t, np.full_like(rvw[0], np.nan), shots[0], [0.1])
+
+
+def test_positions_along_is_evolve_of_a_copy():
+    """`physics.motion.positions_along`: the centre after each dt is `evolve`'s, bit for bit."""
+    from physics.motion import evolve, positions_along
+
+    t, rvw, shots, _ = _batch_inputs(seed=12, B=1)
+    P = physics.BallParams().as_array()
+    struck, s = physics.states_at(t, rvw[0], shots[0], [0.0])
+    dts = np.linspace(0.0, 0.8, 13)[1:]
+    got = positions_along(struck[0, 0], int(s[0, 0]), P, dts)
+    for k, dt in enumerate(dts):
+        q = struck[0, 0].copy()
+        evolve(q, int(s[0, 0]), P, float(dt))
+        assert np.array_equal(got[k], q[0])

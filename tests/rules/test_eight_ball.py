@@ -114,6 +114,38 @@ def test_INF2_8B_2_alternating_rack(seed):
     assert s.config.rack_pattern is RackPattern.ALTERNATING
 
 
+@pytest.mark.rule("8B-4.3")
+@pytest.mark.rule("INF2-8B-2")
+@pytest.mark.parametrize("pattern", list(RackPattern))
+def test_compiled_rack_draws_are_rack_orders(pattern):
+    """The racks of fresh games and re-racks (`EightBall.rack_tuples`, drawn compiled) are
+    :func:`rack_order`'s, with ``default_rng([seed, counter])``, for every seed form the state
+    holds (large seeds and counters included)."""
+    from poolgym.rules.game import DisciplineBase
+
+    cfg = EightBallConfig(rack_pattern=pattern)
+    rng = np.random.default_rng(4)
+    seeds = [0, 1, 2**31 - 2, 2**32 + 5] + [int(x) for x in rng.integers(0, 2**31 - 1, 60)]
+    for seed in seeds:
+        for counter in (0, 1, 9, 2**33):
+            pos, on = D.rack_tuples(cfg, seed, counter)
+            assert (pos, on) == DisciplineBase.rack_tuples(D, cfg, seed, counter)
+            order = rack_order(pattern, np.random.default_rng([seed, counter]))
+            P = np.asarray(pos).reshape(16, 2)
+            slots = triangle_slots(T, R, cfg.rack_gap)
+            assert all(tuple(P[b]) == tuple(slots[k]) for k, b in enumerate(order))
+
+
+@pytest.mark.rule("8B-4.21")
+def test_8B_4_21_rerack_draws_from_the_state_rng():
+    """A re-rack draws its rack from the state's (seed, counter) and advances the counter."""
+    s = D.initial_state(CFG, seed=3).replace(rng=(77, 5), extra=EightBallExtra(reracks=1))
+    new, _ = D._rerack(s, 1, ("8B-4.21",))
+    assert new.rng == (77, 6) and new.extra.reracks == 2
+    assert (new.pos, new.on_table) == D.rack_tuples(CFG, 77, 5)
+    assert new.phase is Phase.BREAK and new.seat_to_act == 1 and new.breaker == 1
+
+
 # ============================================================================ break order
 @pytest.mark.rule("8B-4.4")
 @pytest.mark.parametrize("order,winner,expect", [
