@@ -94,7 +94,7 @@ import numpy as np
 
 from poolgym import planning
 from poolgym.players.view import shot_call
-from poolgym.rules.game import MAX_CUE_SPEED
+from poolgym.rules.game import MAX_CUE_SPEED, SPEC_CACHE_SIZE
 from poolgym.rules.games.honolulu import MultiCallShot
 from poolgym.rules.rows import bool_rows, float_rows
 from poolgym.rules.core import (
@@ -116,6 +116,8 @@ OPTIONS = tuple(Option)
 #: options that name a ball of `ActionSpec.spot_choices` (the Box picks it by its called-ball score)
 _BALL_OPTIONS = (Option.SPOT_NEAREST_KITCHEN_BALL, Option.SPOT_PENALTY_BALL)
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+#: entries of each per-spec memo (the rules' own spec memo's size: its specs recur)
+MEMO_SIZE = SPEC_CACHE_SIZE
 _PLACEMENT_INDEX = {p: i for i, p in enumerate(PLACEMENTS)}
 _OPTION_INDEX = {o: i for i, o in enumerate(OPTIONS)}
 #: a ChooseOption naming no ball per option (immutable, shared by the decoded decisions)
@@ -505,7 +507,7 @@ class Codec:
                 c = c + tuple(k_fl + j for j, f in enumerate(hit[2]) if f)
             else:
                 fl = hit[2]
-        if len(self._cols_cache) > 4096:
+        if len(self._cols_cache) > MEMO_SIZE:
             self._cols_cache.clear()
         hit = self._cols_cache[(None if spec is None else id(spec), phase, cue_ball)] = (spec, c, fl)
         return hit
@@ -519,7 +521,7 @@ class Codec:
                 + [k_op + _OPTION_INDEX[o] for o in spec.options])
         hit = (spec, tuple(cols), (spec.can_shoot, spec.must_place, spec.call_required, spec.safety_allowed,
                                    spec.push_out_allowed, True))
-        if len(self._mask_cache) > 4096:
+        if len(self._mask_cache) > MEMO_SIZE:
             self._mask_cache.clear()
         self._mask_cache[id(spec)] = hit
         return hit
@@ -735,7 +737,7 @@ class Codec:
             mask = np.zeros(self.N, np.bool_)
             mask[list(tb)] = True
             kind = (None if spec.place_cue is None else bool(self._placement_region(spec)), spec.must_place, mask)
-        if len(self._kind_cache) > 4096:
+        if len(self._kind_cache) > MEMO_SIZE:
             self._kind_cache.clear()
         self._kind_cache[id(spec)] = (spec, kind)
         return kind

@@ -425,9 +425,15 @@ class EightBall(DisciplineBase):
         decide the call on the 8, 8B-4.20), the 8B-4.21 stalemate offer and, with the cue
         ball in hand behind the head string, the GW-5 kitchen spot request and its choices
         (they depend on the positions: part of the key then); no key in the other phases,
-        nor for a subclass (it may compute its spec from more)."""
+        nor for a subclass (it may compute its spec from more). In :attr:`Phase.OPTION` the
+        spec is the seat and the options offered (8B-4.5, 8B-4.7, 8B-4.8, 8B-4.21: none names
+        a ball); no key in the other phases."""
         ph = state.phase
-        if type(self) is not EightBall or (ph is not Phase.PLAY and ph is not Phase.BREAK):
+        if type(self) is not EightBall:
+            return None
+        if ph is Phase.OPTION:
+            return id(state.config), ph, state.seat_to_act, state.options
+        if ph is not Phase.PLAY and ph is not Phase.BREAK:
             return None
         kitchen = ()
         if state.config.kitchen_spot_request and state.cue_ball is CueBallPlacement.IN_HAND_KITCHEN:

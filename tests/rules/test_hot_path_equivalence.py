@@ -164,6 +164,46 @@ def test_memoised_legal_actions_equal_the_computed_spec(kitchen_spot_request):
     assert len(seen) >= 4
 
 
+def test_memoised_eight_ball_specs_equal_the_computed_spec():
+    """`EightBall.spec_key` (break, play and the OPTION phase's offers: 8B-4.5 illegal break,
+    8B-4.8 the 8 on the break, 8B-4.21 stalemate offers) memoises the spec computed afresh,
+    the seat changed where another seat met the same offer, on random games."""
+    from poolgym.rules.core import ChooseOption, IllegalActionError, Option, PlaceCueBall, ShotAction
+    from poolgym.rules.eight_ball import EightBall, EightBallConfig
+
+    d = EightBall()
+    cfg = EightBallConfig(stalemate_offer_innings=1)
+    rng = np.random.default_rng(23)
+    options = set()
+    for game in range(6):
+        st = d.initial_state(cfg, game)
+        for _ in range(40):
+            spec = d.legal_actions(st)
+            assert spec == d._legal_actions(st)
+            assert d.legal_actions(st) is spec or d.spec_key(st) is None
+            if st.phase is Phase.GAME_OVER:
+                break
+            if spec.phase is Phase.OPTION:
+                options.add(spec.options)
+                st, _ = d.apply(st, ChooseOption(spec.options[int(rng.integers(len(spec.options)))]))
+                continue
+            if Option.OFFER_STALEMATE in spec.options and rng.random() < 0.5:
+                st, _ = d.apply(st, ChooseOption(Option.OFFER_STALEMATE))
+                continue
+            if spec.must_place:
+                for _ in range(50):
+                    try:
+                        st, _ = d.apply(st, PlaceCueBall(float(rng.uniform(0.1, 1.17)), float(rng.uniform(0.1, 0.6))))
+                        break
+                    except IllegalActionError:
+                        continue
+                continue
+            called = spec.callable_balls[0] if spec.callable_balls else None
+            st, _ = d.apply(st, ShotAction(float(rng.uniform(1, 7)), float(rng.uniform(0, 360)), called_ball=called,
+                                           called_pocket=0 if called is not None else None))
+    assert len(options) >= 2
+
+
 @pytest.mark.parametrize("discipline, n", [("nine_ball", 2), ("eight_ball", 2), ("straight_pool", 2), ("card_ball", 6)])
 def test_initial_state_is_the_dataclass_state(discipline, n):
     """`DisciplineBase.initial_state` (built without the dataclass ``__init__``) is the
