@@ -474,6 +474,29 @@ def simulate_batch(table: Table, rvw, shots, cue_ball, *, s=None, ball_params: B
     return res
 
 
+def _one_table(rvw, shot, s) -> tuple:
+    """(rvw (N, 3, 3) float64, shot row (5,), cue ball, s as (1, N) or None) of one table's
+    `simulate` arguments, checked (ValueError)."""
+    if isinstance(shot, Shot):
+        arr, cb = shot.as_array(), shot.cue_ball
+    else:
+        arr = np.asarray(shot, dtype=np.float64)
+        if arr.shape != (5,):
+            raise ValueError(f"shot must be a physics.Shot or a (5,) array, got shape {arr.shape}")
+        cb = 0
+    if isinstance(cb, bool) or not isinstance(cb, (int, np.integer)):
+        raise ValueError("shot.cue_ball must be an int")
+    rvw = np.asarray(rvw, dtype=np.float64)
+    if rvw.ndim != 3:
+        raise ValueError(f"rvw must have shape (N, 3, 3), got {rvw.shape}")
+    if s is not None:
+        s = np.asarray(s)
+        if s.ndim != 1:
+            raise ValueError(f"s must have shape (N,), got {s.shape}")
+        s = s[None]
+    return rvw, arr, cb, s
+
+
 def states_at(table: Table, rvw, shot, times, *, ball_params: BallParams = BallParams(),
               cue: CueParams = CueParams(), ball_ball="frictional_inelastic", cushion="han_2005",
               max_events: int = 2000, s=None, airborne: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -481,23 +504,10 @@ def states_at(table: Table, rvw, shot, times, *, ball_params: BallParams = BallP
     shot, row t exactly ``simulate(table, rvw, shot, t_final=times[t], ...)``'s ``rvw`` and
     ``s`` (the same arguments otherwise; no execution noise): the inputs checked and the cue
     struck once, then the kernel run from the struck state to each time."""
-    if isinstance(shot, Shot):
-        arr, cb = shot.as_array(), shot.cue_ball
-    else:
-        arr, cb = np.asarray(shot, dtype=np.float64), 0
-        if arr.shape != (5,):
-            raise ValueError(f"shot must be a physics.Shot or a (5,) array, got shape {arr.shape}")
-    rvw = np.asarray(rvw, dtype=np.float64)
-    if rvw.ndim != 3:
-        raise ValueError(f"rvw must have shape (N, 3, 3), got {rvw.shape}")
+    rvw, arr, cb, s = _one_table(rvw, shot, s)
     tfs = [float(t) for t in times]
     if not all(t >= 0.0 for t in tfs):
         raise ValueError(f"times must be >= 0, got {times!r}")
-    if s is not None:
-        s = np.asarray(s)
-        if s.ndim != 1:
-            raise ValueError(f"s must have shape (N,), got {s.shape}")
-        s = s[None]
     _, _, rvw1, s1, shots, cue_ball, bb, cu = _prepare(
         table, rvw[None], arr[None], np.array([cb]), s, ball_params, cue, ball_ball, cushion, None, None,
         max_events, airborne)
@@ -520,23 +530,7 @@ def simulate(table: Table, rvw, shot, *, ball_params: BallParams = BallParams(),
     (or a length-5 array [V0 phi theta a b] with the cue ball in row 0). ``grow_log``: as
     in :func:`simulate_batch` (the log then holds every event, whatever ``max_events``).
     ``airborne``: the three-dimensional model, as in :func:`simulate_batch`."""
-    if isinstance(shot, Shot):
-        arr, cb = shot.as_array(), shot.cue_ball
-    else:
-        arr = np.asarray(shot, dtype=np.float64)
-        if arr.shape != (5,):
-            raise ValueError(f"shot must be a physics.Shot or a (5,) array, got shape {arr.shape}")
-        cb = 0
-    if isinstance(cb, bool) or not isinstance(cb, (int, np.integer)):
-        raise ValueError("shot.cue_ball must be an int")
-    rvw = np.asarray(rvw, dtype=np.float64)
-    if rvw.ndim != 3:
-        raise ValueError(f"rvw must have shape (N, 3, 3), got {rvw.shape}")
-    if s is not None:
-        s = np.asarray(s)
-        if s.ndim != 1:
-            raise ValueError(f"s must have shape (N,), got {s.shape}")
-        s = s[None]
+    rvw, arr, cb, s = _one_table(rvw, shot, s)
     tf = math.inf if t_final is None else float(t_final)
     if not tf >= 0.0:
         raise ValueError(f"t_final must be >= 0, got {t_final!r}")

@@ -128,63 +128,24 @@ def test_nine_ball_rack_cache_gives_the_same_racks():
         assert sa.pos[2:4] == tuple(float(v) for v in TABLE.foot_spot)  # the 1 on the foot spot
 
 
-@pytest.mark.parametrize("kitchen_spot_request", [True, False])
-def test_memoised_legal_actions_equal_the_computed_spec(kitchen_spot_request):
-    """`DisciplineBase.legal_actions` memoised by `NineBall.spec_key` gives the spec computed
-    afresh (`_legal_actions`) on every state of random nine-ball games with the real physics
-    (break, fouls and ball in hand 9B-5.10, push-out option 9B-5.6, the 9B-5.1 lowest ball)."""
-    from poolgym.rules.core import ChooseOption, IllegalActionError, PlaceCueBall, ShotAction
+def _specs_of_random_play(d, cfg, rng, games: int, shot_for) -> list:
+    """The specs met on ``games`` random games of discipline ``d`` with the real physics
+    (options chosen at random, stalemate offers half the time, random placements, the shots
+    ``shot_for(spec, rng)``), each checked against the spec computed afresh
+    (`_legal_actions`) and memoised where the discipline gives a `spec_key`."""
+    from poolgym.rules.core import ChooseOption, IllegalActionError, Option, PlaceCueBall
 
-    d = NineBall()
-    cfg = NineBallConfig(kitchen_spot_request=kitchen_spot_request)
-    rng = np.random.default_rng(17)
-    seen = set()
-    for game in range(4):
+    specs = []
+    for game in range(games):
         st = d.initial_state(cfg, game)
         for _ in range(40):
             spec = d.legal_actions(st)
             assert spec == d._legal_actions(st)
             assert d.legal_actions(st) is spec or d.spec_key(st) is None
-            seen.add((spec.phase, spec.must_place, bool(spec.options), spec.push_out_allowed))
+            specs.append(spec)
             if st.phase is Phase.GAME_OVER:
                 break
             if spec.phase is Phase.OPTION:
-                st, _ = d.apply(st, ChooseOption(spec.options[int(rng.integers(len(spec.options)))]))
-                continue
-            if spec.must_place:
-                for _ in range(50):
-                    try:
-                        st, _ = d.apply(st, PlaceCueBall(float(rng.uniform(0.1, 1.17)), float(rng.uniform(0.1, 0.6))))
-                        break
-                    except IllegalActionError:
-                        continue
-                continue
-            st, _ = d.apply(st, ShotAction(float(rng.uniform(1, 7)), float(rng.uniform(0, 360)),
-                                           push_out=bool(spec.push_out_allowed and rng.random() < 0.5)))
-    assert len(seen) >= 4
-
-
-def test_memoised_eight_ball_specs_equal_the_computed_spec():
-    """`EightBall.spec_key` (break, play and the OPTION phase's offers: 8B-4.5 illegal break,
-    8B-4.8 the 8 on the break, 8B-4.21 stalemate offers) memoises the spec computed afresh,
-    the seat changed where another seat met the same offer, on random games."""
-    from poolgym.rules.core import ChooseOption, IllegalActionError, Option, PlaceCueBall, ShotAction
-    from poolgym.rules.eight_ball import EightBall, EightBallConfig
-
-    d = EightBall()
-    cfg = EightBallConfig(stalemate_offer_innings=1)
-    rng = np.random.default_rng(23)
-    options = set()
-    for game in range(6):
-        st = d.initial_state(cfg, game)
-        for _ in range(40):
-            spec = d.legal_actions(st)
-            assert spec == d._legal_actions(st)
-            assert d.legal_actions(st) is spec or d.spec_key(st) is None
-            if st.phase is Phase.GAME_OVER:
-                break
-            if spec.phase is Phase.OPTION:
-                options.add(spec.options)
                 st, _ = d.apply(st, ChooseOption(spec.options[int(rng.integers(len(spec.options)))]))
                 continue
             if Option.OFFER_STALEMATE in spec.options and rng.random() < 0.5:
@@ -198,10 +159,41 @@ def test_memoised_eight_ball_specs_equal_the_computed_spec():
                     except IllegalActionError:
                         continue
                 continue
-            called = spec.callable_balls[0] if spec.callable_balls else None
-            st, _ = d.apply(st, ShotAction(float(rng.uniform(1, 7)), float(rng.uniform(0, 360)), called_ball=called,
-                                           called_pocket=0 if called is not None else None))
-    assert len(options) >= 2
+            st, _ = d.apply(st, shot_for(spec, rng))
+    return specs
+
+
+@pytest.mark.parametrize("kitchen_spot_request", [True, False])
+def test_memoised_legal_actions_equal_the_computed_spec(kitchen_spot_request):
+    """`DisciplineBase.legal_actions` memoised by `NineBall.spec_key` gives the spec computed
+    afresh (`_legal_actions`) on every state of random nine-ball games with the real physics
+    (break, fouls and ball in hand 9B-5.10, push-out option 9B-5.6, the 9B-5.1 lowest ball)."""
+    from poolgym.rules.core import ShotAction
+
+    def shot(spec, rng):
+        return ShotAction(float(rng.uniform(1, 7)), float(rng.uniform(0, 360)),
+                          push_out=bool(spec.push_out_allowed and rng.random() < 0.5))
+
+    specs = _specs_of_random_play(NineBall(), NineBallConfig(kitchen_spot_request=kitchen_spot_request),
+                                  np.random.default_rng(17), 4, shot)
+    assert len({(sp.phase, sp.must_place, bool(sp.options), sp.push_out_allowed) for sp in specs}) >= 4
+
+
+def test_memoised_eight_ball_specs_equal_the_computed_spec():
+    """`EightBall.spec_key` (break, play and the OPTION phase's offers: 8B-4.5 illegal break,
+    8B-4.8 the 8 on the break, 8B-4.21 stalemate offers) memoises the spec computed afresh,
+    the seat changed where another seat met the same offer, on random games."""
+    from poolgym.rules.core import ShotAction
+    from poolgym.rules.eight_ball import EightBall, EightBallConfig
+
+    def shot(spec, rng):
+        called = spec.callable_balls[0] if spec.callable_balls else None
+        return ShotAction(float(rng.uniform(1, 7)), float(rng.uniform(0, 360)), called_ball=called,
+                          called_pocket=0 if called is not None else None)
+
+    specs = _specs_of_random_play(EightBall(), EightBallConfig(stalemate_offer_innings=1),
+                                  np.random.default_rng(23), 6, shot)
+    assert len({sp.options for sp in specs if sp.phase is Phase.OPTION}) >= 2
 
 
 @pytest.mark.parametrize("discipline, n", [("nine_ball", 2), ("eight_ball", 2), ("straight_pool", 2), ("card_ball", 6)])
