@@ -100,9 +100,14 @@ def shot_rows(rows: list) -> np.ndarray:
 
 #: batches smaller than this run on one thread (`physics.simulate_batch(parallel=False)`)
 PARALLEL_MIN_BATCH = 8
-#: batches smaller than this are not overlapped (`PhysicsModels.overlap`): a worker thread's
-#: start-up is worth it only when there is refereeing to overlap
-OVERLAP_MIN_BATCH = 8
+#: batches smaller than this are not overlapped (`PhysicsModels.overlap`): handing a batch to
+#: the worker thread and polling it cost more than the overlap saves until there is much
+#: refereeing to overlap. Nine-ball on a 2-core box, one process, 64 against 8 (alternated,
+#: `poolgym.envs.vector.PoolVectorEnv` with the default overlap): with the geometric opponent
+#: N=32 +5-11% steps/s and 11-17% less CPU per step (eight-ball, 14.1 and nine-ball alike),
+#: N=128 and 256 +2-6%; self-play N=16-64 the same wall with 20% less CPU, N=256 unchanged
+#: (its pipelined groups are larger).
+OVERLAP_MIN_BATCH = 64
 #: the overlapped consumer takes finished tables in chunks of at least this many (each chunk
 #: pays one `BatchFacts` kernel call), except for the batch's last tables
 OVERLAP_CHUNK = 16

@@ -160,7 +160,7 @@ def test_pause_gc_restores_the_collector_and_changes_nothing():
 ])
 def test_overlapped_physics_changes_nothing(env_id, kwargs, monkeypatch):
     """`PhysicsModels.overlap` (tables refereed and reset while the batch's kernel runs on a
-    worker thread; used from `physics_io.OVERLAP_MIN_BATCH` tables) gives the trajectories of
+    worker thread; used from `physics_io.OVERLAP_MIN_BATCH` tables, 4 here) gives the trajectories of
     the plain batched call and of N single envs, step by step, autoresets included (tables
     finished in the overlap observed in groups of 3, opponents deciding in groups of 2, to
     exercise the grouping; self-play pea pool: the tables deciding an option are committed,
@@ -171,12 +171,13 @@ def test_overlapped_physics_changes_nothing(env_id, kwargs, monkeypatch):
     monkeypatch.setattr(vector, "OBS_GROUP", 3)
     monkeypatch.setattr(vector, "OPP_GROUP", 2)
     monkeypatch.setattr(vector, "PIPELINE_MIN_GROUP", 3)
+    monkeypatch.setattr(physics_io, "OVERLAP_MIN_BATCH", 4)
     pipelined = []
     consume = physics_io._consume_launches
     monkeypatch.setattr(physics_io, "_consume_launches", lambda ls, *a, **k: pipelined.append(len(ls)) or
                         consume(ls, *a, **k))
 
-    n = max(10, physics_io.OVERLAP_MIN_BATCH)
+    n = 10
     runs = []
     for overlap in (True, False):
         venv = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point",
