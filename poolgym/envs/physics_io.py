@@ -104,7 +104,7 @@ PARALLEL_MIN_BATCH = 8
 #: the worker thread and polling it cost more than the overlap saves until there is much
 #: refereeing to overlap. Nine-ball on a 2-core box, one process, 64 against 8 (alternated,
 #: `poolgym.envs.vector.PoolVectorEnv` with the default overlap): with the geometric opponent
-#: N=32 +5-11% steps/s and 11-17% less CPU per step (eight-ball, 14.1 and nine-ball alike),
+#: N=32 +5-11% steps/s and 11-19% less CPU per step (eight-ball, 14.1 and nine-ball alike),
 #: N=128 and 256 +2-6%; self-play N=16-64 the same wall with 20% less CPU, N=256 unchanged
 #: (its pipelined groups are larger).
 OVERLAP_MIN_BATCH = 64
