@@ -424,10 +424,10 @@ class EightBall(DisciplineBase):
         ball's placement, the legal object balls (8B-4.11, `legal_object_balls`, which also
         decide the call on the 8, 8B-4.20), the 8B-4.21 stalemate offer and, with the cue
         ball in hand behind the head string, the GW-5 kitchen spot request and its choices
-        (they depend on the positions: part of the key then); no key in the other phases,
-        nor for a subclass (it may compute its spec from more). In :attr:`Phase.OPTION` the
+        (they depend on the positions: part of the key then). In :attr:`Phase.OPTION` the
         spec is the seat and the options offered (8B-4.5, 8B-4.7, 8B-4.8, 8B-4.21: none names
-        a ball); no key in the other phases."""
+        a ball). No key in the other phases, nor for a subclass (it may compute its spec from
+        more)."""
         ph = state.phase
         if type(self) is not EightBall:
             return None
@@ -946,9 +946,9 @@ class EightBall(DisciplineBase):
         seed, counter = state.rng
         pos, on = self.rack_tuples(state.config, int(seed), int(counter))  # `draw_rng`'s draws
         ex = EightBallExtra(reracks=state.extra.reracks + 1)
-        s = state.replace(pos=pos, on_table=on, rng=(int(seed), int(counter) + 1), seat_to_act=breaker, breaker=breaker, phase=Phase.BREAK, options=(),
-                          cue_ball=CueBallPlacement.IN_HAND_KITCHEN, cue_placed=False, groups=(0, 0),
-                          consecutive_fouls=(0, 0), stall_innings=0, extra=ex)
+        s = state.replace(pos=pos, on_table=on, rng=(int(seed), int(counter) + 1), seat_to_act=breaker,
+                          breaker=breaker, phase=Phase.BREAK, options=(), cue_ball=CueBallPlacement.IN_HAND_KITCHEN,
+                          cue_placed=False, groups=(0, 0), consecutive_fouls=(0, 0), stall_innings=0, extra=ex)
         return s, Verdict(points=_ZEROS, next_seat=breaker, cue_ball=CueBallPlacement.IN_HAND_KITCHEN,
                           rule_refs=refs + ("8B-4.3",))
 
