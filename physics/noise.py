@@ -111,14 +111,14 @@ class ExecutionNoise:
 
 
 def perturb_stroke(noise, row, rng: np.random.Generator, *, max_speed: float = math.inf) -> np.ndarray:
-    """One stroke ``row`` (5 numbers) through the execution noise model ``noise`` (any object
-    with ``apply(shots, rng)`` on a (B, 5) array), then V0 capped at ``max_speed`` (a NaN
-    stays): a new (5,) float64 array. An `ExecutionNoise` itself takes its float path
-    (`ExecutionNoise.apply_stroke`, the same values); a subclass or another model its own
-    ``apply`` on a one-row array."""
-    if type(noise) is ExecutionNoise:
+    """Strokes ``row`` (5 numbers, or (k, 5): several strokes drawn in row order) through the
+    execution noise model ``noise`` (any object with ``apply(shots, rng)`` on a (B, 5) array),
+    then V0 capped at ``max_speed`` (a NaN stays): a new float64 array of ``row``'s shape. One
+    stroke of an `ExecutionNoise` itself takes its float path (`ExecutionNoise.apply_stroke`,
+    the same values); otherwise the model's own ``apply`` on the rows."""
+    shape = np.shape(row)
+    if type(noise) is ExecutionNoise and shape == (5,):
         return noise.apply_stroke(row, rng, max_speed=max_speed)
-    out = np.array(noise.apply(np.reshape(row, (1, 5)), rng), dtype=np.float64).reshape(5)
-    if out[0] > max_speed:
-        out[0] = max_speed
-    return out
+    out = np.array(noise.apply(np.reshape(row, (-1, 5)), rng), dtype=np.float64)
+    out[:, 0] = np.minimum(out[:, 0], max_speed)
+    return out.reshape(shape)

@@ -319,14 +319,8 @@ class Session:
         if pending is not None:
             seat, a, rvw, s, row = pending
             noise = self.noise
-            if noise is not None:
-                if row.shape == (5,):  # one stroke
-                    row = perturb_stroke(noise, row, self.rng, max_speed=MAX_CUE_SPEED)
-                else:  # both lag strokes (2, 5)
-                    shape = row.shape
-                    row = np.asarray(noise.apply(row.reshape(-1, 5), self.rng), float)
-                    row[:, 0] = np.minimum(row[:, 0], MAX_CUE_SPEED)
-                    row = row.reshape(shape)
+            if noise is not None:  # one stroke, or both lag strokes (2, 5)
+                row = perturb_stroke(noise, row, self.rng, max_speed=MAX_CUE_SPEED)
                 pending = (seat, a, rvw, s, row)
             self.pending = pending
             self.pending_legal = None if spec is None or not spec.target_balls else tuple(spec.target_balls)

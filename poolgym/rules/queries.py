@@ -18,6 +18,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from .geometry import ball_radius
 from .rails import contact_is_new, cushion_pockets, frozen_rail_bits, frozen_to_rails, rail_lut
 from .shot_facts import ShotFacts, _legal_mask, jumped_balls, pocketed_balls, scan_events, shot_facts
 from .shot_record import EventKind, Motion, ShotRecord
@@ -167,7 +168,6 @@ def frozen_rule_satisfied(rec: ShotRecord, table, ball: int, t0: float, frozen_r
         return True
     t, b, rails = cushion_events(rec, table)
     if R is None:
-        from .geometry import ball_radius
         R = ball_radius()
     lim = R + eps
     w, l = float(table.w), float(table.l)
@@ -230,19 +230,16 @@ def lone_cue_ball(rec: ShotRecord, table):
         return None
     rvw = np.zeros((1, 3, 3))
     rvw[0, 0, :2] = rec.pos0[rec.cue_ball]
-    rvw[0, 0, 2] = _ball_params()[0].R
+    rvw[0, 0, 2] = ball_radius()
     return rvw
 
 
 @functools.lru_cache(maxsize=1)
-def _ball_params():
-    """(``physics.BallParams()``, its packed array): the default ball, built once."""
+def _default_ball():
+    """``physics.BallParams()``, built once (its ``kernel_array`` is cached on it)."""
     import physics
 
-    bp = physics.BallParams()
-    P = bp.as_array()
-    P.setflags(write=False)
-    return bp, P
+    return physics.BallParams()
 
 
 def _cue_crossed_resimulated(rec: ShotRecord, table, t_contact: float, hs: float, n_samples: int = 12):
@@ -265,7 +262,7 @@ def _cue_crossed_resimulated(rec: ShotRecord, table, t_contact: float, hs: float
     t_end = t_contact
     if not np.isfinite(t_end):
         t_end = float(rec.ev_t[-1]) if rec.ev_t.size else 0.0
-    P = _ball_params()[1]
+    P = _default_ball().kernel_array
     shot = np.asarray(rec.shot, dtype=np.float64)
     try:
         air = went_airborne(rec)

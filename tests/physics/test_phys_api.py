@@ -195,6 +195,28 @@ def test_noise_apply_stroke_is_apply_bit_for_bit(noise):
         physics.ExecutionNoise.icga().apply_stroke(np.zeros(5), None)
 
 
+def test_perturb_stroke_is_apply_on_the_rows_then_capped():
+    """`physics.noise.perturb_stroke`: one stroke or several (the lag's two), through an
+    `ExecutionNoise` or a subclass of it, gives ``apply`` on the rows with V0 capped, bit for
+    bit, in the input's shape, and leaves the generator where ``apply`` leaves it."""
+    from physics.noise import perturb_stroke
+
+    class Doubled(physics.ExecutionNoise):  # another model: its own apply
+        def apply(self, shots, rng, **kw):
+            return 2.0 * super().apply(shots, rng, **kw)
+
+    for noise in (physics.ExecutionNoise.icga(), Doubled(0.5, 2.0, 3.0, 0.3, 0.3)):
+        for k, row in list(_stroke_cases())[:300]:
+            rows = row if k % 2 else np.stack([row, row[::-1] * 0.01])
+            g1, g2 = np.random.default_rng(k), np.random.default_rng(k)
+            ref = noise.apply(np.reshape(rows, (-1, 5)), g1)
+            ref[:, 0] = np.minimum(ref[:, 0], 7.0)
+            got = perturb_stroke(noise, rows, g2, max_speed=7.0)
+            assert got.shape == np.shape(rows) and got.dtype == np.float64
+            assert ref.reshape(np.shape(rows)).tobytes() == got.tobytes(), (k, rows)
+            assert g1.bit_generator.state == g2.bit_generator.state
+
+
 def test_strike_centre_hit_and_squirt():
     from physics.strike import strike_velocity
     bp = physics.BallParams()
