@@ -118,6 +118,12 @@ _BALL_OPTIONS = (Option.SPOT_NEAREST_KITCHEN_BALL, Option.SPOT_PENALTY_BALL)
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 #: entries of each per-spec memo (the rules' own spec memo's size: its specs recur)
 MEMO_SIZE = SPEC_CACHE_SIZE
+#: batches of at most this many tables are encoded and decoded table by table (`encode`,
+#: `decode_box`, the same values): the array operations of `encode_batch` and
+#: `decode_box_batch` cost a fixed 30-60 us per call, more than the per-table code up to about
+#: six tables (nine-ball, one process, `perf_counter` per call: one table 38 against 7 us to
+#: encode, 60 against 14 to decode; four 43 / 28 and 75 / 52; eight 52 / 57 and 95 / 112)
+SMALL_BATCH = 4
 _PLACEMENT_INDEX = {p: i for i, p in enumerate(PLACEMENTS)}
 _OPTION_INDEX = {o: i for i, o in enumerate(OPTIONS)}
 #: a ChooseOption naming no ball per option (immutable, shared by the decoded decisions)
@@ -416,6 +422,11 @@ class Codec:
         ``out``. Seated games: ``states`` are the observers' views, ``secrets`` their own
         private values."""
         B = len(states)
+        if B <= SMALL_BATCH:
+            for i in range(B):
+                self.encode(states[i], specs[i], seats[i], shots[i], out=out[i],
+                            secret=None if secrets is None else secrets[i])
+            return out
         N = self.N
         out.fill(0.0)
         P = float_rows([st.pos for st in states], 2 * N)
@@ -423,7 +434,7 @@ class Codec:
         xy = P * self._xy_scale - 1.0
         np.minimum(xy, 1.0, out=xy)  # (np.clip's values, without its Python wrapper)
         np.maximum(xy, -1.0, out=xy)
-        xy *= np.repeat(on, 2, axis=1)
+        xy = np.where(np.repeat(on, 2, axis=1), xy, 0.0)  # +0.0 off the table, as `encode` (not -0.0)
         out[:, : 2 * N] = xy
         out[:, 2 * N : 3 * N] = on
         k_tgt, k_call = 3 * N, 4 * N
@@ -595,6 +606,15 @@ class Codec:
         N = self.N
         arr = np.asarray(actions, dtype=np.float64).reshape(B, -1)
         U = self._clean_box(arr)
+        if B <= SMALL_BATCH:  # `decode_box` table by table
+            out = []
+            for k in range(B):
+                dec = self._decode_u(U[k].tolist(), states[k], specs[k], None)
+                out.append(dec)
+                if rows_out is not None:
+                    a = dec[-1] if dec else None
+                    rows_out[k] = (a.V0, a.phi, a.theta, a.a, a.b) if type(a) is ShotAction else np.nan
+            return out
         kinds = [self._spec_kind(sp) for sp in specs]
         # the rows read entry by entry: those decoded one by one (and the declarations below)
         rows = {k: U[k].tolist() for k, kind in enumerate(kinds) if kind is None}

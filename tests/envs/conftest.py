@@ -32,17 +32,32 @@ def assert_vector_matches_single(env_id: str, kwargs: dict, n: int, seed: int, s
     """The native vector env of ``n`` copies of ``env_id`` (``kwargs``) gives, from
     ``reset(seed=seed)``, the same observations, rewards and end flags as ``n`` single envs
     in a SyncVectorEnv for ``steps`` steps of the same random actions (legal macro indices
-    under ``action_mode="macro"``), with the same autoreset mode (envpool run_align_check)."""
+    under ``action_mode="macro"``), with the same autoreset mode (envpool run_align_check),
+    bit for bit. The vector env's batched codec and placement checks run as for many tables
+    (their small-batch shortcuts, `codec.SMALL_BATCH` and `game.SMALL_PLACEMENT_BATCH`, are the
+    single env's own code)."""
     import gymnasium as gym
     import numpy as np
 
+    import poolgym.envs.codec as codec
+    import poolgym.rules.game as game
+
+    small = codec.SMALL_BATCH, game.SMALL_PLACEMENT_BATCH
+    codec.SMALL_BATCH = game.SMALL_PLACEMENT_BATCH = 0
+    try:
+        _vector_matches_single(gym, np, env_id, kwargs, n, seed, steps)
+    finally:
+        codec.SMALL_BATCH, game.SMALL_PLACEMENT_BATCH = small
+
+
+def _vector_matches_single(gym, np, env_id, kwargs, n, seed, steps) -> None:
     native = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
     sync = gym.vector.SyncVectorEnv([lambda: gym.make(env_id, **kwargs) for _ in range(n)])
     try:
         assert native.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"]
         o1, _ = native.reset(seed=seed)
         o2, _ = sync.reset(seed=seed)
-        np.testing.assert_array_equal(o1, o2)
+        assert o1.tobytes() == o2.tobytes()
         rng = np.random.default_rng(0)
         for t in range(steps):
             if kwargs.get("action_mode") == "macro":
@@ -53,6 +68,7 @@ def assert_vector_matches_single(env_id: str, kwargs: dict, n: int, seed: int, s
             r1, r2 = native.step(a), sync.step(a)
             for k in range(4):
                 np.testing.assert_array_equal(r1[k], r2[k], err_msg=f"step {t}, output {k}")
+                assert np.asarray(r1[k]).tobytes() == np.asarray(r2[k]).tobytes(), f"step {t}, output {k}: bits"
     finally:
         native.close()
         sync.close()

@@ -44,6 +44,36 @@ def test_decode_box_batch_equals_decode_box(discipline):
 
 
 @pytest.mark.parametrize("discipline", ["nine_ball", "eight_ball"])
+def test_small_batches_decode_and_encode_as_the_array_path(discipline, monkeypatch):
+    """Batches of at most `codec.SMALL_BATCH` tables are decoded and encoded table by table:
+    the same decisions, stroke rows (bit for bit, NaN where the decision ends without a shot)
+    and observations as the array operations give the same tables."""
+    import poolgym.envs.codec as codec
+
+    env, pairs = _positions(discipline, n=40, seed=5)
+    pairs = [p for p in pairs if p[1] is not None]
+    rng = np.random.default_rng(2)
+    acts = rng.uniform(-1.3, 1.3, (len(pairs), env.codec.box_size))
+    states, specs = [p[0] for p in pairs], [p[1] for p in pairs]
+    c = env.codec
+
+    def run(lo, hi):
+        rows = np.full((hi - lo, 5), 7.0)
+        dec = c.decode_box_batch(acts[lo:hi], states[lo:hi], specs[lo:hi], rows_out=rows)
+        obs = c.encode_batch(states[lo:hi], specs[lo:hi], [k % 2 for k in range(lo, hi)], list(range(lo, hi)),
+                             np.full((hi - lo, c.obs_size), 7.0, np.float32))
+        return dec, rows, obs
+
+    small = [run(lo, min(lo + codec.SMALL_BATCH, len(pairs))) for lo in range(0, len(pairs), codec.SMALL_BATCH)]
+    monkeypatch.setattr(codec, "SMALL_BATCH", 0)
+    dec, rows, obs = run(0, len(pairs))
+    assert [d for s in small for d in s[0]] == dec
+    assert np.concatenate([s[1] for s in small]).tobytes() == rows.tobytes()
+    assert np.concatenate([s[2] for s in small]).tobytes() == obs.tobytes()
+    assert np.isnan(rows[:, 0]).sum() < len(rows) and sum(len(d) == 2 for d in dec) >= 3  # shots and placements
+
+
+@pytest.mark.parametrize("discipline", ["nine_ball", "eight_ball"])
 def test_geometric_decide_batch_equals_per_table_calls(discipline):
     env, pairs = _positions(discipline, n=60, seed=2)
     pairs = [(st, sp) for st, sp in pairs if sp is not None and st.phase is not Phase.GAME_OVER]
@@ -103,7 +133,7 @@ def test_encode_batch_equals_encode(discipline):
     out = np.full((len(pairs), env.codec.obs_size), 7.0, np.float32)
     got = env.codec.encode_batch(states, specs, seats, shots, out)
     ref = np.stack([env.codec.encode(st, sp, se, sh) for st, sp, se, sh in zip(states, specs, seats, shots)])
-    assert np.array_equal(got, ref)
+    assert got.tobytes() == ref.tobytes()  # bit for bit: no -0.0 for a +0.0
     assert got[:, 3 * env.codec.N : 4 * env.codec.N].any()  # masks exercised
 
 
@@ -129,6 +159,8 @@ def test_batched_placement_check_agrees_with_apply_G_3_16_G_3_22_9B_5_10():
         states.append(st)
         acts.append(PlaceCueBall(float(x), float(y)))
     errs = d.placement_errors(states, acts)
+    # batches of at most `SMALL_PLACEMENT_BATCH` are checked one by one: the same messages
+    assert [e for k in range(0, 300, 3) for e in d.placement_errors(states[k:k + 3], acts[k:k + 3])] == errs
     refused = 0
     for st, a, err in zip(states, acts, errs):
         try:
