@@ -357,13 +357,15 @@ class Session:
     @staticmethod
     def resolve_all(sessions, recs, views=None) -> None:
         """`resolve` of every session in ``sessions`` with its record (``views``: per session
-        the (rvw, s) passed to `resolve`, or None). When they all play one discipline, their
-        shots are adjudicated in one `DisciplineBase.adjudicate_batch` call (the same states
-        and verdicts as one by one), then each session continues play in order."""
+        the (rvw, s) passed to `resolve`, or None). When two or more all play one discipline,
+        their shots are adjudicated in one `DisciplineBase.adjudicate_batch` call (the same
+        states and verdicts as one by one), then each session continues play in order; a lone
+        shot goes to the referee's one-shot path (`resolve`: cheaper for one table)."""
         if not sessions:
             return
         disc = sessions[0].disc
-        if any(ses.disc is not disc for ses in sessions):
+        if len(sessions) == 1 or any(ses.disc is not disc for ses in sessions):
+            # one shot: the referee's one-shot path is the cheaper (nine-ball 10 against 15 us)
             for k, (ses, rec) in enumerate(zip(sessions, recs)):
                 ses.resolve(rec, *(views[k] if views is not None else (None, None)))
             return
