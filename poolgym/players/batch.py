@@ -8,7 +8,8 @@ ball in hand, option values); a round is one action of each table still deciding
 that places its cue ball is asked again in the next round with the placement applied (the
 placements of a round checked by the rules in one compiled call,
 `DisciplineBase.placement_errors`). The eight-ball pots on the 8 of a round are previewed in
-one batched physics call (`poolgym.players.geometric.preview_pots`). What the kernel does not
+one batched physics call (`poolgym.players.geometric.preview_pots`), and so are its safeties while
+the 8 is on the table (`preview_safeties`: a safety that would pocket the 8 is played softer). What the kernel does not
 cover -- declarations, breaks, lag shots, the GW-5 kitchen spot request -- is the player's
 own one-table method. Each table's draws come from its own generator, in the order of its
 one-table decision, so every table gets exactly the actions of a one-table call.
@@ -20,7 +21,8 @@ from itertools import chain
 
 import numpy as np
 
-from poolgym.players.geometric import GeometricPlayer, _default_targets, preview_ball, preview_pots, stroke
+from poolgym.players.geometric import (GeometricPlayer, _default_targets, plays_safety, preview_ball, preview_pots,
+                                      preview_safeties, stroke)
 from poolgym.players.kernels import KITCHEN, PUSH_OUT, Kind, Outcome, TableBatch
 from poolgym.players.opponent import MAX_PLACEMENTS
 from poolgym.planning import table_geom
@@ -175,6 +177,11 @@ def _round(player, disc, table, states, specs, rngs, acts, noise=None) -> list[i
     prev = [k for k in range(n) if kinds[k] == _SHOOT and code[k] == _POT and I[k][0] == eight] if eight >= 0 else []
     safe = dict(zip(prev, preview_pots(table, [states[k] for k in prev], [t.E[k, : I[k][4]] for k in prev],
                                        player.speed_margin))) if prev else {}
+    # the safeties of this round while the 8 is on the table, previewed together (8B-4.20)
+    saf = [k for k in range(n) if kinds[k] == _SHOOT and ON[k, eight] and
+           plays_safety(code[k], I[k], k in safe, safe.get(k))] if eight >= 0 else []
+    factors = dict(zip(saf, preview_safeties(table, [states[k] for k in saf], [(F[k][3], F[k][4]) for k in saf],
+                                             player.speed_margin, eight))) if saf else {}
     placed = []
     for k in range(n):
         a = out[k]
@@ -183,7 +190,8 @@ def _round(player, disc, table, states, specs, rngs, acts, noise=None) -> list[i
             kd = kinds[k]
             if kd == _SHOOT:  # the execution noise drawn as the shot is made
                 a = player.shot_from(code[k], F[k], I[k], svs[k], geom, P[k, 0], k in safe, safe.get(k),
-                                     None if noise is None else (rngs[k], noise[0], noise[1]))
+                                     None if noise is None else (rngs[k], noise[0], noise[1]),
+                                     safety_factor=factors.get(k, 1.0))
                 acts[k].append(a)
                 continue
             if kd == _PLACE:

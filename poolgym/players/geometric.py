@@ -231,16 +231,21 @@ class GeometricPlayer:
         t = self.decide(v, Kind.SHOOT, v.pot_balls, eight)
         previewed = bool(t.code[0] == Outcome.POT and t.I[0, 0] == eight)
         safe = preview_pots(obs.table, [obs.state], [t.E[0, : t.I[0, 4]]], self.speed_margin)[0] if previewed else None
-        return self.shot_from(int(t.code[0]), t.F[0].tolist(), t.I[0].tolist(), v, v.geom, v.balls[0], previewed,
-                              safe)
+        code, F, I = int(t.code[0]), t.F[0].tolist(), t.I[0].tolist()
+        factor = 1.0
+        if plays_safety(code, I, previewed, safe) and eight >= 0 and v.on[eight]:
+            factor = preview_safeties(obs.table, [obs.state], [(F[3], F[4])], self.speed_margin, eight)[0]
+        return self.shot_from(code, F, I, v, v.geom, v.balls[0], previewed, safe, safety_factor=factor)
 
-    def shot_from(self, code: int, F, I, sv, geom, cue, previewed: bool = False, safe=None, noise=None):
+    def shot_from(self, code: int, F, I, sv, geom, cue, previewed: bool = False, safe=None, noise=None,
+                  safety_factor: float = 1.0):
         """The `ShotAction` of a decided table (`Kind.SHOOT`; ``code`` an `Outcome`, ``F`` and
         ``I`` its rows of `TableBatch.F` / `TableBatch.I`; ``sv`` its `View` or `SpecView`; the
         cue ball at ``cue``). ``previewed``: its pot is on the 8 and was previewed (8B-4.19),
         ``safe`` = the preview's (phi, V0, b, pocket), None when every variant scratches (a
         safety is played instead). ``noise``: as in `stroke` (drawn after the decision's own
-        draws)."""
+        draws). ``safety_factor``: the factor on a safety's speed that `preview_safeties`
+        found (when `plays_safety`)."""
         if code == _PUSH_OUT:
             return self.push_out_from(geom, cue, noise)
         if code == _POT:
@@ -248,11 +253,12 @@ class GeometricPlayer:
             phi, V0, spin = F[0], min(F[1] * self.speed_margin, V0_MAX), 0.0
             if previewed:
                 if safe is None:  # every previewed pot on the 8 scratches: play safe instead
-                    return self.safety_from(I[2], F[3], F[4], I[3], None, sv, noise)
+                    return self.safety_from(I[2], F[3], F[4] * safety_factor, I[3], None, sv, noise)
                 phi, V0, spin, pocket = safe
             call_b, call_p = shot_call(sv, ball, pocket)
             return stroke(V0, phi, 0.0, 0.0, spin, call_b, call_p, False, False, noise)
-        return self.safety_from(I[2], F[3], F[4], I[3], (I[0], I[1]) if I[0] >= 0 else None, sv, noise)
+        return self.safety_from(I[2], F[3], F[4] * safety_factor, I[3], (I[0], I[1]) if I[0] >= 0 else None, sv,
+                                noise)
 
     def lag_shot(self, v: View):
         """G-3.6: send the cue ball to the foot rail so it comes back to rest near the head rail."""
@@ -370,6 +376,66 @@ def preview_pots(table, states, pots, speed_margin: float) -> list:
     return out
 
 
+def plays_safety(code: int, I, previewed: bool, safe) -> bool:
+    """A decided table's shot (`GeometricPlayer.shot_from`'s arguments) is a safety at a legal
+    ball the kernel found (`safety_from` with ``found``; not a random direction)."""
+    if code == _PUSH_OUT:
+        return False
+    if code == _POT and not (previewed and safe is None):
+        return False
+    return bool(I[2])
+
+
+#: the factors on a safety's speed tried, in order, while it would pocket the 8 (`preview_safeties`)
+SAFETY_FACTORS = (1.0, 0.7, 0.5, 0.35)
+
+
+def preview_safeties(table, states, strokes, speed_margin: float, ball: int = 8) -> list:
+    """8B-4.20: pocketing the 8 when it is not the legal object ball, or on a foul, or jumping
+    it off the table loses the game, and a safety never pockets it legally (no call). For each
+    table (``states``; ``strokes``: its safety as the kernel's (phi, V0), the speed before
+    ``speed_margin``) the first factor of `SAFETY_FACTORS` whose stroke (V0 x factor x
+    ``speed_margin``, clipped to V0_MAX, as `GeometricPlayer.safety_from` plays it), simulated
+    without noise, leaves ``ball`` on the bed; 1.0 when every factor loses it or the physics
+    refuses the layout. Each factor is simulated in one batched call for the tables still
+    undecided (a simulation does not depend on its batch)."""
+    import physics
+    from poolgym.rules.game import batch_physics_inputs
+
+    n = len(states)
+    out = [1.0] * n
+    if n == 0:
+        return out
+    rvw, s = batch_physics_inputs(states)
+    todo = list(range(n))
+    for f in SAFETY_FACTORS:
+        shots = np.array([[float(min(strokes[i][1] * f * speed_margin, V0_MAX)), strokes[i][0], 0.0, 0.0, 0.0]
+                          for i in todo])
+        try:
+            res = physics.simulate_batch(table, rvw[todo], shots, np.zeros(len(todo), dtype=np.int64), s=s[todo],
+                                         parallel=False)
+            keeps = ((res.pocket[:, ball] < 0) & (res.s[:, ball] != 6)).tolist()
+        except ValueError:  # a layout the physics refuses: those tables alone
+            keeps = []
+            for i, row in zip(todo, shots):
+                try:
+                    r1 = physics.simulate_batch(table, rvw[i:i + 1], row[None], np.zeros(1, dtype=np.int64),
+                                                s=s[i:i + 1], parallel=False)
+                    keeps.append(bool(r1.pocket[0, ball] < 0 and r1.s[0, ball] != 6))
+                except ValueError:
+                    keeps.append(None)
+        left = []
+        for i, keep in zip(todo, keeps):
+            if keep:
+                out[i] = f
+            elif keep is not None:
+                left.append(i)
+        todo = left
+        if not todo:
+            break
+    return out
+
+
 def _simulate_previews(physics, table, inputs, items) -> list:
     """For each (table index, row) of ``items``: whether the row's shot on that table's
     ``inputs`` (rvw, s) pockets the 8 with the cue ball on the table (one batched call, on
@@ -412,4 +478,5 @@ def _default_targets(obs: Observation) -> tuple:
     return tuple(state.balls_on_table())
 
 
-__all__ = ["GeometricPlayer", "preview_ball", "preview_pots", "PREVIEW_VARIANTS", "stroke"]
+__all__ = ["GeometricPlayer", "preview_ball", "preview_pots", "preview_safeties", "plays_safety", "PREVIEW_VARIANTS",
+           "SAFETY_FACTORS", "stroke"]

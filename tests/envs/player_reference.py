@@ -1,6 +1,7 @@
 """Test oracle: the geometric player's decisions composed in plain Python from the public
 planning functions (`pot_candidates`, `segment_clear`, `v0_for_pot`, `phi_deg`,
-`best_p_from`, `straight_in_placements`) and one noiseless physics preview per table, with
+`best_p_from`, `straight_in_placements`), one noiseless physics preview per table of the pots
+on the 8 and one per speed factor of an eight-ball safety while the 8 is on the table, with
 numpy norms. The player itself (`poolgym.players.geometric.GeometricPlayer`) decides with one
 compiled kernel over tables (`poolgym.players.kernels.decide_tables`); the tests compare the
 two (`tests/envs/test_opponent_oracle.py`)."""
@@ -16,7 +17,7 @@ from poolgym.planning import (
     straight_in_placements,
     v0_for_pot,
 )
-from poolgym.players.geometric import PREVIEW_VARIANTS, GeometricPlayer, _default_targets
+from poolgym.players.geometric import PREVIEW_VARIANTS, SAFETY_FACTORS, GeometricPlayer, _default_targets
 from poolgym.rules.core import PlaceCueBall
 
 
@@ -83,6 +84,7 @@ class ReferencePlayer(GeometricPlayer):
 
         if v.is_lag or v.is_break:
             return super().shoot(v, obs)
+        self._obs = obs  # for the safety's preview (`safe_safety_factor`)
         cands = self.candidates(v)
         best_p = cands[0].p_make if cands else 0.0
         if v.push_out_allowed and best_p < self.push_p:
@@ -117,6 +119,21 @@ class ReferencePlayer(GeometricPlayer):
             if int(res.pocket[k, 0]) < 0 and int(res.s[k, 0]) not in (4, 6) and int(res.pocket[k, 8]) >= 0:
                 return row
         return None
+
+    def safe_safety_factor(self, obs, phi, V0):
+        """8B-4.20: the first of `SAFETY_FACTORS` whose safety (V0 x factor x speed margin),
+        simulated without noise one factor at a time, leaves the 8 on the bed (1.0 if none)."""
+        import physics
+        from poolgym.rules.game import physics_inputs
+
+        rvw, s = physics_inputs(obs.state)
+        for f in SAFETY_FACTORS:
+            shot = np.array([[float(min(V0 * f * self.speed_margin, V0_MAX)), phi, 0.0, 0.0, 0.0]])
+            res = physics.simulate_batch(obs.table, rvw[None].copy(), shot, np.zeros(1, dtype=np.int64),
+                                         s=s[None].copy())
+            if int(res.pocket[0, 8]) < 0 and int(res.s[0, 8]) != 6:
+                return f
+        return 1.0
 
     def kick(self, v, cue, on, idx):
         g = v.geom
@@ -176,6 +193,9 @@ class ReferencePlayer(GeometricPlayer):
             else:
                 best = (0.0, float(self.rng.uniform(0, 360)), 1.5, None)
         _, phi, V0, b = best
+        obs = getattr(self, "_obs", None)
+        if b is not None and obs is not None and obs.discipline == "eight_ball" and v.on[8]:
+            V0 = V0 * self.safe_safety_factor(obs, phi, V0)
         call_b = call_p = None
         if v.call_required and not declare and v.callable_balls:
             c = cands[0] if cands else None

@@ -194,6 +194,57 @@ def test_eight_ball_preview_batched_equals_one_table_and_oracle_8B_4_19():
     assert len(seen) >= 5 and any(s is not None for s in seen)  # previews made, some of them safe
 
 
+def test_eight_ball_safeties_keep_the_eight_batched_one_table_and_oracle_8B_4_20():
+    """A geometric safety while the 8 is on the table is simulated without noise first and
+    played at the first speed factor (`SAFETY_FACTORS`) that leaves the 8 on the bed (8B-4.20:
+    pocketing it on a safety loses; 1.0 when none does): batched (one physics call per factor
+    for all tables of a round) exactly as one table at a time and as the oracle (one call per
+    factor and table); each factor found is the first that keeps the 8, simulated alone."""
+    import physics
+    import poolgym.players.batch as batch
+    from poolgym.planning import V0_MAX
+    from poolgym.players.geometric import SAFETY_FACTORS
+    from poolgym.rules.game import physics_inputs
+
+    pairs = [p for p in _on_the_eight(400, 17) + _pairs("eight_ball", 120, 19)[1]
+             if p[1] is not None and p[0].phase is Phase.PLAY and p[0].on_table[8]]
+    calls = []
+    real = batch.preview_safeties
+
+    def recording(table, states, strokes, margin, ball=8):
+        got = real(table, states, strokes, margin, ball)
+        calls.append((table, states, strokes, margin, got))
+        return got
+
+    rngs = [np.random.default_rng(k) for k in range(len(pairs))]
+    batch.preview_safeties = recording
+    try:
+        got = GeometricOpponent().decide_batch([p[0] for p in pairs], [p[1] for p in pairs], rngs)
+    finally:
+        batch.preview_safeties = real
+    ref = [GeometricOpponent()(st, sp, np.random.default_rng(k)) for k, (st, sp) in enumerate(pairs)]
+    assert got == ref
+    oracle = GeometricOpponent()
+    oracle.player = ReferencePlayer()
+    for k, (st, sp) in enumerate(pairs):
+        r = oracle(st, sp, np.random.default_rng(k))
+        assert len(r) == len(got[k]) and all(_close(a, b) for a, b in zip(got[k], r)), (k, got[k], r)
+
+    def keeps(table, st, phi, V0):
+        rvw, s = physics_inputs(st)
+        res = physics.simulate_batch(table, rvw[None].copy(), np.array([[V0, phi, 0.0, 0.0, 0.0]]),
+                                     np.zeros(1, np.int64), s=s[None].copy())
+        return bool(res.pocket[0, 8] < 0 and res.s[0, 8] != 6)
+
+    factors = []
+    for table, states, strokes, margin, out in calls:
+        for st, (phi, V0), f in zip(states, strokes, out):
+            factors.append(f)
+            ok = [keeps(table, st, phi, float(min(V0 * g * margin, V0_MAX))) for g in SAFETY_FACTORS]
+            assert f == (SAFETY_FACTORS[ok.index(True)] if any(ok) else 1.0)
+    assert len(factors) >= 20 and any(f != 1.0 for f in factors)  # safeties previewed, some played softer
+
+
 def test_eight_ball_preview_first_variants_then_the_rest_equals_one_batch_8B_4_19():
     """`preview_pots` (every table's first variant, then the rest of the tables whose first
     one failed) gives per table the first variant that pockets the 8 without a scratch, as
