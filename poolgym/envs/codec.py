@@ -213,6 +213,13 @@ class MacroEntry:
     also: int = 0
 
 
+def _stroke_row(decision: list):
+    """A decoded decision's shot as [V0, phi, theta, a, b] (its closing `ShotAction`), else NaN
+    (`Codec.decode_box_batch`'s ``rows_out``)."""
+    a = decision[-1] if decision else None
+    return (a.V0, a.phi, a.theta, a.a, a.b) if type(a) is ShotAction else np.nan
+
+
 def nearest_legal_placement(x, y, pos, on, table, R, *, kitchen, may_touch=False, step=None):
     """The cue-ball spot nearest to (x, y) that the referee accepts
     (`poolgym.rules.placement.nearest_legal_spot`: G-3.22, 9B-5.10, G-3.16, on the bed clear
@@ -612,8 +619,7 @@ class Codec:
                 dec = self._decode_u(U[k].tolist(), states[k], specs[k], None)
                 out.append(dec)
                 if rows_out is not None:
-                    a = dec[-1] if dec else None
-                    rows_out[k] = (a.V0, a.phi, a.theta, a.a, a.b) if type(a) is ShotAction else np.nan
+                    rows_out[k] = _stroke_row(dec)
             return out
         kinds = [self._spec_kind(sp) for sp in specs]
         # the rows read entry by entry: those decoded one by one (and the declarations below)
@@ -705,8 +711,7 @@ class Codec:
                 dec = self._decode_u(rows[k], states[k], specs[k], placed[k])
                 out.append(dec)
                 if rows_out is not None:
-                    a = dec[-1] if dec else None
-                    rows_out[k] = (a.V0, a.phi, a.theta, a.a, a.b) if type(a) is ShotAction else np.nan
+                    rows_out[k] = _stroke_row(dec)
                 continue
             spec = specs[k]
             a, b = A[k], Bt[k]

@@ -61,6 +61,7 @@ from poolgym.planning import (
     random_placement,
     v0_for_cue_speed,
 )
+from physics.enums import Motion
 from poolgym.players.kernels import Kind, Outcome, TableBatch
 from poolgym.players.view import Decision, Observation, View, declared, shot_call, view_of
 from poolgym.rules.core import ChooseOption, Option, PlaceCueBall, ShotAction
@@ -398,34 +399,34 @@ def preview_safeties(table, states, strokes, speed_margin: float, ball: int = 8)
     ``speed_margin``, clipped to V0_MAX, as `GeometricPlayer.safety_from` plays it), simulated
     without noise, leaves ``ball`` on the bed; 1.0 when every factor loses it or the physics
     refuses the layout. Each factor is simulated in one batched call for the tables still
-    undecided (a simulation does not depend on its batch)."""
+    undecided (a simulation does not depend on its batch; a batch the physics refuses is
+    simulated table by table)."""
     import physics
     from poolgym.rules.game import batch_physics_inputs
 
-    n = len(states)
-    out = [1.0] * n
-    if n == 0:
+    out = [1.0] * len(states)
+    if not states:
         return out
     rvw, s = batch_physics_inputs(states)
-    todo = list(range(n))
+    inputs = list(zip(rvw, s))
+
+    def keeps(res):
+        return (res.pocket[:, ball] < 0) & (res.s[:, ball] != _OFF_TABLE)
+
+    todo = list(range(len(states)))
     for f in SAFETY_FACTORS:
-        shots = np.array([[float(min(strokes[i][1] * f * speed_margin, V0_MAX)), strokes[i][0], 0.0, 0.0, 0.0]
-                          for i in todo])
+        items = [(i, (strokes[i][0], float(min(strokes[i][1] * f * speed_margin, V0_MAX)), 0.0, None)) for i in todo]
         try:
-            res = physics.simulate_batch(table, rvw[todo], shots, np.zeros(len(todo), dtype=np.int64), s=s[todo],
-                                         parallel=False)
-            keeps = ((res.pocket[:, ball] < 0) & (res.s[:, ball] != 6)).tolist()
-        except ValueError:  # a layout the physics refuses: those tables alone
-            keeps = []
-            for i, row in zip(todo, shots):
+            ok = _simulate_previews(physics, table, inputs, items, keeps)
+        except ValueError:  # a layout the physics refuses: each table alone (None: refused)
+            ok = []
+            for item in items:
                 try:
-                    r1 = physics.simulate_batch(table, rvw[i:i + 1], row[None], np.zeros(1, dtype=np.int64),
-                                                s=s[i:i + 1], parallel=False)
-                    keeps.append(bool(r1.pocket[0, ball] < 0 and r1.s[0, ball] != 6))
+                    ok += _simulate_previews(physics, table, inputs, [item], keeps)
                 except ValueError:
-                    keeps.append(None)
+                    ok.append(None)
         left = []
-        for i, keep in zip(todo, keeps):
+        for i, keep in zip(todo, ok):
             if keep:
                 out[i] = f
             elif keep is not None:
@@ -436,16 +437,26 @@ def preview_safeties(table, states, strokes, speed_margin: float, ball: int = 8)
     return out
 
 
-def _simulate_previews(physics, table, inputs, items) -> list:
-    """For each (table index, row) of ``items``: whether the row's shot on that table's
-    ``inputs`` (rvw, s) pockets the 8 with the cue ball on the table (one batched call, on
-    this thread: waking numba's threads for a few shots on a busy machine costs more than it
+#: `physics.Motion` codes the previews read (POCKETED, OFF_TABLE)
+_POCKETED, _OFF_TABLE = int(Motion.POCKETED), int(Motion.OFF_TABLE)
+
+
+def _pots_the_eight(res):
+    """8B-4.19: the 8 pocketed with the cue ball on the table, per table of ``res``."""
+    return (res.pocket[:, 0] < 0) & (res.s[:, 0] != _POCKETED) & (res.s[:, 0] != _OFF_TABLE) & (res.pocket[:, 8] >= 0)
+
+
+def _simulate_previews(physics, table, inputs, items, test=_pots_the_eight) -> list:
+    """For each (table index, row) of ``items`` (row = (phi, V0, b, ...)): ``test`` (a bool
+    per table of a `physics.BatchResult`; default: it pockets the 8 with the cue ball on the
+    table) of the row's shot on that table's ``inputs`` (rvw, s) (one batched call, on this
+    thread: waking numba's threads for a few shots on a busy machine costs more than it
     saves; the results are the same)."""
     shots = np.array([[V0, phi, 0.0, 0.0, b] for _, (phi, V0, b, _) in items])
     res = physics.simulate_batch(table, np.stack([inputs[i][0] for i, _ in items]), shots,
                                  np.zeros(len(items), dtype=np.int64), s=np.stack([inputs[i][1] for i, _ in items]),
                                  parallel=False)
-    return ((res.pocket[:, 0] < 0) & (res.s[:, 0] != 4) & (res.s[:, 0] != 6) & (res.pocket[:, 8] >= 0)).tolist()
+    return test(res).tolist()
 
 
 def _preview_batch(table, inputs, rows, out) -> list:

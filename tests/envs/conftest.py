@@ -36,21 +36,21 @@ def assert_vector_matches_single(env_id: str, kwargs: dict, n: int, seed: int, s
     bit for bit. The vector env's batched codec and placement checks run as for many tables
     (their small-batch shortcuts, `codec.SMALL_BATCH` and `game.SMALL_PLACEMENT_BATCH`, are the
     single env's own code)."""
-    import gymnasium as gym
-    import numpy as np
-
     import poolgym.envs.codec as codec
     import poolgym.rules.game as game
 
     small = codec.SMALL_BATCH, game.SMALL_PLACEMENT_BATCH
     codec.SMALL_BATCH = game.SMALL_PLACEMENT_BATCH = 0
     try:
-        _vector_matches_single(gym, np, env_id, kwargs, n, seed, steps)
+        _vector_matches_single(env_id, kwargs, n, seed, steps)
     finally:
         codec.SMALL_BATCH, game.SMALL_PLACEMENT_BATCH = small
 
 
-def _vector_matches_single(gym, np, env_id, kwargs, n, seed, steps) -> None:
+def _vector_matches_single(env_id, kwargs, n, seed, steps) -> None:
+    import gymnasium as gym
+    import numpy as np
+
     native = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
     sync = gym.vector.SyncVectorEnv([lambda: gym.make(env_id, **kwargs) for _ in range(n)])
     try:
