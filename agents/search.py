@@ -15,7 +15,10 @@ A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJ
    hit directly (G-3.18 / 9B-5.8); when no pot reaches 0.5, also the safety spread
    (`contact_shots`): the `safety_balls` nearest clear legal balls hit at the full-ball
    fractions `safety_contacts` and the stick speeds `safety_speeds`, scored like every other
-   candidate by the position left to the opponent.
+   candidate by the position left to the opponent; with `escapes` > 0, when no legal ball can
+   be hit directly, also the escapes a noise-free sweep of stroke directions finds
+   (`SearchAgent.escape_strokes`: the centres of the widest runs of directions that leave the
+   snooker without a foul, at each of `escape_speeds`).
 2. Simulation, two stages (CueCard's coarse screen then refinement). Stage 1: every candidate
    is repeated ``S = max(3, min(samples, budget // C))`` times with execution noise drawn from
    the agent's RNG (the noise model the agent plans for, default ICGA; common random numbers:
@@ -32,7 +35,7 @@ A. Altman, Y. Shoham, "Analysis of a winning computational billiards player", IJ
      return (a win, also a partner's), 0 for a negative one, 1/2 for zero (`game_over_value`);
    * ``q``, the quality of the next shot for the seat to act: ``min(1, sum_k w_k p_k)`` over
      the best direct pots from the cue ball's resting place (`q_weights`, PickPocket's weighted
-     sum of the best three shots; ball in hand: `BIH_QUALITY`), over the legal balls that
+     sum of the best three shots; ball in hand: `bih_quality`, default `BIH_QUALITY`), over the legal balls that
      serve that seat (`DisciplineBase.useful_balls`: its pea, its cards, balls keeping it at
      41 or under, ...; every legal ball when the rules do not say or the seat's secret is not
      in the agent's view); "me to act" means a seat of my team;
@@ -167,6 +170,10 @@ class SearchAgent(GeometricAgent):
             geometric player's.
         break_plan: the break search's candidates and samples (`agents.search_break.BreakPlan`
             or a dict of its fields).
+        escapes: when snookered, this many escape strokes per speed of `escape_speeds` join the
+            candidates (`escape_strokes`; 0: none); `escape_directions` stroke directions are
+            swept to find them.
+        bih_quality: the next-shot quality ``q`` of a seat with the cue ball in hand.
     """
 
     name = "search"
@@ -180,7 +187,9 @@ class SearchAgent(GeometricAgent):
                  push_outs: int = 12, push_out_speeds=(0.7, 1.2),
                  reply_search: bool = True, safety_q: float | None = None, break_search: bool = False,
                  break_plan: BreakPlan | dict | None = None, runout_r_other: float | None = None,
-                 aim_offsets=tuple(round(0.05 * k, 2) for k in range(-12, 13)), **kw):
+                 aim_offsets=tuple(round(0.05 * k, 2) for k in range(-12, 13)),
+                 escapes: int = 0, escape_directions: int = 720,
+                 escape_speeds=(1.8, 3.0), bih_quality: float = BIH_QUALITY, **kw):
         super().__init__(seed=seed, noise=noise, **kw)
         self.noise_spec = noise
         self.top_k = int(top_k)
@@ -211,6 +220,10 @@ class SearchAgent(GeometricAgent):
         self.safety_q = None if safety_q is None else float(safety_q)
         self.aim_offsets = tuple(sorted(float(x) for x in aim_offsets))
         self.break_search = bool(break_search)
+        self.escapes = int(escapes)
+        self.bih_quality = float(bih_quality)
+        self.escape_directions = int(escape_directions)
+        self.escape_speeds = tuple(float(x) for x in escape_speeds)
         if isinstance(break_plan, dict):  # keyword arguments given as JSON (tournaments)
             break_plan = BreakPlan(**break_plan)
         self.break_plan = break_plan if break_plan is not None else BreakPlan()
@@ -482,9 +495,51 @@ class SearchAgent(GeometricAgent):
                 out[i] = dataclasses.replace(acts[i], phi=float((acts[i].phi + w) % 360.0))
         return out
 
+    def escape_strokes(self, obs: Observation, v, disc) -> list:
+        """Strokes out of a snooker (no legal ball can be hit directly, `direct_hit_possible`):
+        at each of the stick speeds `escape_speeds`, `escape_directions` directions evenly
+        spread around the cue ball are simulated without noise in ONE batch and ruled by the
+        referee; the directions whose stroke is no foul (G-3.18: a legal ball contacted first,
+        then a rail or a pocket) or wins form windows, and the centres of the `escapes`
+        widest windows at each speed are returned (kicks off one or more rails, or a swerve
+        past the blocker, whatever the physics finds). The mirror kicks of `kick_shots` aim at
+        the cushion's image, which the rebound's angle (cushion model, spin) does not follow."""
+        from poolgym.rules.core import Phase, ShotAction
+        from poolgym.rules.shot_record import ShotRecord
+
+        D, speeds = self.escape_directions, self.escape_speeds
+        if self.escapes <= 0 or D < 2 or not speeds:
+            return []
+        base = self.safety(v, self.candidates(v)[: self.top_k])
+        phis = (np.arange(D) + 0.5) * (360.0 / D)
+        acts = [ShotAction(V0=float(np.clip(V0, V0_MIN, V0_MAX)), phi=float(phi), called_ball=base.called_ball,
+                           called_pocket=base.called_pocket, safety=base.safety) for V0 in speeds for phi in phis]
+        res = self.simulate(obs, np.stack([a.shot_array() for a in acts]))
+        if res is None:
+            return []
+        me, checked, out = obs.seat, {}, []
+        for j in range(len(speeds)):
+            ok = np.zeros(D, bool)
+            for m in range(D):
+                k = j * D + m
+                try:
+                    new, verdict = rule_outcome(disc, obs.state, acts[k], ShotRecord.from_sim(res[k]), checked)
+                except Exception:  # noqa: BLE001 - an outcome the referee cannot rule: no escape
+                    continue
+                if new.phase is Phase.GAME_OVER:
+                    ok[m] = game_over_value(disc, new, me) > 0.5
+                else:
+                    ok[m] = verdict is not None and not verdict.fouls
+            for centre in _circular_windows(ok, self.escapes):
+                phi = float(((centre + 0.5) * (360.0 / D)) % 360.0)
+                out.append(dataclasses.replace(acts[j * D], phi=phi))
+        return out
+
     def search_shot(self, obs: Observation, v, return_value: bool = False):
         disc = _discipline(obs.discipline)
         acts = self.candidate_actions(v, obs.discipline)
+        if self.escapes > 0 and v.targets and not direct_hit_possible(v):
+            acts = acts + self.escape_strokes(obs, v, disc)
         if len(acts) == 1:
             return (acts[0], 0.0) if return_value else acts[0]
         S = max(3, min(self.samples, self.budget // len(acts)))
@@ -571,7 +626,7 @@ class SearchAgent(GeometricAgent):
         from poolgym.rules.core import CueBallPlacement, Phase
 
         if state.cue_ball is not CueBallPlacement.IN_POSITION and not state.cue_placed:
-            return BIH_QUALITY
+            return self.bih_quality
         if state.phase is Phase.OPTION:
             spec_targets = ()
         else:
@@ -590,7 +645,7 @@ class SearchAgent(GeometricAgent):
         P = state.positions()
         on = state.on_mask()
         if not on[0]:
-            return BIH_QUALITY
+            return self.bih_quality
         g = table_geom(table)
         if len(self.q_weights) <= 1:
             return float(best_p_from(g, P, on, P[0][None], spec_targets, self.sigma_phi)[0])
@@ -617,6 +672,31 @@ def _window_centre(offs: np.ndarray, ok: np.ndarray) -> float | None:
             return 0.5 * float(offs[a] + offs[b])
     a, b = max(runs, key=lambda r: (r[1] - r[0], -abs(offs[r[0]] + offs[r[1]])))
     return 0.5 * float(offs[a] + offs[b])
+
+
+def _circular_windows(ok: np.ndarray, k: int) -> list[float]:
+    """Centres (in index units, possibly fractional) of the `k` longest runs of True in the
+    circular array ``ok``, longest first (ties: the lower start); every index when all are True
+    counts as one run centred at 0."""
+    n = len(ok)
+    if not ok.any():
+        return []
+    if ok.all():
+        return [0.0]
+    start = int(np.argmin(ok))  # a False: runs do not wrap past it
+    runs, m, cur = [], 0, None
+    while m < n:
+        i = (start + m) % n
+        if ok[i] and cur is None:
+            cur = m
+        elif not ok[i] and cur is not None:
+            runs.append((cur, m - 1))
+            cur = None
+        m += 1
+    if cur is not None:
+        runs.append((cur, n - 1))
+    runs.sort(key=lambda r: (-(r[1] - r[0]), (start + r[0]) % n))
+    return [((start + 0.5 * (a + b)) % n) for a, b in runs[:k]]
 
 
 def _is_push_reply(options) -> bool:

@@ -67,6 +67,11 @@ def _recording_search(**kw):
                            "push" if a.push_out else "safety" for i, a in enumerate(out)]
             return out
 
+        def escape_strokes(self, obs, v, disc):
+            out = super().escape_strokes(obs, v, disc)
+            self._kinds = self._kinds + ["escape"] * len(out)
+            return out
+
         def searched(self, v, acts, values, counts):
             if self._cur is not None:
                 self._cur["searches"].append(dict(acts=list(acts), values=np.asarray(values, float),
@@ -137,7 +142,7 @@ def losing_decision(seed: int, g: int, kwargs: dict, resim: int) -> dict:
         vals = np.where(np.isfinite(search["values"]), search["values"], -9.0)
         order = list(np.argsort(-vals, kind="stable")[:4])
         kind = search["kinds"][int(order[0])]
-        for kd in ("pot", "safety", "combo"):
+        for kd in ("pot", "safety", "combo", "escape"):
             ks = [i for i in range(len(vals)) if search["kinds"][i] == kd and vals[i] > -9.0]
             if ks and max(ks, key=lambda i: vals[i]) not in order:
                 order.append(max(ks, key=lambda i: vals[i]))

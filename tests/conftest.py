@@ -11,6 +11,14 @@ from poolgym.rules import coverage
 os.environ.setdefault("POOLGYM_PREWARM", "0")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _sb3_log_folders_in_the_test_tree(tmp_path_factory):
+    """Tests that call SB3's `learn` on their own models: its logger's folder (one per call,
+    in the system's temporary directory unless ``SB3_LOGDIR`` names one) goes to this run's
+    temporary tree."""
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3_logs"))
+
+
 def pytest_collection_modifyitems(config, items):
     known = None
     bad = []

@@ -489,3 +489,45 @@ def test_rule_outcome_rules_as_apply_shot_record():
         with pytest.raises(IllegalActionError) as e2:
             rule_outcome(d, s, bad, rec, checked)
         assert str(e1.value) == str(e2.value)
+
+
+def test_circular_windows():
+    from agents.search import _circular_windows
+
+    ok = np.array([1, 1, 0, 0, 1, 1, 1, 0, 1], bool)
+    assert _circular_windows(ok, 3) == [5.0, 0.0]  # the run 8, 0, 1 wraps around: centre 0
+    assert _circular_windows(ok, 1) == [5.0]
+    assert _circular_windows(np.array([0, 1, 1, 1, 0], bool), 2) == [2.0]
+    assert _circular_windows(np.array([0, 1, 1, 0], bool), 2) == [1.5]
+    assert _circular_windows(np.ones(4, bool), 2) == [0.0]
+    assert _circular_windows(np.zeros(3, bool), 2) == []
+
+
+def test_escape_strokes_leave_the_snooker_legally_G_3_18_9B_5_8():
+    """Snookered on the 1 (the 2 straight between it and the cue ball): every escape stroke
+    the sweep returns, played without noise, hits the 1 first and fouls nowhere; the search
+    with escapes offers them among its candidates, and without escapes it does not."""
+    from agents.search import SearchAgent, _discipline, direct_hit_possible, rule_outcome
+    from agents.view import view_of
+    from poolgym.rules.shot_record import ShotRecord
+
+    d, cfg, st = _nine_state({0: (0.635, 0.5), 2: (0.635, 0.75), 1: (0.635, 1.0), 9: (0.3, 2.0)})
+    obs = _obs(d, cfg, st)
+    v = view_of(obs)
+    assert not direct_hit_possible(v)
+    a = SearchAgent(seed=0, escapes=3, escape_directions=360)
+    esc = a.escape_strokes(obs, v, _discipline("nine_ball"))
+    assert 1 <= len(esc) <= 3 * len(a.escape_speeds)
+    res = a.simulate(obs, np.stack([e.shot_array() for e in esc]))
+    for k, e in enumerate(esc):
+        new, verdict = rule_outcome(d, st, e, ShotRecord.from_sim(res[k]), {})
+        assert not verdict.fouls, (e, verdict.fouls)  # 9B-5.8: the 1 first, then a rail
+    assert SearchAgent(seed=0).escape_strokes(obs, v, _discipline("nine_ball")) == []
+    seen = []
+
+    class Spy(SearchAgent):
+        def searched(self, v, acts, values, counts):
+            seen.extend(acts)
+
+    Spy(seed=0, escapes=3, escape_directions=360, budget=60, refine_k=0).act(obs)
+    assert any(x in seen for x in esc)

@@ -1,6 +1,7 @@
-"""The search agent's diagnostics (benchmarks/search_losses.py, benchmarks/search_q_calibration.py):
-a lost game replays exactly as the tournament played it, its losing decision is classified and
-its candidates re-simulated; the quality calibration yields rates in [0, 1]."""
+"""The search agent's diagnostics (benchmarks/search_losses.py, benchmarks/search_q_calibration.py,
+benchmarks/search_rollouts.py): a lost game replays exactly as the tournament played it, its
+losing decision is classified and its candidates re-simulated; the quality calibration yields
+rates in [0, 1]; a decision's rollouts are a function of their seeds."""
 from tests.benchmark_modules import load_benchmark
 
 SEED, GAME = 31, 4  # a game of the seed-31 run that the search agent loses on its last 9
@@ -20,7 +21,7 @@ def test_losing_decision_of_a_replayed_game():
     d = mod.losing_decision(SEED, GAME, {}, 8)
     assert d["cls"] in ("opp_break_and_run", "foul", "push_out", "missed_pot", "missed_combo", "safety", "non_shot")
     for c in d.get("candidates", []):
-        assert c["kind"] in ("pot", "combo", "push", "safety")
+        assert c["kind"] in ("pot", "combo", "push", "safety", "escape")
         assert all(0.0 <= c[k] <= 1.0 for k in ("keep", "foul", "win"))
 
 
@@ -52,3 +53,23 @@ def test_paired_runs_play_the_tournament_games():
     for g in (0, 1):
         r = play_job(cfg, 0, 1, g)
         assert wins[g] == int(r.winner is not None and r.players[r.winner] == "search")
+
+
+def test_rollouts_of_a_decision():
+    """`search_rollouts`: the positions kept are the search seat's shots with the cue ball in
+    position; the default and an identical variant choose the same stroke; a rollout is a
+    function of its arguments."""
+    from poolgym.rules.core import CueBallPlacement, Phase, ShotAction
+
+    mod = load_benchmark("search_rollouts")
+    pos = mod.collect(("nine_ball", SEED, 1, "all"))
+    assert pos
+    for g, st in pos:
+        assert g == 1 and st.seat_to_act == 1 and st.phase is Phase.PLAY
+        assert st.cue_ball is CueBallPlacement.IN_POSITION
+    st = pos[-1][1]
+    a0, a1 = mod.decide(("nine_ball", 0, st, {"budget": 60, "refine_k": 2}))
+    b0, b1 = mod.decide(("nine_ball", 0, st, {}))
+    assert isinstance(a0, ShotAction) and b0 == b1 == a0
+    job = ("nine_ball", SEED, 0, 0, st, a1)
+    assert mod.rollout(job) == mod.rollout(job) in (0, 1)
