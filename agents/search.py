@@ -459,9 +459,6 @@ class SearchAgent(GeometricAgent):
         direction noise (0.125 deg). Strokes with no window, push-outs and strokes the
         physics rejects are returned unchanged. An outcome that pockets no object ball is
         no success without asking the referee (no legal pot, and every win is one)."""
-        from poolgym.rules.core import Phase
-        from poolgym.rules.shot_record import ShotRecord
-
         offs = np.asarray(self.aim_offsets, float)
         todo = [i for i, a in enumerate(acts) if not a.push_out]
         if len(offs) < 2 or not todo:
@@ -475,21 +472,14 @@ class SearchAgent(GeometricAgent):
         potted = (np.asarray(res.pocket)[:, 1:] >= 0).any(axis=1)
         me, out = obs.seat, list(acts)
         checked: dict = {}
+
+        def keeps_the_table(new, verdict):
+            return verdict is not None and bool(verdict.legal_pocketed) and not verdict.fouls and new.seat_to_act == me
+
         for j, i in enumerate(todo):
-            ok = np.zeros(len(offs), bool)
-            for m in range(len(offs)):
-                if not potted[j * len(offs) + m]:
-                    continue
-                try:
-                    new, verdict = rule_outcome(disc, obs.state, acts[i], ShotRecord.from_sim(res[j * len(offs) + m]),
-                                                checked)
-                except Exception:  # noqa: BLE001 - an outcome the referee cannot rule: no success
-                    continue
-                if new.phase is Phase.GAME_OVER:
-                    ok[m] = game_over_value(disc, new, me) > 0.5
-                else:
-                    ok[m] = (verdict is not None and bool(verdict.legal_pocketed) and not verdict.fouls
-                             and new.seat_to_act == me)
+            ok = np.array([bool(potted[j * len(offs) + m]) and
+                           _succeeds(disc, obs, acts[i], res[j * len(offs) + m], checked, keeps_the_table)
+                           for m in range(len(offs))])
             w = _window_centre(offs, ok)
             if w is not None and w != 0.0:
                 out[i] = dataclasses.replace(acts[i], phi=float((acts[i].phi + w) % 360.0))
@@ -504,8 +494,7 @@ class SearchAgent(GeometricAgent):
         widest windows at each speed are returned (kicks off one or more rails, or a swerve
         past the blocker, whatever the physics finds). The mirror kicks of `kick_shots` aim at
         the cushion's image, which the rebound's angle (cushion model, spin) does not follow."""
-        from poolgym.rules.core import Phase, ShotAction
-        from poolgym.rules.shot_record import ShotRecord
+        from poolgym.rules.core import ShotAction
 
         D, speeds = self.escape_directions, self.escape_speeds
         if self.escapes <= 0 or D < 2 or not speeds:
@@ -517,19 +506,9 @@ class SearchAgent(GeometricAgent):
         res = self.simulate(obs, np.stack([a.shot_array() for a in acts]))
         if res is None:
             return []
-        me, checked, out = obs.seat, {}, []
+        checked, out = {}, []
         for j in range(len(speeds)):
-            ok = np.zeros(D, bool)
-            for m in range(D):
-                k = j * D + m
-                try:
-                    new, verdict = rule_outcome(disc, obs.state, acts[k], ShotRecord.from_sim(res[k]), checked)
-                except Exception:  # noqa: BLE001 - an outcome the referee cannot rule: no escape
-                    continue
-                if new.phase is Phase.GAME_OVER:
-                    ok[m] = game_over_value(disc, new, me) > 0.5
-                else:
-                    ok[m] = verdict is not None and not verdict.fouls
+            ok = np.array([_succeeds(disc, obs, acts[j * D + m], res[j * D + m], checked, _no_foul) for m in range(D)])
             for centre in _circular_windows(ok, self.escapes):
                 phi = float(((centre + 0.5) * (360.0 / D)) % 360.0)
                 out.append(dataclasses.replace(acts[j * D], phi=phi))
@@ -654,9 +633,29 @@ class SearchAgent(GeometricAgent):
         return float(min(1.0, sum(w * x for w, x in zip(self.q_weights, p))))
 
 
-def _window_centre(offs: np.ndarray, ok: np.ndarray) -> float | None:
-    """Centre of the run of True in ``ok`` (over the sorted offsets ``offs``) that holds offset
-    0, else of the longest run (nearest 0 on a tie); None when ``ok`` has no True."""
+def _succeeds(disc, obs: Observation, action, sim, checked: dict, success) -> bool:
+    """Whether the simulated outcome ``sim`` (a `physics.BatchResult` row) of ``action`` from the
+    observed state is a success for the seat that plays it: a finished game it wins, or, the
+    game going on, ``success(new state, verdict)``; an outcome the referee cannot rule is none."""
+    from poolgym.rules.core import Phase
+    from poolgym.rules.shot_record import ShotRecord
+
+    try:
+        new, verdict = rule_outcome(disc, obs.state, action, ShotRecord.from_sim(sim), checked)
+    except Exception:  # noqa: BLE001 - an outcome the referee cannot rule: no success
+        return False
+    if new.phase is Phase.GAME_OVER:
+        return game_over_value(disc, new, obs.seat) > 0.5
+    return bool(success(new, verdict))
+
+
+def _no_foul(new, verdict) -> bool:
+    """G-3.18: the stroke fouled nowhere (the legal ball first, then a rail or a pocket)."""
+    return verdict is not None and not verdict.fouls
+
+
+def _true_runs(ok) -> list[tuple[int, int]]:
+    """(first, last) index of each run of True in ``ok``, in order."""
     runs, start = [], None
     for m, x in enumerate(list(ok) + [False]):
         if x and start is None:
@@ -664,6 +663,13 @@ def _window_centre(offs: np.ndarray, ok: np.ndarray) -> float | None:
         elif not x and start is not None:
             runs.append((start, m - 1))
             start = None
+    return runs
+
+
+def _window_centre(offs: np.ndarray, ok: np.ndarray) -> float | None:
+    """Centre of the run of True in ``ok`` (over the sorted offsets ``offs``) that holds offset
+    0, else of the longest run (nearest 0 on a tie); None when ``ok`` has no True."""
+    runs = _true_runs(ok)
     if not runs:
         return None
     zero = int(np.argmin(np.abs(offs)))
@@ -684,17 +690,7 @@ def _circular_windows(ok: np.ndarray, k: int) -> list[float]:
     if ok.all():
         return [0.0]
     start = int(np.argmin(ok))  # a False: runs do not wrap past it
-    runs, m, cur = [], 0, None
-    while m < n:
-        i = (start + m) % n
-        if ok[i] and cur is None:
-            cur = m
-        elif not ok[i] and cur is not None:
-            runs.append((cur, m - 1))
-            cur = None
-        m += 1
-    if cur is not None:
-        runs.append((cur, n - 1))
+    runs = _true_runs(np.roll(ok, -start))
     runs.sort(key=lambda r: (-(r[1] - r[0]), (start + r[0]) % n))
     return [((start + 0.5 * (a + b)) % n) for a, b in runs[:k]]
 

@@ -131,7 +131,7 @@ class ReferencePlayer(GeometricPlayer):
             shot = np.array([[float(min(V0 * f * self.speed_margin, V0_MAX)), phi, 0.0, 0.0, 0.0]])
             res = physics.simulate_batch(obs.table, rvw[None].copy(), shot, np.zeros(1, dtype=np.int64),
                                          s=s[None].copy())
-            if int(res.pocket[0, 8]) < 0 and int(res.s[0, 8]) != 6:
+            if int(res.pocket[0, 8]) < 0 and int(res.s[0, 8]) != int(physics.Motion.OFF_TABLE):
                 return f
         return 1.0
 

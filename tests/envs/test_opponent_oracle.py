@@ -234,7 +234,7 @@ def test_eight_ball_safeties_keep_the_eight_batched_one_table_and_oracle_8B_4_20
         rvw, s = physics_inputs(st)
         res = physics.simulate_batch(table, rvw[None].copy(), np.array([[V0, phi, 0.0, 0.0, 0.0]]),
                                      np.zeros(1, np.int64), s=s[None].copy())
-        return bool(res.pocket[0, 8] < 0 and res.s[0, 8] != 6)
+        return bool(res.pocket[0, 8] < 0 and res.s[0, 8] != int(physics.Motion.OFF_TABLE))
 
     factors = []
     for table, states, strokes, margin, out in calls:
